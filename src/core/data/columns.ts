@@ -1,0 +1,62 @@
+import { DataType, type RecordBatch, type Field } from 'apache-arrow';
+
+/** How the contract sees a column: filters and tools only need these three kinds. */
+export type ColumnKind = 'number' | 'string' | 'boolean';
+
+export interface ColumnSchema {
+  name: string;
+  kind: ColumnKind;
+}
+
+/** Maps an Arrow type onto a column kind; anything else (lists, structs, binary) reads as string. */
+export function columnKindOf(type: DataType): ColumnKind {
+  if (DataType.isInt(type) || DataType.isFloat(type) || DataType.isDecimal(type) || DataType.isTimestamp(type) || DataType.isDate(type)) {
+    return 'number';
+  }
+  if (DataType.isBool(type)) return 'boolean';
+  if (DataType.isDictionary(type)) return columnKindOf(type.dictionary);
+  return 'string';
+}
+
+export function columnSchemaOf(fields: ReadonlyArray<Field>): ColumnSchema[] {
+  return fields.map((field) => ({ name: field.name, kind: columnKindOf(field.type) }));
+}
+
+/**
+ * A batch column as float64, nulls as NaN. A Float64 column without nulls is returned
+ * as its own buffer (no copy), so callers must not write into the result.
+ */
+export function numericColumn(batch: RecordBatch, name: string): Float64Array {
+  const vector = batch.getChild(name);
+  if (!vector) throw new Error(`column ${name} is not in the batch`);
+  const data = vector.data[0];
+  if (DataType.isFloat(vector.type) && data.values instanceof Float64Array && vector.nullCount === 0) {
+    return data.values.subarray(0, batch.numRows);
+  }
+  const out = new Float64Array(batch.numRows);
+  for (let row = 0; row < batch.numRows; row++) {
+    const value: unknown = vector.get(row);
+    out[row] = value === null || value === undefined ? Number.NaN : toNumber(value);
+  }
+  return out;
+}
+
+function toNumber(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.getTime();
+  return Number.NaN;
+}
+
+/** A batch column as strings (nulls as null), for categorical work. */
+export function stringColumn(batch: RecordBatch, name: string): Array<string | null> {
+  const vector = batch.getChild(name);
+  if (!vector) throw new Error(`column ${name} is not in the batch`);
+  const out = new Array<string | null>(batch.numRows);
+  for (let row = 0; row < batch.numRows; row++) {
+    const value: unknown = vector.get(row);
+    out[row] = value === null || value === undefined ? null : String(value);
+  }
+  return out;
+}
