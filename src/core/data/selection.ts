@@ -1,0 +1,194 @@
+import type { TimeRange } from '../contract/types.ts';
+import { toolError, type ToolError } from '../contract/tool-error.ts';
+import { bleCaptureSelectionSchema, genericCaptureSelectionSchema } from '../contract/schemas.ts';
+import { validateAgainstSchema } from '../validation/schema-validator.ts';
+import { formatFieldPath } from '../validation/field-path.ts';
+import { isJsonObject, type JsonObject } from '../util/json.ts';
+import type { Capture, CaptureInfo } from './capture.ts';
+import { combineFilters, compileFilter, type CompiledFilter } from './filter/index.ts';
+import type { SelectedBatch, SelectedData } from './selection-types.ts';
+
+/**
+ * Both `capture_selection` shapes normalized into one (settled decision 3): several captures,
+ * one time window, one predicate (filters ANDed). Each part remembers the envelope path it
+ * came from, so errors point where the caller wrote it.
+ */
+export interface NormalizedSelection {
+  shape: 'generic' | 'ble';
+  captures: Array<{ id: string; field: string }>;
+  timeRange: { range: TimeRange; field: string } | null;
+  channels: { values: string[]; field: string } | null;
+  filters: Array<{ expression: string; field: string }>;
+}
+
+const ROOT = 'capture_selection';
+
+/** Checks a `capture_selection` value's shape and normalizes it; errors are coded, one per problem. */
+export function normalizeCaptureSelection(value: unknown): { ok: true; value: NormalizedSelection } | { ok: false; errors: ToolError[] } {
+  if (!isJsonObject(value)) {
+    return { ok: false, errors: [toolError('INVALID_INVOCATION', ROOT, `${ROOT} must be object`)] };
+  }
+  const isBle = 'capture_ids' in value || 'time_window' in value || 'filter_expression' in value;
+  const schema = isBle ? bleCaptureSelectionSchema : genericCaptureSelectionSchema;
+  const errors = validateAgainstSchema(schema, value, { prefix: [ROOT], typeErrorCode: 'INVALID_TYPE' });
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, value: isBle ? fromBle(value) : fromGeneric(value) };
+}
+
+/** Only called on values the shape's schema has accepted. */
+function toTimeRange(value: unknown): TimeRange {
+  const range = value as { start_ms: number; end_ms: number };
+  return { start_ms: range.start_ms, end_ms: range.end_ms };
+}
+
+function fromGeneric(value: JsonObject): NormalizedSelection {
+  const selectors = (value.selectors ?? {}) as { time_range?: unknown; channels?: string[]; filters?: string[] };
+  return {
+    shape: 'generic',
+    captures: [{ id: value.capture_id as string, field: `${ROOT}.capture_id` }],
+    timeRange: selectors.time_range ? { range: toTimeRange(selectors.time_range), field: `${ROOT}.selectors.time_range` } : null,
+    channels: selectors.channels ? { values: selectors.channels, field: `${ROOT}.selectors.channels` } : null,
+    filters: (selectors.filters ?? []).map((expression, index) => ({
+      expression,
+      field: formatFieldPath([ROOT, 'selectors', 'filters', index]),
+    })),
+  };
+}
+
+function fromBle(value: JsonObject): NormalizedSelection {
+  const filter = value.filter_expression as string | undefined;
+  return {
+    shape: 'ble',
+    captures: (value.capture_ids as string[]).map((id, index) => ({ id, field: formatFieldPath([ROOT, 'capture_ids', index]) })),
+    timeRange: { range: toTimeRange(value.time_window), field: `${ROOT}.time_window` },
+    channels: null,
+    filters: filter !== undefined && filter.trim() !== '' ? [{ expression: filter, field: `${ROOT}.filter_expression` }] : [],
+  };
+}
+
+/** Looks captures up by id; what validation needs is their description only. */
+export interface CaptureLookup {
+  get(id: string): CaptureInfo | undefined;
+  ids(): string[];
+}
+
+/**
+ * Semantic checks against the catalog, before anything runs: captures exist, the window lies
+ * inside every capture's bounds, channels exist, filters parse and name real columns.
+ */
+export function checkSelection(selection: NormalizedSelection, catalog: CaptureLookup): ToolError[] {
+  const errors: ToolError[] = [];
+  const found: CaptureInfo[] = [];
+  for (const { id, field } of selection.captures) {
+    const info = catalog.get(id);
+    if (info) found.push(info);
+    else errors.push(toolError('INVALID_CAPTURE_SELECTION', field, `Unknown capture '${id}'; available: ${catalog.ids().join(', ') || 'none'}`));
+  }
+
+  if (selection.timeRange) {
+    const { range, field } = selection.timeRange;
+    if (range.start_ms > range.end_ms) {
+      errors.push(toolError('UNSUPPORTED_TIME_RANGE', field, `Requested ${range.start_ms}-${range.end_ms}ms: start_ms is after end_ms`));
+    } else {
+      const failing = found.find((info) => range.start_ms < info.bounds.start_ms || range.end_ms > info.bounds.end_ms);
+      if (failing) {
+        errors.push(
+          toolError(
+            'UNSUPPORTED_TIME_RANGE',
+            field,
+            `Requested ${range.start_ms}-${range.end_ms}ms but capture ${failing.id} supports ${failing.bounds.start_ms}-${failing.bounds.end_ms}ms`,
+          ),
+        );
+      }
+    }
+  }
+
+  if (selection.channels) {
+    selection.channels.values.forEach((channel, index) => {
+      const field = `${selection.channels!.field}[${index}]`;
+      for (const info of found) {
+        if (!info.channelColumn) {
+          errors.push(toolError('INVALID_CAPTURE_SELECTION', field, `Capture ${info.id} has no channel column, so it cannot be filtered by channel`));
+        } else if (!info.channels.includes(channel)) {
+          errors.push(
+            toolError('INVALID_CAPTURE_SELECTION', field, `Unknown channel '${channel}' in capture ${info.id}; available: ${info.channels.join(', ')}`),
+          );
+        }
+      }
+    });
+  }
+
+  for (const { expression, field } of selection.filters) {
+    for (const info of found) {
+      const compiled = compileFilter(expression, info.columns);
+      if (!compiled.ok) {
+        const where = found.length > 1 ? ` (capture ${info.id})` : '';
+        errors.push(toolError('INVALID_CAPTURE_SELECTION', field, `Invalid filter '${expression}': ${compiled.error.message}${where}`));
+        break;
+      }
+    }
+  }
+  return dedupe(errors);
+}
+
+function dedupe(errors: ToolError[]): ToolError[] {
+  const seen = new Set<string>();
+  return errors.filter((error) => {
+    const key = `${error.code}\u0000${error.field}\u0000${error.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+function quoteLiteral(value: string, kind: 'number' | 'string' | 'boolean'): string {
+  if (kind === 'number' && value.trim() !== '' && Number.isFinite(Number(value))) return String(Number(value));
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+/**
+ * The whole selection of one capture as one predicate: the time window and the channels are
+ * expressed in the filter language too, so everything goes through the same vectorized compiler.
+ */
+function predicateFor(selection: NormalizedSelection, info: CaptureInfo): CompiledFilter {
+  const parts: string[] = [];
+  if (selection.timeRange) {
+    const { start_ms, end_ms } = selection.timeRange.range;
+    parts.push(`${quoteIdentifier(info.timeColumn)} BETWEEN ${start_ms} AND ${end_ms}`);
+  }
+  // An empty `channels` list selects no channel subset, like an absent one.
+  if (selection.channels && selection.channels.values.length > 0 && info.channelColumn) {
+    const kind = info.columns.find((column) => column.name === info.channelColumn)?.kind ?? 'string';
+    const list = selection.channels.values.map((channel) => quoteLiteral(channel, kind)).join(', ');
+    parts.push(`${quoteIdentifier(info.channelColumn)} IN (${list})`);
+  }
+  for (const { expression } of selection.filters) parts.push(`(${expression})`);
+  const compiled = parts.map((part) => {
+    const result = compileFilter(part, info.columns);
+    // checkSelection has already compiled every user filter against this capture.
+    if (!result.ok) throw new Error(`selection predicate does not compile: ${result.error.message}`);
+    return result.value;
+  });
+  return combineFilters(compiled);
+}
+
+/** Applies a checked selection to the captures' data: one mask per record batch. */
+export function resolveSelection(selection: NormalizedSelection, captures: ReadonlyArray<Capture>): SelectedData {
+  const batches: SelectedBatch[] = [];
+  let rowCount = 0;
+  for (const capture of captures) {
+    const predicate = predicateFor(selection, capture.info);
+    for (const batch of capture.table.batches) {
+      const mask = predicate.evaluate(batch);
+      let selectedCount = 0;
+      for (let row = 0; row < mask.length; row++) selectedCount += mask[row];
+      rowCount += selectedCount;
+      batches.push({ captureId: capture.info.id, batch, mask, selectedCount });
+    }
+  }
+  return { batches, rowCount };
+}

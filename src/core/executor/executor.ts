@@ -1,0 +1,80 @@
+import type { ToolResult } from '../contract/types.ts';
+import type { CaptureLookup } from '../data/selection.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
+import { finalizeResult, validationFailure } from './finalize-result.ts';
+import type { ToolRunner } from './runner.ts';
+import { DEFAULT_EXECUTOR_SETTINGS, validateInvocation, type ExecutorSettings } from './validate-invocation.ts';
+
+/** What happened to one invocation: its result, and whether anything ran. */
+export interface ExecutionRecord {
+  /** The invocation's `request_id`, when it had a readable one. */
+  requestId: string | null;
+  toolName: string | null;
+  /** The installed version it ran on (after version resolution), when it got that far. */
+  resolvedVersion: string | null;
+  /** `validation`: rejected before anything ran; `execution`: the tool ran (or was stopped). */
+  phase: 'validation' | 'execution';
+  result: ToolResult;
+  /** Wall time of validation plus execution, in milliseconds. */
+  durationMs: number;
+}
+
+export interface ExecuteOptions {
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface ExecutorDependencies {
+  registry: ToolRegistry;
+  catalog: CaptureLookup;
+  runner: ToolRunner;
+  settings?: ExecutorSettings;
+  now?: () => number;
+}
+
+/** The lifecycle's validate → execute steps (tool-contract.md §6) for one invocation or an ordered plan. */
+export interface Executor {
+  execute(invocation: unknown, options?: ExecuteOptions): Promise<ExecutionRecord>;
+  /**
+   * Runs a plan's steps in order. Each step is validated before it runs and an invalid step
+   * executes nothing; the valid steps still run, so repair can regenerate only what failed.
+   */
+  executePlan(plan: ReadonlyArray<unknown>, options?: ExecuteOptions): Promise<ExecutionRecord[]>;
+}
+
+export function createExecutor(dependencies: ExecutorDependencies): Executor {
+  const settings = dependencies.settings ?? DEFAULT_EXECUTOR_SETTINGS;
+  const now = dependencies.now ?? (() => performance.now());
+
+  async function execute(invocation: unknown, options: ExecuteOptions = {}): Promise<ExecutionRecord> {
+    const started = now();
+    const envelope = typeof invocation === 'object' && invocation !== null ? (invocation as Record<string, unknown>) : {};
+    const requestId = typeof envelope.request_id === 'string' ? envelope.request_id : null;
+    const toolName = typeof envelope.tool_name === 'string' ? envelope.tool_name : null;
+    const validation = validateInvocation(invocation, { registry: dependencies.registry, catalog: dependencies.catalog, settings });
+    if (!validation.ok) {
+      return {
+        requestId,
+        toolName,
+        resolvedVersion: validation.tool?.manifest.version ?? null,
+        phase: 'validation',
+        result: validationFailure(validation.errors, validation.warnings),
+        durationMs: now() - started,
+      };
+    }
+    const { request, tool } = validation;
+    const response = await dependencies.runner.run(request, { onProgress: options.onProgress, signal: options.signal });
+    const result = await finalizeResult(response, tool.manifest, request.timeoutMs, validation.warnings);
+    return { requestId, toolName, resolvedVersion: request.toolVersion, phase: 'execution', result, durationMs: now() - started };
+  }
+
+  return {
+    execute,
+    async executePlan(plan, options = {}) {
+      const records: ExecutionRecord[] = [];
+      // After a cancel, the remaining steps still get a record: the runner reports them cancelled.
+      for (const step of plan) records.push(await execute(step, options));
+      return records;
+    },
+  };
+}

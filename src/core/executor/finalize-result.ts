@@ -1,0 +1,96 @@
+import { toolResultSchema } from '../contract/schemas.ts';
+import { normalizeErrorCode, toolError, type ToolError, type ToolWarning } from '../contract/tool-error.ts';
+import type { ToolArtifact, ToolManifest, ToolResult } from '../contract/types.ts';
+import type { ArtifactContent, ToolOutcome } from '../tools/tool.ts';
+import { validateAgainstSchema } from '../validation/schema-validator.ts';
+import type { RunnerResponse } from './runner.ts';
+
+/** The result of an invocation that failed validation: nothing ran. */
+export function validationFailure(errors: ToolError[], warnings: ToolWarning[]): ToolResult {
+  return { status: 'error', summary: 'Invocation failed validation.', warnings, errors, confidence: 0 };
+}
+
+function failure(summary: string, errors: ToolError[], warnings: ToolWarning[]): ToolResult {
+  return { status: 'error', summary, warnings, errors, confidence: 0 };
+}
+
+/**
+ * Turns how a run ended into a `ToolResult` that keeps every invariant of settled decision 8:
+ * a tool's output is checked against the ToolResult rules and the manifest's `output_schema`,
+ * and a result that breaks them becomes `OUTPUT_SCHEMA_VIOLATION` instead of reaching the caller.
+ */
+export async function finalizeResult(response: RunnerResponse, manifest: ToolManifest, timeoutMs: number, warnings: ToolWarning[]): Promise<ToolResult> {
+  switch (response.kind) {
+    case 'timeout':
+      return failure(`${manifest.name} was stopped after ${timeoutMs} ms.`, [
+        toolError('TIMEOUT', 'timeout_ms', `${manifest.name} did not finish within ${timeoutMs} ms and was stopped`),
+      ], warnings);
+    case 'cancelled':
+      return failure(`${manifest.name} was cancelled.`, [toolError('EXECUTION_ERROR', '', 'The run was cancelled before it finished')], warnings);
+    case 'crashed':
+      return failure(`${manifest.name} failed while running.`, [toolError('EXECUTION_ERROR', '', response.message)], warnings);
+    case 'completed':
+      return finalizeOutcome(response.outcome, manifest, warnings);
+  }
+}
+
+async function finalizeOutcome(outcome: ToolOutcome, manifest: ToolManifest, runtimeWarnings: ToolWarning[]): Promise<ToolResult> {
+  const warnings = [...runtimeWarnings, ...(outcome.warnings ?? [])];
+  if (outcome.status === 'error') {
+    if (outcome.errors.length === 0) {
+      return violation(manifest, [toolError('OUTPUT_SCHEMA_VIOLATION', 'errors', 'status is error but errors is empty')], warnings);
+    }
+    const errors = outcome.errors.map((error) => {
+      const code = normalizeErrorCode(error.code);
+      return code ? { ...error, code } : toolError('EXECUTION_ERROR', error.field, `${error.code}: ${error.message}`);
+    });
+    return failure(outcome.summary, errors, warnings);
+  }
+
+  const result: ToolResult = {
+    status: outcome.status,
+    summary: outcome.summary,
+    structured_output: outcome.structured_output,
+    artifacts: await Promise.all((outcome.artifacts ?? []).map(encodeArtifact)),
+    warnings,
+    errors: [],
+    confidence: outcome.confidence,
+  };
+  const problems: ToolError[] = [
+    ...validateAgainstSchema(toolResultSchema, result, { prefix: [], typeErrorCode: 'OUTPUT_SCHEMA_VIOLATION' }),
+    ...validateAgainstSchema(manifest.output_schema, result.structured_output, { prefix: ['structured_output'], typeErrorCode: 'OUTPUT_SCHEMA_VIOLATION' }),
+  ].map((problem): ToolError => ({ ...problem, code: 'OUTPUT_SCHEMA_VIOLATION' }));
+  if (outcome.status === 'partial' && warnings.length === 0) {
+    problems.push(toolError('OUTPUT_SCHEMA_VIOLATION', 'warnings', 'status is partial but no warning explains what is missing'));
+  }
+  return problems.length > 0 ? violation(manifest, problems, warnings) : result;
+}
+
+function violation(manifest: ToolManifest, errors: ToolError[], warnings: ToolWarning[]): ToolResult {
+  return failure(`${manifest.name} returned a result that breaks its contract.`, errors, warnings);
+}
+
+/** Sextant's own artifacts travel inline as `data:` URIs, with the SHA-256 of their bytes. */
+async function encodeArtifact(artifact: ArtifactContent): Promise<ToolArtifact> {
+  const bytes = typeof artifact.content === 'string' ? new TextEncoder().encode(artifact.content) : artifact.content;
+  return {
+    name: artifact.name,
+    mime_type: artifact.mime_type,
+    uri: `data:${artifact.mime_type};base64,${toBase64(bytes)}`,
+    sha256: await sha256Hex(bytes),
+  };
+}
+
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  const chunk = 0x8000;
+  for (let offset = 0; offset < bytes.length; offset += chunk) {
+    binary += String.fromCharCode(...bytes.subarray(offset, offset + chunk));
+  }
+  return btoa(binary);
+}

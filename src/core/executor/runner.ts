@@ -1,0 +1,36 @@
+import type { JsonObject } from '../util/json.ts';
+import type { NormalizedSelection } from '../data/selection.ts';
+import type { ToolOutcome } from '../tools/tool.ts';
+
+/** A validated invocation, ready to run: plain data, so it crosses a worker boundary as is. */
+export interface RunRequest {
+  requestId: string;
+  toolName: string;
+  /** The installed version the invocation resolved to. */
+  toolVersion: string;
+  arguments: JsonObject;
+  selection: NormalizedSelection;
+  /** Clamped timeout in milliseconds. */
+  timeoutMs: number;
+}
+
+/** How a run ended, as seen from outside the tool. */
+export type RunnerResponse =
+  | { kind: 'completed'; outcome: ToolOutcome }
+  | { kind: 'timeout' }
+  | { kind: 'cancelled' }
+  | { kind: 'crashed'; message: string };
+
+export interface RunOptions {
+  onProgress?: (fraction: number) => void;
+  /** Aborting stops the run for real (a worker is terminated). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs validated requests somewhere: in this thread (Node, tests) or in a pool of workers that
+ * can be terminated when a run overruns its timeout or is cancelled.
+ */
+export interface ToolRunner {
+  run(request: RunRequest, options?: RunOptions): Promise<RunnerResponse>;
+}

@@ -1,0 +1,141 @@
+import { toolInvocationSchema } from '../contract/schemas.ts';
+import { toolError, type ToolError, type ToolWarning } from '../contract/tool-error.ts';
+import type { ToolManifest } from '../contract/types.ts';
+import { checkSelection, normalizeCaptureSelection, type CaptureLookup, type NormalizedSelection } from '../data/selection.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
+import type { CaptureDescription, ToolImplementation } from '../tools/tool.ts';
+import { isJsonObject, jsonByteLength, type JsonObject } from '../util/json.ts';
+import { validateAgainstSchema } from '../validation/schema-validator.ts';
+import type { RunRequest } from './runner.ts';
+
+/** Runtime settings that validation enforces. */
+export interface ExecutorSettings {
+  /** Smallest `timeout_ms` the runtime accepts (settled decision 6). */
+  minTimeoutMs: number;
+}
+
+export const DEFAULT_EXECUTOR_SETTINGS: ExecutorSettings = { minTimeoutMs: 1000 };
+
+export interface ValidationContext {
+  registry: ToolRegistry;
+  catalog: CaptureLookup;
+  settings: ExecutorSettings;
+}
+
+export type ValidationOutcome =
+  | { ok: true; request: RunRequest; tool: ToolImplementation; warnings: ToolWarning[] }
+  | { ok: false; errors: ToolError[]; warnings: ToolWarning[]; tool?: ToolImplementation };
+
+/**
+ * Every check that runs before execution (tool-contract.md §5, settled decisions 1–7): the
+ * envelope, the tool and version, the arguments against the tool's `input_schema`, the capture
+ * selection against the catalog, the tool's own checks, the timeout and the payload size.
+ * Errors are collected, not short-circuited: the caller sees every problem at once.
+ */
+export function validateInvocation(raw: unknown, context: ValidationContext): ValidationOutcome {
+  if (!isJsonObject(raw)) {
+    const kind = Array.isArray(raw) ? 'array' : raw === null ? 'null' : typeof raw;
+    return { ok: false, warnings: [], errors: [toolError('INVALID_INVOCATION', '', `The invocation must be a JSON object, got ${kind}`)] };
+  }
+  const errors: ToolError[] = [];
+  const warnings: ToolWarning[] = [];
+  const envelopeErrors = validateAgainstSchema(toolInvocationSchema, raw, { prefix: [], typeErrorCode: 'INVALID_INVOCATION' });
+  const badFields = new Set(envelopeErrors.map((error) => error.field.split(/[.[]/)[0]));
+  const usable = (field: string) => field in raw && !badFields.has(field);
+  // A present `capture_selection` is checked shape by shape below, with more precise paths.
+  errors.push(...envelopeErrors.filter((error) => !('capture_selection' in raw && error.field.startsWith('capture_selection'))));
+
+  let tool: ToolImplementation | undefined;
+  if (usable('tool_name') && usable('tool_version')) {
+    const resolution = context.registry.resolve(raw.tool_name as string, raw.tool_version as string);
+    if (resolution.ok) {
+      tool = resolution.tool;
+      if (resolution.warning) warnings.push(resolution.warning);
+    } else {
+      errors.push(resolution.error);
+    }
+  }
+
+  let selection: NormalizedSelection | undefined;
+  const selectionErrors: ToolError[] = [];
+  if ('capture_selection' in raw) {
+    const normalized = normalizeCaptureSelection(raw.capture_selection);
+    if (normalized.ok) {
+      selection = normalized.value;
+      selectionErrors.push(...checkSelection(selection, context.catalog));
+    } else {
+      selectionErrors.push(...normalized.errors);
+    }
+  }
+
+  if (tool && usable('arguments')) {
+    const argumentErrors = validateArguments(tool.manifest, raw.arguments as JsonObject, raw.capture_selection);
+    errors.push(...argumentErrors.filter((error) => !selectionErrors.some((known) => known.field === error.field && known.code === error.code)));
+    if (argumentErrors.length === 0 && selection && selectionErrors.length === 0 && tool.checkArguments) {
+      errors.push(...tool.checkArguments(raw.arguments as JsonObject, describeSelected(selection, context.catalog)));
+    }
+  }
+  errors.push(...selectionErrors);
+
+  let timeoutMs = 0;
+  if (tool && usable('timeout_ms')) {
+    const requested = raw.timeout_ms as number;
+    const maximum = tool.manifest.execution_constraints.max_timeout_ms;
+    if (requested < context.settings.minTimeoutMs) {
+      errors.push(
+        toolError('TIMEOUT_BELOW_MINIMUM', 'timeout_ms', `timeout_ms ${requested} is below the runtime minimum of ${context.settings.minTimeoutMs} ms`),
+      );
+    } else if (requested > maximum) {
+      timeoutMs = maximum;
+      warnings.push({ code: 'TIMEOUT_CLAMPED', message: `timeout_ms ${requested} was clamped to ${tool.manifest.name}'s max_timeout_ms of ${maximum} ms` });
+    } else {
+      timeoutMs = requested;
+    }
+  }
+
+  if (tool) {
+    const size = jsonByteLength(raw);
+    const limit = tool.manifest.execution_constraints.max_payload_bytes;
+    if (size > limit) {
+      errors.push(toolError('PAYLOAD_TOO_LARGE', '', `The invocation is ${size} bytes; ${tool.manifest.name} accepts at most ${limit} bytes`));
+    }
+  }
+
+  if (errors.length > 0 || !tool || !selection) return { ok: false, errors, warnings, tool };
+  return {
+    ok: true,
+    tool,
+    warnings,
+    request: {
+      requestId: raw.request_id as string,
+      toolName: tool.manifest.name,
+      toolVersion: tool.manifest.version,
+      arguments: raw.arguments as JsonObject,
+      selection,
+      timeoutMs,
+    },
+  };
+}
+
+/**
+ * Arguments against the manifest's `input_schema`. A schema that declares a `capture_selection`
+ * property sees the envelope's selection there (settled decision 3); its errors are reported at
+ * the envelope path where the caller wrote the selection.
+ */
+function validateArguments(manifest: ToolManifest, args: JsonObject, envelopeSelection: unknown): ToolError[] {
+  const properties = manifest.input_schema.properties;
+  const wantsSelection = isJsonObject(properties) && 'capture_selection' in properties && !('capture_selection' in args);
+  const value = wantsSelection && envelopeSelection !== undefined ? { ...args, capture_selection: envelopeSelection } : args;
+  return validateAgainstSchema(manifest.input_schema, value, { prefix: ['arguments'], typeErrorCode: 'INVALID_TYPE' }).map((error) =>
+    wantsSelection && (error.field === 'arguments.capture_selection' || error.field.startsWith('arguments.capture_selection.') || error.field.startsWith('arguments.capture_selection['))
+      ? { ...error, field: error.field.slice('arguments.'.length), message: error.message.replace(/arguments\.capture_selection/g, 'capture_selection') }
+      : error,
+  );
+}
+
+function describeSelected(selection: NormalizedSelection, catalog: CaptureLookup): CaptureDescription[] {
+  return selection.captures.flatMap(({ id }) => {
+    const info = catalog.get(id);
+    return info ? [{ id, columns: info.columns }] : [];
+  });
+}

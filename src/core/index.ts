@@ -1,0 +1,60 @@
+// Public surface of the core: the UI, the workers and the command-line runner import from here only.
+
+export type { JsonObject, JsonValue } from './util/json.ts';
+export { isJsonObject, safeParseJson, jsonByteLength } from './util/json.ts';
+export type { Result } from './util/result.ts';
+export { assertNever } from './util/result.ts';
+
+export type {
+  ToolManifest,
+  ToolInvocation,
+  ToolResult,
+  ToolStatus,
+  ToolArtifact,
+  CaptureSelection,
+  GenericCaptureSelection,
+  BleCaptureSelection,
+  TimeRange,
+  JsonSchema,
+} from './contract/types.ts';
+export type { ToolError, ToolErrorCode, ToolWarning } from './contract/tool-error.ts';
+export { TOOL_ERROR_CODES, VALIDATION_ERROR_CODES, normalizeErrorCode } from './contract/tool-error.ts';
+export { toolManifestSchema, toolInvocationSchema, toolResultSchema } from './contract/schemas.ts';
+
+export type { ColumnKind, ColumnSchema } from './data/columns.ts';
+export type { Capture, CaptureInfo, DescribeOptions, DescribeProblem } from './data/capture.ts';
+export { describeCapture, CAPTURE_METADATA } from './data/capture.ts';
+export { CaptureCatalog } from './data/catalog.ts';
+export type { NormalizedSelection, CaptureLookup } from './data/selection.ts';
+export { readCaptureFile } from './data/capture-files.ts';
+export type { CaptureFileProblem, CaptureFileOptions } from './data/capture-files.ts';
+
+export { builtinCaptures } from './demo/builtin-captures.ts';
+export { TELEMETRY_CAPTURE_ID } from './demo/telemetry-capture.ts';
+
+export type { ToolImplementation, ToolOutcome, ArtifactContent, CaptureDescription } from './tools/tool.ts';
+export { ToolRegistry } from './tools/registry.ts';
+export { resolveVersion } from './tools/semver.ts';
+export { builtinTools } from './tools/builtin-tools.ts';
+export type { BuiltinToolOptions } from './tools/builtin-tools.ts';
+
+export type { RunRequest, RunnerResponse, RunOptions, ToolRunner } from './executor/runner.ts';
+export type { RunEnvironment } from './executor/run-tool.ts';
+export { runTool } from './executor/run-tool.ts';
+export { createInProcessRunner } from './executor/in-process-runner.ts';
+export type { ExecutorSettings } from './executor/validate-invocation.ts';
+export { DEFAULT_EXECUTOR_SETTINGS, validateInvocation } from './executor/validate-invocation.ts';
+export type { Executor, ExecutionRecord, ExecuteOptions } from './executor/executor.ts';
+export { createExecutor } from './executor/executor.ts';
+
+export type { SpecExample } from './examples/spec-examples.ts';
+export {
+  SPEC_EXAMPLES,
+  regressionExampleInvocation,
+  invalidPlanExample,
+  invalidPlanExpectedResult,
+  correctedPlanExample,
+  bleExampleInvocation,
+} from './examples/spec-examples.ts';
+export { ToolHost } from './executor/tool-host.ts';
+export type { ToolHostOptions } from './executor/tool-host.ts';

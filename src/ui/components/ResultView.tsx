@@ -1,0 +1,59 @@
+import type { ExecutionRecord, JsonValue } from '../../core/index.ts';
+import { GenericOutputView } from './GenericOutputView.tsx';
+import { ErrorList, WarningList } from './IssueList.tsx';
+import { RegressionView, type RegressionOutput } from './RegressionView.tsx';
+
+/** One ToolResult as people want to read it, with the raw JSON one click away. */
+export function ResultView({ record, title }: { record: ExecutionRecord; title?: string }) {
+  const { result } = record;
+  const output = result.structured_output as { [key: string]: JsonValue } | undefined;
+  const hasOutput = output !== undefined && Object.keys(output).length > 0;
+  return (
+    <section className="result" data-testid="result" data-status={result.status} aria-label={title ?? 'Result'}>
+      <header className="result__header">
+        <span className={`badge badge--${result.status}`} data-testid="result.status">
+          {result.status}
+        </span>
+        {title && <strong>{title}</strong>}
+        <span className="result__meta">
+          {record.toolName ?? 'unknown tool'}
+          {record.resolvedVersion ? ` ${record.resolvedVersion}` : ''} · {record.durationMs.toFixed(0)} ms
+          {result.status !== 'error' && ` · confidence ${result.confidence.toFixed(2)}`}
+        </span>
+      </header>
+      {record.phase === 'validation' && (
+        <p className="notice notice--blocked" data-testid="result.not-executed">
+          Rejected by validation: nothing was executed.
+        </p>
+      )}
+      <p className="result__summary" data-testid="result.summary">
+        {result.summary}
+      </p>
+      <ErrorList errors={result.errors} />
+      <WarningList warnings={result.warnings} />
+      {hasOutput && output.model === 'linear_regression' ? (
+        <RegressionView output={output as unknown as RegressionOutput} />
+      ) : hasOutput ? (
+        <GenericOutputView output={output} />
+      ) : null}
+      {(result.artifacts ?? []).length > 0 && (
+        <ul className="artifacts" aria-label="Artifacts">
+          {result.artifacts!.map((artifact) => (
+            <li key={artifact.name}>
+              <a href={artifact.uri} download={`${artifact.name}.${artifact.mime_type === 'text/csv' ? 'csv' : 'bin'}`}>
+                {artifact.name}
+              </a>{' '}
+              <span className="muted">
+                {artifact.mime_type} · sha256 <code>{artifact.sha256.slice(0, 16)}…</code>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <details className="raw-json">
+        <summary>Raw ToolResult JSON</summary>
+        <pre data-testid="result.raw-json">{JSON.stringify(result, null, 2)}</pre>
+      </details>
+    </section>
+  );
+}

@@ -1,0 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
+import { getRuntime } from './sextant-runtime.ts';
+import { useSettings } from './settings.ts';
+
+/** Descriptions of the available captures, loaded from a tools worker. */
+export function useCaptures() {
+  return useQuery({ queryKey: ['captures'], queryFn: () => getRuntime().captures(), staleTime: Infinity });
+}
+
+/** The installed manifests (they change with the test-tools setting). */
+export function useManifests() {
+  const { testTools } = useSettings();
+  return useQuery({ queryKey: ['manifests', testTools], queryFn: () => getRuntime().manifests(), staleTime: Infinity });
+}

@@ -1,0 +1,50 @@
+import { useSyncExternalStore } from 'react';
+
+/** Workspace settings the user can change; kept in this browser's localStorage. */
+export interface WorkspaceSettings {
+  /** Number of tools workers. */
+  workerCount: number;
+  /** Developer setting: install the diagnostic `test_echo` tool. */
+  testTools: boolean;
+}
+
+const KEY = 'sextant.settings.v1';
+const defaults = (): WorkspaceSettings => ({
+  workerCount: Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1)),
+  testTools: false,
+});
+
+function load(): WorkspaceSettings {
+  try {
+    const stored = JSON.parse(localStorage.getItem(KEY) ?? '{}') as Partial<WorkspaceSettings>;
+    const base = defaults();
+    return {
+      workerCount: Number.isInteger(stored.workerCount) && stored.workerCount! >= 1 && stored.workerCount! <= 16 ? stored.workerCount! : base.workerCount,
+      testTools: typeof stored.testTools === 'boolean' ? stored.testTools : base.testTools,
+    };
+  } catch {
+    return defaults();
+  }
+}
+
+let current = load();
+const listeners = new Set<() => void>();
+
+export function getSettings(): WorkspaceSettings {
+  return current;
+}
+
+export function updateSettings(change: Partial<WorkspaceSettings>): void {
+  current = { ...current, ...change };
+  localStorage.setItem(KEY, JSON.stringify(current));
+  for (const listener of listeners) listener();
+}
+
+export function subscribeSettings(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useSettings(): WorkspaceSettings {
+  return useSyncExternalStore(subscribeSettings, getSettings);
+}

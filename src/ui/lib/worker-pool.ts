@@ -1,0 +1,139 @@
+import { proxy, wrap, type Remote } from 'comlink';
+import type { CaptureInfo, RunOptions, RunRequest, RunnerResponse, ToolOutcome, ToolRunner } from '../../core/index.ts';
+import type { ToolsWorkerApi } from '../../../workers/tools-api.ts';
+
+interface Slot {
+  worker: Worker;
+  api: Remote<ToolsWorkerApi>;
+  ready: Promise<void>;
+  busy: boolean;
+}
+
+export interface WorkerPoolOptions {
+  size: number;
+  testTools: boolean;
+  /** Makes one tools worker; injected so tests and the app share the pool logic. */
+  createWorker: () => Worker;
+}
+
+/**
+ * A pool of tools workers that runs validated requests. A run that overruns its timeout or is
+ * cancelled has its worker terminated (the only way to stop computation in a worker) and a new
+ * worker takes the slot.
+ */
+export class WorkerPool implements ToolRunner {
+  private slots: Slot[] = [];
+  private waiting: Array<() => void> = [];
+  private options: WorkerPoolOptions;
+
+  constructor(options: WorkerPoolOptions) {
+    this.options = { ...options, size: Math.max(1, Math.floor(options.size)) };
+    for (let index = 0; index < this.options.size; index++) this.slots.push(this.spawn());
+  }
+
+  get size(): number {
+    return this.options.size;
+  }
+
+  /** Descriptions of the captures every worker holds. */
+  async captureInfos(): Promise<CaptureInfo[]> {
+    const slot = this.slots[0];
+    await slot.ready;
+    return slot.api.captureInfos();
+  }
+
+  async run(request: RunRequest, options: RunOptions = {}): Promise<RunnerResponse> {
+    const slot = await this.acquire(options.signal);
+    if (!slot) return { kind: 'cancelled' };
+    const onProgress = options.onProgress ?? (() => {});
+    return new Promise<RunnerResponse>((resolve) => {
+      let settled = false;
+      const finish = (response: RunnerResponse, stopWorker: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        if (stopWorker) this.replace(slot);
+        else this.release(slot);
+        resolve(response);
+      };
+      const onAbort = () => finish({ kind: 'cancelled' }, true);
+      const timer = setTimeout(() => finish({ kind: 'timeout' }, true), request.timeoutMs);
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      slot.ready
+        // comlink's Remote<> distributes the outcome union into a union of promises; it is one promise.
+        .then(() => slot.api.run(request, proxy(onProgress)) as Promise<ToolOutcome>)
+        .then(
+          (outcome) => finish({ kind: 'completed', outcome }, false),
+          (error: unknown) => finish({ kind: 'crashed', message: error instanceof Error ? error.message : String(error) }, true),
+        );
+    });
+  }
+
+  /** Changes the pool's size or test-tool setting; busy workers finish their run first. */
+  reconfigure(options: Partial<Pick<WorkerPoolOptions, 'size' | 'testTools'>>): void {
+    const testToolsChanged = options.testTools !== undefined && options.testTools !== this.options.testTools;
+    this.options = { ...this.options, ...options, size: Math.max(1, Math.floor(options.size ?? this.options.size)) };
+    if (testToolsChanged) {
+      for (const slot of [...this.slots]) if (!slot.busy) this.replace(slot);
+    }
+    while (this.slots.length < this.options.size) this.slots.push(this.spawn());
+    for (const slot of this.slots.filter((candidate) => !candidate.busy)) {
+      if (this.slots.length <= this.options.size) break;
+      this.retire(slot);
+    }
+    this.wakeWaiting();
+  }
+
+  dispose(): void {
+    for (const slot of this.slots) slot.worker.terminate();
+    this.slots = [];
+  }
+
+  private spawn(): Slot {
+    const worker = this.options.createWorker();
+    const api = wrap<ToolsWorkerApi>(worker);
+    return { worker, api, ready: api.init({ testTools: this.options.testTools }), busy: false };
+  }
+
+  private acquire(signal?: AbortSignal): Promise<Slot | null> {
+    return new Promise((resolve) => {
+      const attempt = () => {
+        if (signal?.aborted) return resolve(null);
+        const free = this.slots.find((slot) => !slot.busy);
+        if (!free) {
+          this.waiting.push(attempt);
+          return;
+        }
+        free.busy = true;
+        resolve(free);
+      };
+      attempt();
+    });
+  }
+
+  private release(slot: Slot): void {
+    slot.busy = false;
+    if (this.slots.length > this.options.size) this.retire(slot);
+    this.wakeWaiting();
+  }
+
+  /** Terminates a slot's worker and puts a fresh one in its place. */
+  private replace(slot: Slot): void {
+    slot.worker.terminate();
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots[index] = this.spawn();
+    this.wakeWaiting();
+  }
+
+  private retire(slot: Slot): void {
+    slot.worker.terminate();
+    this.slots = this.slots.filter((candidate) => candidate !== slot);
+  }
+
+  private wakeWaiting(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const attempt of waiting) attempt();
+  }
+}

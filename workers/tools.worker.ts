@@ -1,0 +1,4 @@
+import { expose } from 'comlink';
+import { createToolsApi } from './tools-api.ts';
+
+expose(createToolsApi());
