@@ -3,12 +3,13 @@ import { formatNumber, formatPValue } from './format.ts';
 
 interface CoefficientRow {
   term: string;
-  estimate: number;
-  std_error: number;
-  t_statistic: number;
-  p_value: number;
-  ci_low: number;
-  ci_high: number;
+  // Null where a value does not exist: aliased terms, exact fits, a constant target.
+  estimate: number | null;
+  std_error: number | null;
+  t_statistic: number | null;
+  p_value: number | null;
+  ci_low: number | null;
+  ci_high: number | null;
   significant: boolean;
 }
 
@@ -21,7 +22,7 @@ interface DiagnosticPoint {
 /** The fields of a linear_regression output this view reads. */
 export interface RegressionOutput {
   sample_count: number;
-  r_squared: number;
+  r_squared: number | null;
   adjusted_r_squared?: number;
   f_statistic?: number | null;
   f_p_value?: number | null;
@@ -59,7 +60,7 @@ export function RegressionView({ output }: { output: RegressionOutput }) {
             <th scope="col">CI low</th>
             <th scope="col">CI high</th>
             {output.standardized_coefficients && <th scope="col">Standardized</th>}
-            <th scope="col">Significant</th>
+            <th scope="col">Significant at α = {output.alpha ?? 0.05}</th>
           </tr>
         </thead>
         <tbody>
@@ -73,7 +74,7 @@ export function RegressionView({ output }: { output: RegressionOutput }) {
               <td>{formatNumber(row.ci_low)}</td>
               <td>{formatNumber(row.ci_high)}</td>
               {output.standardized_coefficients && <td>{formatNumber(output.standardized_coefficients[row.term])}</td>}
-              <td>{row.term === 'intercept' ? '' : row.significant ? `yes (p < ${output.alpha ?? 0.05})` : 'no'}</td>
+              <td>{row.term === 'intercept' ? '' : row.significant ? 'yes' : 'no'}</td>
             </tr>
           ))}
         </tbody>

@@ -140,6 +140,9 @@ export const DEFAULT_MAX_SAMPLE_SIZE = 2000;
  * R with `rankTolerance`, dropped exactly (Givens re-triangularization of R without them) and
  * reported; the remaining terms are estimated from the reduced factor. Standard errors come
  * from `R⁻¹` by back-substitution, never from inverting `RᵀR`.
+ *
+ * Limitation: the reflections square the data, so values beyond about 1e±150 over- or
+ * underflow; overflow is reported as `NUMERIC_OVERFLOW`, and `normalize` rescales features.
  */
 export function fitLinearRegression(
   batches: ReadonlyArray<RegressionBatch>,

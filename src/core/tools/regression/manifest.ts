@@ -4,6 +4,7 @@ import type { JsonObject } from '../../util/json.ts';
 /** The operations of the regression tool, in manifest order. */
 export const REGRESSION_OPERATIONS = ['linear_regression', 'summary_stats', 'anova', 'correlation'] as const;
 
+/** One of the tool's operations: the value of `arguments.operation` and of `structured_output.model`. */
 export type RegressionOperation = (typeof REGRESSION_OPERATIONS)[number];
 
 const nullableNumber: JsonObject = { type: ['number', 'null'] };
