@@ -34,11 +34,34 @@ export function numericColumn(batch: RecordBatch, name: string): Float64Array {
     return data.values.subarray(0, batch.numRows);
   }
   const out = new Float64Array(batch.numRows);
+  // Integer and float32 columns: one typed-array copy, then NaN where the validity bitmap says null.
+  if ((DataType.isInt(vector.type) || DataType.isFloat(vector.type)) && vector.data.length === 1 && isPlainNumberArray(data.values)) {
+    out.set(data.values.subarray(0, batch.numRows));
+    if (vector.nullCount > 0) {
+      for (let row = 0; row < batch.numRows; row++) if (!vector.isValid(row)) out[row] = Number.NaN;
+    }
+    return out;
+  }
   for (let row = 0; row < batch.numRows; row++) {
     const value: unknown = vector.get(row);
     out[row] = value === null || value === undefined ? Number.NaN : toNumber(value);
   }
   return out;
+}
+
+type PlainNumberArray = Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array | Float32Array | Float64Array;
+
+function isPlainNumberArray(values: unknown): values is PlainNumberArray {
+  return (
+    values instanceof Int8Array ||
+    values instanceof Int16Array ||
+    values instanceof Int32Array ||
+    values instanceof Uint8Array ||
+    values instanceof Uint16Array ||
+    values instanceof Uint32Array ||
+    values instanceof Float32Array ||
+    values instanceof Float64Array
+  );
 }
 
 function toNumber(value: unknown): number {
