@@ -1,5 +1,5 @@
 // What a tools worker offers over comlink: plain data in, plain data out, never a throw.
-import { ToolHost, type CaptureInfo, type RunRequest, type ToolOutcome } from '../src/core/index.ts';
+import { ToolHost, type CaptureInfo, type CaptureView, type CellValue, type RunRequest, type ToolOutcome } from '../src/core/index.ts';
 
 export interface ToolsWorkerApi {
   /** Prepares the worker; test tools are installed only when the developer setting asks for them. */
@@ -8,7 +8,12 @@ export interface ToolsWorkerApi {
   captureInfos(): CaptureInfo[];
   /** Loads a capture sent as Arrow IPC bytes. */
   loadCapture(bytes: Uint8Array): CaptureInfo;
+  removeCapture(id: string): void;
   hasCapture(id: string): boolean;
+  /** Applies a filter to a capture for the Captures page: counts, histogram, summaries, addresses. */
+  selectRows(id: string, filter: string): CaptureView | { error: string; position: number | null };
+  /** A page of the rows a filter keeps. */
+  readRows(id: string, filter: string, offset: number, limit: number): CellValue[][];
   run(request: RunRequest, onProgress: (fraction: number) => void): Promise<ToolOutcome>;
 }
 
@@ -20,7 +25,10 @@ export function createToolsApi(): ToolsWorkerApi {
     },
     captureInfos: () => host.captureInfos(),
     loadCapture: (bytes) => host.loadCapture(bytes),
+    removeCapture: (id) => host.removeCapture(id),
     hasCapture: (id) => host.hasCapture(id),
+    selectRows: (id, filter) => host.selectRows(id, filter),
+    readRows: (id, filter, offset, limit) => host.readRows(id, filter, offset, limit),
     run: (request, onProgress) => host.run(request, onProgress),
   };
 }

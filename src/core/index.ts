@@ -57,4 +57,5 @@ export {
   bleExampleInvocation,
 } from './examples/spec-examples.ts';
 export { ToolHost } from './executor/tool-host.ts';
-export type { ToolHostOptions } from './executor/tool-host.ts';
+export type { ToolHostOptions, CaptureView } from './executor/tool-host.ts';
+export type { AddressSummary, CellValue, ColumnSummary, TimeHistogram } from './data/explore.ts';

@@ -1,11 +1,31 @@
 import { tableFromIPC } from 'apache-arrow';
 import { describeCapture, type Capture, type CaptureInfo } from '../data/capture.ts';
+import {
+  advertiserSummary,
+  columnSummaries,
+  matchingRows,
+  readRows,
+  timeHistogram,
+  type AddressSummary,
+  type CellValue,
+  type ColumnSummary,
+  type TimeHistogram,
+} from '../data/explore.ts';
 import { builtinCaptures } from '../demo/builtin-captures.ts';
 import { builtinTools } from '../tools/builtin-tools.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import type { ToolOutcome } from '../tools/tool.ts';
 import { runTool } from './run-tool.ts';
 import type { RunRequest } from './runner.ts';
+
+/** What the Captures page shows for one capture under one filter. */
+export interface CaptureView {
+  filter: string;
+  rowCount: number;
+  histogram: TimeHistogram;
+  summaries: ColumnSummary[];
+  advertisers: AddressSummary[];
+}
 
 export interface ToolHostOptions {
   testTools?: boolean;
@@ -19,6 +39,7 @@ export class ToolHost {
   private readonly registry: ToolRegistry;
   private readonly captures = new Map<string, Capture>();
   private builtinsLoaded = false;
+  private readonly selections = new Map<string, { filter: string; rows: Uint32Array }>();
 
   constructor(options: ToolHostOptions = {}) {
     this.registry = new ToolRegistry(builtinTools({ testTools: options.testTools }));
@@ -30,6 +51,7 @@ export class ToolHost {
     const described = describeCapture(table);
     if (!described.ok) throw new Error(described.error.message);
     this.captures.set(described.value.id, { info: described.value, table });
+    this.selections.delete(described.value.id);
     return described.value;
   }
 
@@ -37,6 +59,49 @@ export class ToolHost {
   captureInfos(): CaptureInfo[] {
     this.ensureBuiltins();
     return [...this.captures.values()].map((capture) => capture.info);
+  }
+
+  removeCapture(id: string): void {
+    this.captures.delete(id);
+    this.selections.delete(id);
+  }
+
+  /**
+   * How many rows of a capture a filter keeps, or the filter's problem. The row selection is
+   * kept for the page reads that follow (one per capture).
+   */
+  selectRows(id: string, filter: string): CaptureView | { error: string; position: number | null } {
+    const capture = this.requireCapture(id);
+    const rows = matchingRows(capture, filter);
+    if (!rows.ok) return { error: rows.error.message, position: rows.error.position };
+    this.selections.set(id, { filter, rows: rows.value });
+    return {
+      filter,
+      rowCount: rows.value.length,
+      histogram: timeHistogram(capture, rows.value),
+      summaries: columnSummaries(capture, rows.value),
+      advertisers: advertiserSummary(capture, rows.value),
+    };
+  }
+
+  /** Rows `offset .. offset+limit` of the capture under `filter` (the selection is cached per capture). */
+  readRows(id: string, filter: string, offset: number, limit: number): CellValue[][] {
+    const capture = this.requireCapture(id);
+    let selection = this.selections.get(id);
+    if (!selection || selection.filter !== filter) {
+      const rows = matchingRows(capture, filter);
+      if (!rows.ok) return [];
+      selection = { filter, rows: rows.value };
+      this.selections.set(id, selection);
+    }
+    return readRows(capture, selection.rows, offset, limit);
+  }
+
+  private requireCapture(id: string): Capture {
+    this.ensureBuiltins();
+    const capture = this.captures.get(id);
+    if (!capture) throw new Error(`Capture '${id}' is not loaded`);
+    return capture;
   }
 
   hasCapture(id: string): boolean {

@@ -50,6 +50,22 @@ export class SextantRuntime {
     return this.capturesLoaded;
   }
 
+  /** Makes an imported capture available to every worker and to validation. */
+  async addCapture(bytes: Uint8Array): Promise<CaptureInfo> {
+    await this.captures();
+    const info = await this.pool.addCapture(bytes);
+    this.captureInfos.set(info.id, info);
+    this.capturesLoaded = Promise.resolve([...this.captureInfos.values()]);
+    return info;
+  }
+
+  async removeCapture(id: string): Promise<void> {
+    await this.captures();
+    this.pool.removeCapture(id);
+    this.captureInfos.delete(id);
+    this.capturesLoaded = Promise.resolve([...this.captureInfos.values()]);
+  }
+
   get currentExecutor(): Executor {
     return this.executor;
   }

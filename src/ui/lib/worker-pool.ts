@@ -24,6 +24,8 @@ export interface WorkerPoolOptions {
 export class WorkerPool implements ToolRunner {
   private slots: Slot[] = [];
   private waiting: Array<() => void> = [];
+  /** Captures added in this session or restored from the workspace, as Arrow IPC bytes: every worker gets them. */
+  private readonly userCaptures = new Map<string, Uint8Array>();
   private options: WorkerPoolOptions;
 
   constructor(options: WorkerPoolOptions) {
@@ -40,6 +42,36 @@ export class WorkerPool implements ToolRunner {
     const slot = this.slots[0];
     await slot.ready;
     return slot.api.captureInfos();
+  }
+
+  /** Loads a capture into every worker (and into every worker started later). */
+  async addCapture(bytes: Uint8Array): Promise<CaptureInfo> {
+    const infos = await Promise.all(this.slots.map((slot) => this.loadInto(slot, bytes)));
+    this.userCaptures.set(infos[0].id, bytes);
+    return infos[0];
+  }
+
+  removeCapture(id: string): void {
+    this.userCaptures.delete(id);
+    for (const slot of this.slots) slot.ready = slot.ready.then(() => slot.api.removeCapture(id));
+  }
+
+  /** Runs a short query on a free worker (capture exploration); waits while all are busy. */
+  async query<T>(ask: (api: Remote<ToolsWorkerApi>) => Promise<T>): Promise<T> {
+    const slot = await this.acquire();
+    if (!slot) throw new Error('No worker is available');
+    try {
+      await slot.ready;
+      return await ask(slot.api);
+    } finally {
+      this.release(slot);
+    }
+  }
+
+  private loadInto(slot: Slot, bytes: Uint8Array): Promise<CaptureInfo> {
+    const loaded = slot.ready.then(() => slot.api.loadCapture(bytes));
+    slot.ready = loaded.then(() => undefined);
+    return loaded;
   }
 
   async run(request: RunRequest, options: RunOptions = {}): Promise<RunnerResponse> {
@@ -93,7 +125,9 @@ export class WorkerPool implements ToolRunner {
   private spawn(): Slot {
     const worker = this.options.createWorker();
     const api = wrap<ToolsWorkerApi>(worker);
-    return { worker, api, ready: api.init({ testTools: this.options.testTools }), busy: false };
+    const slot: Slot = { worker, api, ready: api.init({ testTools: this.options.testTools }), busy: false };
+    for (const bytes of this.userCaptures.values()) this.loadInto(slot, bytes).catch(() => undefined);
+    return slot;
   }
 
   private acquire(signal?: AbortSignal): Promise<Slot | null> {

@@ -1,61 +1,65 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { importCaptureFile } from '../../lib/capture-import.ts';
 import { useCaptures } from '../../lib/queries.ts';
+import { getRuntime } from '../../lib/sextant-runtime.ts';
+import { CaptureDetail } from './CaptureDetail.tsx';
+import { ImportPanel } from './ImportPanel.tsx';
 
-/** The captures tools can select from, with what validation checks against. */
+const BUILT_IN = 'built-in demo';
+
+/** The captures tools can select from: import new ones, explore any of them. */
 export function CapturesPage() {
   const captures = useCaptures();
+  const queryClient = useQueryClient();
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const list = captures.data ?? [];
+  const selected = list.find((info) => info.id === selectedId) ?? list[0];
+
+  const importFiles = (files: File[]) => {
+    for (const file of files) {
+      void importCaptureFile(file).then(async (job) => {
+        if (job.state !== 'done') return;
+        await queryClient.invalidateQueries({ queryKey: ['captures'] });
+        setSelectedId(job.captureId);
+      });
+    }
+  };
+
+  const remove = async (id: string) => {
+    await getRuntime().removeCapture(id);
+    await queryClient.invalidateQueries({ queryKey: ['captures'] });
+    setSelectedId(null);
+  };
+
   return (
     <div className="captures-page">
-      {captures.isPending && <p className="muted">Loading captures…</p>}
-      {captures.isError && <p className="field__error">Could not load captures: {String(captures.error)}</p>}
-      {(captures.data ?? []).map((capture) => (
-        <section className="panel" key={capture.id} data-testid="captures.card" aria-label={capture.id}>
-          <h2>
-            <code>{capture.id}</code> <span className="muted small">{capture.source}</span>
-          </h2>
-          {capture.description && <p>{capture.description}</p>}
-          <dl className="metrics">
-            <div className="metric">
-              <dt>Rows</dt>
-              <dd>{capture.rowCount.toLocaleString('en-US')}</dd>
-            </div>
-            <div className="metric">
-              <dt>Time bounds ({capture.boundsSource})</dt>
-              <dd>
-                {capture.bounds.start_ms}–{capture.bounds.end_ms} ms
-              </dd>
-            </div>
-            <div className="metric">
-              <dt>Time origin</dt>
-              <dd>{capture.timeOrigin ?? 'unknown'}</dd>
-            </div>
-            <div className="metric">
-              <dt>Channels ({capture.channelColumn ?? 'no channel column'})</dt>
-              <dd>{capture.channels.join(', ') || '—'}</dd>
-            </div>
-          </dl>
-          <table className="data-table">
-            <caption>Columns</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Role</th>
-              </tr>
-            </thead>
-            <tbody>
-              {capture.columns.map((column) => (
-                <tr key={column.name}>
-                  <td>
-                    <code>{column.name}</code>
-                  </td>
-                  <td>{column.kind}</td>
-                  <td>{column.name === capture.timeColumn ? 'time' : column.name === capture.channelColumn ? 'channel' : ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      <div className="captures-page__side">
+        <ImportPanel onFiles={importFiles} />
+        <section className="panel" aria-label="Captures">
+          <h2>Captures</h2>
+          {captures.isPending && <p className="muted">Loading captures…</p>}
+          {captures.isError && <p className="field__error">Could not load captures: {String(captures.error)}</p>}
+          <ul className="capture-list">
+            {list.map((info) => (
+              <li key={info.id}>
+                <button
+                  type="button"
+                  className={`capture-list__item${info.id === selected?.id ? ' is-selected' : ''}`}
+                  onClick={() => setSelectedId(info.id)}
+                  data-testid="captures.card"
+                >
+                  <code>{info.id}</code>
+                  <span className="muted small">
+                    {info.rowCount.toLocaleString('en-US')} rows · {info.source}
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
         </section>
-      ))}
+      </div>
+      {selected && <CaptureDetail key={selected.id} info={selected} onDelete={selected.source === BUILT_IN ? undefined : () => void remove(selected.id)} />}
     </div>
   );
 }

@@ -14,6 +14,13 @@ function download(entry: RunEntry): void {
   URL.revokeObjectURL(url);
 }
 
+/** A re-run is a new attempt, and the contract wants a fresh `request_id` per attempt. */
+function withFreshRequestIds(input: unknown): unknown {
+  const refresh = (step: unknown) =>
+    typeof step === 'object' && step !== null && !Array.isArray(step) ? { ...step, request_id: `req-${crypto.randomUUID()}` } : step;
+  return Array.isArray(input) ? input.map(refresh) : refresh(input);
+}
+
 function statusOf(entry: RunEntry): string {
   if (entry.state === 'running') return 'running';
   const statuses = entry.records.map((record) => record.result.status);
@@ -62,7 +69,7 @@ export function RunsPage() {
                     <button type="button" onClick={() => setOpenId(entry.id)}>
                       Open
                     </button>
-                    <button type="button" onClick={() => void runInput(entry.input).then(setOpenId)} disabled={entry.state === 'running'}>
+                    <button type="button" onClick={() => void runInput(withFreshRequestIds(entry.input)).then(setOpenId)} disabled={entry.state === 'running'}>
                       Re-run
                     </button>
                     <button type="button" onClick={() => download(entry)} disabled={entry.state === 'running'}>

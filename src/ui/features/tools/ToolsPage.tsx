@@ -4,6 +4,7 @@ import { ResultView } from '../../components/ResultView.tsx';
 import { useCaptures, useManifests } from '../../lib/queries.ts';
 import { runInput } from '../../lib/run-input.ts';
 import { useRun } from '../../lib/run-store.ts';
+import { clearDraftInvocation, peekDraftInvocation } from '../../lib/draft-invocation.ts';
 import { InvocationForm } from './InvocationForm.tsx';
 
 const PROGRESS_DELAY_MS = 500;
@@ -27,13 +28,15 @@ function newRequestId(): string {
 export function ToolsPage() {
   const manifests = useManifests();
   const captures = useCaptures();
-  const [text, setText] = useState(() => JSON.stringify(SPEC_EXAMPLES[0].value, null, 2));
+  const [text, setText] = useState(() => JSON.stringify(peekDraftInvocation() ?? SPEC_EXAMPLES[0].value, null, 2));
   const [view, setView] = useState<'form' | 'json'>('form');
   const [runId, setRunId] = useState<number | null>(null);
   const [showProgress, setShowProgress] = useState(false);
   const abort = useRef<AbortController | null>(null);
   const run = useRun(runId);
   const running = run?.state === 'running';
+
+  useEffect(clearDraftInvocation, []);
 
   useEffect(() => {
     if (!running) {

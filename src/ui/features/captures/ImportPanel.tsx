@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import { cancelImport, dismissImport, useImportJobs } from '../../lib/capture-import.ts';
+
+/** Drop or pick capture files; each import shows its progress and can be cancelled. */
+export function ImportPanel({ onFiles }: { onFiles(files: File[]): void }) {
+  const jobs = useImportJobs();
+  const [over, setOver] = useState(false);
+  return (
+    <section className="panel import-panel" aria-label="Import captures">
+      <h2>Import captures</h2>
+      <label
+        className={`drop-zone${over ? ' is-over' : ''}`}
+        onDragOver={(event) => {
+          event.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(event) => {
+          event.preventDefault();
+          setOver(false);
+          onFiles([...event.dataTransfer.files]);
+        }}
+      >
+        <span>Drop pcap, pcapng, btsnoop, Arrow, CSV or Parquet files here, or pick them</span>
+        <input
+          type="file"
+          multiple
+          data-testid="captures.file-input"
+          onChange={(event) => {
+            onFiles([...(event.target.files ?? [])]);
+            event.target.value = '';
+          }}
+        />
+      </label>
+      {jobs.length > 0 && (
+        <ul className="import-jobs">
+          {jobs.map((job) => (
+            <li key={job.id} data-testid="captures.import-job" data-state={job.state}>
+              <span className="import-jobs__name">{job.fileName}</span>
+              {job.state === 'importing' && (
+                <>
+                  <progress max={1} value={job.progress} aria-label={`Importing ${job.fileName}`} />
+                  <button type="button" onClick={() => cancelImport(job.id)}>
+                    Cancel
+                  </button>
+                </>
+              )}
+              {job.state === 'done' && <span className="badge badge--ok">imported as {job.captureId}</span>}
+              {job.state === 'cancelled' && <span className="badge badge--partial">cancelled</span>}
+              {job.state === 'failed' && (
+                <span className="import-jobs__error" role="alert">
+                  <span className="badge badge--error">{job.error?.code}</span> {job.error?.message}
+                </span>
+              )}
+              {job.state !== 'importing' && (
+                <button type="button" className="link-button muted" onClick={() => dismissImport(job.id)} aria-label={`Dismiss ${job.fileName}`}>
+                  ×
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,4 @@
+import { expose } from 'comlink';
+import { createImportApi } from './import-api.ts';
+
+expose(createImportApi());
