@@ -13,6 +13,12 @@ export default defineConfig({
     launchOptions: { executablePath: '/usr/bin/chromium' },
     trace: 'retain-on-failure',
   },
+  projects: [
+    { name: 'journeys', testIgnore: /import-responsiveness/ },
+    // Measures main-thread long tasks, so it runs alone: on two cores, parallel tests would
+    // preempt the page's main thread and inflate every task's wall time.
+    { name: 'responsiveness', testMatch: /import-responsiveness/, dependencies: ['journeys'] },
+  ],
   webServer: {
     command: 'npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
     url: 'http://127.0.0.1:4173',

@@ -3,7 +3,7 @@ import { tableToIPC } from 'apache-arrow';
 import { readCaptureFile, type CaptureInfo, type JsonObject } from '../src/core/index.ts';
 
 export type ImportOutcome =
-  | { ok: true; info: CaptureInfo; report: JsonObject; bytes: Uint8Array }
+  | { ok: true; info: CaptureInfo; report: JsonObject; arrow: Blob }
   | { ok: false; code: string; message: string };
 
 export interface ImportWorkerApi {
@@ -35,7 +35,8 @@ export function createImportApi(): ImportWorkerApi {
         onProgress(0.9);
         const ipc = tableToIPC(read.value.table);
         onProgress(1);
-        return { ok: true, info: read.value.info, report: { capture_id: id, rows: read.value.info.rowCount }, bytes: ipc };
+        // A Blob goes to the page by reference: copying a large capture would stall its main thread.
+        return { ok: true, info: read.value.info, report: { capture_id: id, rows: read.value.info.rowCount }, arrow: new Blob([ipc as Uint8Array<ArrayBuffer>]) }; // tableToIPC returns a fresh ArrayBuffer
       } catch (error) {
         return { ok: false, code: 'IMPORT_FAILED', message: error instanceof Error ? error.message.split('\n')[0] : String(error) };
       }

@@ -6,8 +6,8 @@ export interface ToolsWorkerApi {
   init(options: { testTools: boolean }): void;
   /** Descriptions of the captures the worker holds (their data stays in the worker). */
   captureInfos(): CaptureInfo[];
-  /** Loads a capture sent as Arrow IPC bytes. */
-  loadCapture(bytes: Uint8Array): CaptureInfo;
+  /** Loads a capture from Arrow IPC bytes; a Blob is read here, off the page's main thread. */
+  loadCapture(data: Uint8Array | Blob): Promise<CaptureInfo>;
   removeCapture(id: string): void;
   hasCapture(id: string): boolean;
   /** Applies a filter to a capture for the Captures page: counts, histogram, summaries, addresses. */
@@ -24,7 +24,7 @@ export function createToolsApi(): ToolsWorkerApi {
       host = new ToolHost(options);
     },
     captureInfos: () => host.captureInfos(),
-    loadCapture: (bytes) => host.loadCapture(bytes),
+    loadCapture: async (data) => host.loadCapture(data instanceof Blob ? new Uint8Array(await data.arrayBuffer()) : data),
     removeCapture: (id) => host.removeCapture(id),
     hasCapture: (id) => host.hasCapture(id),
     selectRows: (id, filter) => host.selectRows(id, filter),

@@ -1,5 +1,5 @@
 import { CartesianGrid, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatNumber, formatPValue } from './format.ts';
+import { formatCount, formatNumber, formatPValue } from './format.ts';
 
 interface CoefficientRow {
   term: string;
@@ -41,7 +41,7 @@ export function RegressionView({ output }: { output: RegressionOutput }) {
   return (
     <div className="regression">
       <dl className="metrics">
-        <Metric label="Samples" value={output.sample_count.toLocaleString('en-US')} />
+        <Metric label="Samples" value={formatCount(output.sample_count)} />
         <Metric label="R²" value={formatNumber(output.r_squared)} />
         <Metric label="Adjusted R²" value={formatNumber(output.adjusted_r_squared)} />
         <Metric label="F statistic" value={formatNumber(output.f_statistic)} />
@@ -82,7 +82,7 @@ export function RegressionView({ output }: { output: RegressionOutput }) {
       {sample.length > 0 && (
         <div className="plots">
           <figure className="plot" data-testid="result.fitted-plot">
-            <figcaption>Fitted vs actual ({sample.length.toLocaleString('en-US')} of {output.diagnostics!.sampled_from.toLocaleString('en-US')} rows)</figcaption>
+            <figcaption>Fitted vs actual ({formatCount(sample.length)} of {formatCount(output.diagnostics!.sampled_from)} rows)</figcaption>
             <ResponsiveContainer width="100%" height={260}>
               <ScatterChart margin={{ top: 8, right: 16, bottom: 24, left: 8 }}>
                 <CartesianGrid strokeDasharray="3 3" />

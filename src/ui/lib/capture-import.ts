@@ -72,7 +72,7 @@ export async function importCaptureFile(file: File, hooks: ImportHooks = {}): Pr
       update(job.id, { state: 'failed', error: { code: outcome.code, message: outcome.message } });
     } else {
       await hooks.onImported?.(outcome);
-      await runtime.addCapture(outcome.bytes);
+      await runtime.addCapture(outcome.arrow);
       update(job.id, { state: 'done', progress: 1 });
     }
   } catch (error) {

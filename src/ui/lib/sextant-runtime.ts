@@ -51,9 +51,9 @@ export class SextantRuntime {
   }
 
   /** Makes an imported capture available to every worker and to validation. */
-  async addCapture(bytes: Uint8Array): Promise<CaptureInfo> {
+  async addCapture(arrow: Blob): Promise<CaptureInfo> {
     await this.captures();
-    const info = await this.pool.addCapture(bytes);
+    const info = await this.pool.addCapture(arrow);
     this.captureInfos.set(info.id, info);
     this.capturesLoaded = Promise.resolve([...this.captureInfos.values()]);
     return info;

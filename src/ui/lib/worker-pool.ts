@@ -24,8 +24,12 @@ export interface WorkerPoolOptions {
 export class WorkerPool implements ToolRunner {
   private slots: Slot[] = [];
   private waiting: Array<() => void> = [];
-  /** Captures added in this session or restored from the workspace, as Arrow IPC bytes: every worker gets them. */
-  private readonly userCaptures = new Map<string, Uint8Array>();
+  /**
+   * Captures added in this session or restored from the workspace, as Blobs of Arrow IPC bytes:
+   * every worker gets them. A Blob crosses to a worker by reference and the worker reads it, so the
+   * main thread never copies capture bytes.
+   */
+  private readonly userCaptures = new Map<string, Blob>();
   private options: WorkerPoolOptions;
 
   constructor(options: WorkerPoolOptions) {
@@ -45,9 +49,9 @@ export class WorkerPool implements ToolRunner {
   }
 
   /** Loads a capture into every worker (and into every worker started later). */
-  async addCapture(bytes: Uint8Array): Promise<CaptureInfo> {
-    const infos = await Promise.all(this.slots.map((slot) => this.loadInto(slot, bytes)));
-    this.userCaptures.set(infos[0].id, bytes);
+  async addCapture(arrow: Blob): Promise<CaptureInfo> {
+    const infos = await Promise.all(this.slots.map((slot) => this.loadInto(slot, arrow)));
+    this.userCaptures.set(infos[0].id, arrow);
     return infos[0];
   }
 
@@ -68,8 +72,8 @@ export class WorkerPool implements ToolRunner {
     }
   }
 
-  private loadInto(slot: Slot, bytes: Uint8Array): Promise<CaptureInfo> {
-    const loaded = slot.ready.then(() => slot.api.loadCapture(bytes));
+  private loadInto(slot: Slot, arrow: Blob): Promise<CaptureInfo> {
+    const loaded = slot.ready.then(() => slot.api.loadCapture(arrow));
     slot.ready = loaded.then(() => undefined);
     return loaded;
   }
@@ -126,7 +130,7 @@ export class WorkerPool implements ToolRunner {
     const worker = this.options.createWorker();
     const api = wrap<ToolsWorkerApi>(worker);
     const slot: Slot = { worker, api, ready: api.init({ testTools: this.options.testTools }), busy: false };
-    for (const bytes of this.userCaptures.values()) this.loadInto(slot, bytes).catch(() => undefined);
+    for (const arrow of this.userCaptures.values()) this.loadInto(slot, arrow).catch(() => undefined);
     return slot;
   }
 

@@ -1,13 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { CaptureInfo } from '../../../core/index.ts';
-import { formatNumber } from '../../components/format.ts';
+import type { CaptureInfo, CaptureView } from '../../../core/index.ts';
+import { formatCount, formatNumber } from '../../components/format.ts';
+import { Histogram } from '../../components/Histogram.tsx';
 import { useCaptureView } from '../../lib/capture-queries.ts';
 import { offerDraftInvocation } from '../../lib/draft-invocation.ts';
 import { FilterBox } from './FilterBox.tsx';
 import { RecordsTable } from './RecordsTable.tsx';
 import { wallClock } from './wall-clock.ts';
+
+/** Address rows drawn at first; more on request, so a busy capture renders in one frame. */
+const ADDRESS_PAGE = 50;
 
 interface Props {
   info: CaptureInfo;
@@ -17,6 +20,7 @@ interface Props {
 /** Everything about one capture: what it is, its records under a filter, and where its values lie. */
 export function CaptureDetail({ info, onDelete }: Props) {
   const [filter, setFilter] = useState('');
+  const [addressRows, setAddressRows] = useState(ADDRESS_PAGE);
   const view = useCaptureView(info.id, filter);
   const answer = view.data;
   const problem = answer && 'error' in answer ? { message: answer.error, position: answer.position } : null;
@@ -43,7 +47,6 @@ export function CaptureDetail({ info, onDelete }: Props) {
   const end = wallClock(info.bounds.end_ms, info);
   const histogram = current?.histogram;
   const binWidth = histogram ? (histogram.end_ms - histogram.start_ms) / histogram.counts.length : 0;
-  const bars = histogram?.counts.map((count, index) => ({ at: histogram.start_ms + index * binWidth, count })) ?? [];
   const receivers = current?.summaries.find((summary) => summary.name === 'receiver');
 
   return (
@@ -64,7 +67,7 @@ export function CaptureDetail({ info, onDelete }: Props) {
       </header>
       {info.description && <p>{info.description}</p>}
       <dl className="metrics">
-        <Metric label="Rows" value={info.rowCount.toLocaleString('en-US')} />
+        <Metric label="Rows" value={formatCount(info.rowCount)} />
         <Metric label={`Time bounds (${info.boundsSource})`} value={`${formatNumber(info.bounds.start_ms, 13)} – ${formatNumber(info.bounds.end_ms, 13)} ms`} />
         <Metric label="Wall clock" value={start && end ? `${start} – ${end}` : 'unknown (relative capture with no recorded origin)'} />
         <Metric label={`Channels (${info.channelColumn ?? 'no channel column'})`} value={info.channels.join(', ') || '—'} />
@@ -73,17 +76,15 @@ export function CaptureDetail({ info, onDelete }: Props) {
 
       <FilterBox value={filter} onCommit={setFilter} error={problem} matched={current?.rowCount ?? null} total={info.rowCount} />
 
-      {bars.length > 0 && (
+      {histogram && (
         <figure className="plot" data-testid="capture.histogram">
-          <figcaption>Records over time</figcaption>
-          <ResponsiveContainer width="100%" height={140}>
-            <BarChart data={bars} margin={{ top: 4, right: 8, bottom: 4, left: 8 }}>
-              <XAxis dataKey="at" tickFormatter={(value: number) => formatNumber(value - info.bounds.start_ms, 3)} />
-              <YAxis width={48} />
-              <Tooltip labelFormatter={(value) => `${formatNumber(Number(value) - info.bounds.start_ms, 6)} ms from start`} />
-              <Bar dataKey="count" fill="#2563eb" isAnimationActive={false} />
-            </BarChart>
-          </ResponsiveContainer>
+          <figcaption>Records over time ({histogram.counts.length} bins of {formatNumber(binWidth / 1000, 3)} s)</figcaption>
+          <Histogram
+            counts={histogram.counts}
+            startLabel={start ?? `${formatNumber(histogram.start_ms, 13)} ms`}
+            endLabel={end ?? `${formatNumber(histogram.end_ms, 13)} ms`}
+            describeBin={(index) => `${formatNumber(index * binWidth, 6)}–${formatNumber((index + 1) * binWidth, 6)} ms from start`}
+          />
         </figure>
       )}
 
@@ -91,7 +92,7 @@ export function CaptureDetail({ info, onDelete }: Props) {
 
       {current && current.advertisers.length > 0 && (
         <table className="data-table" data-testid="capture.advertisers">
-          <caption>Advertiser addresses ({current.advertisers.length.toLocaleString('en-US')})</caption>
+          <caption>{advertiserCaption(current)}</caption>
           <thead>
             <tr>
               <th scope="col">Address</th>
@@ -102,18 +103,29 @@ export function CaptureDetail({ info, onDelete }: Props) {
             </tr>
           </thead>
           <tbody>
-            {current.advertisers.slice(0, 200).map((entry) => (
+            {current.advertisers.slice(0, addressRows).map((entry) => (
               <tr key={entry.address}>
                 <td>
                   <code>{entry.address}</code>
                 </td>
-                <td>{entry.count.toLocaleString('en-US')}</td>
+                <td>{formatCount(entry.count)}</td>
                 <td>{entry.tx_add.map((value) => (value === 1 ? 'random' : 'public')).join(', ')}</td>
                 <td>{wallClock(entry.first_ms, info) ?? formatNumber(entry.first_ms, 10)}</td>
                 <td>{wallClock(entry.last_ms, info) ?? formatNumber(entry.last_ms, 10)}</td>
               </tr>
             ))}
           </tbody>
+          {current.advertisers.length > addressRows && (
+            <tfoot>
+              <tr>
+                <td colSpan={5}>
+                  <button type="button" onClick={() => setAddressRows((rows) => rows + ADDRESS_PAGE)}>
+                    Show {Math.min(ADDRESS_PAGE, current.advertisers.length - addressRows)} more
+                  </button>
+                </td>
+              </tr>
+            </tfoot>
+          )}
         </table>
       )}
 
@@ -137,12 +149,12 @@ export function CaptureDetail({ info, onDelete }: Props) {
                   {summary.name === info.timeColumn ? ' (time)' : summary.name === info.channelColumn ? ' (channel)' : ''}
                 </td>
                 <td>{summary.kind}</td>
-                <td>{summary.count.toLocaleString('en-US')}</td>
-                <td>{summary.missing.toLocaleString('en-US')}</td>
+                <td>{formatCount(summary.count)}</td>
+                <td>{formatCount(summary.missing)}</td>
                 <td className="summary-cell">
                   {summary.kind === 'number'
                     ? `min ${formatNumber(summary.min)} · mean ${formatNumber(summary.mean)} · max ${formatNumber(summary.max)}`
-                    : `${summary.distinct.toLocaleString('en-US')} distinct; ${summary.top.map((entry) => `${entry.value} (${entry.count})`).join(', ')}`}
+                    : `${formatCount(summary.distinct)} distinct; ${summary.top.map((entry) => `${entry.value} (${entry.count})`).join(', ')}`}
                 </td>
               </tr>
             ))}
@@ -151,6 +163,13 @@ export function CaptureDetail({ info, onDelete }: Props) {
       )}
     </section>
   );
+}
+
+function advertiserCaption(view: CaptureView): string {
+  const column = view.summaries.find((summary) => summary.name === 'advertiser_addr');
+  const distinct = column && column.kind !== 'number' ? column.distinct : view.advertisers.length;
+  const shown = view.advertisers.length < distinct ? `, the ${formatCount(view.advertisers.length)} busiest listed` : '';
+  return `Advertiser addresses (${formatCount(distinct)}${shown})`;
 }
 
 function Metric({ label, value }: { label: string; value: string }) {

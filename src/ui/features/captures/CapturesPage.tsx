@@ -1,3 +1,4 @@
+import { formatCount } from '../../components/format.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { importCaptureFile } from '../../lib/capture-import.ts';
@@ -51,7 +52,7 @@ export function CapturesPage() {
                 >
                   <code>{info.id}</code>
                   <span className="muted small">
-                    {info.rowCount.toLocaleString('en-US')} rows · {info.source}
+                    {formatCount(info.rowCount)} rows · {info.source}
                   </span>
                 </button>
               </li>

@@ -1,3 +1,4 @@
+import { formatCount } from '../../components/format.ts';
 import { useEffect, useState } from 'react';
 
 interface Props {
@@ -46,7 +47,7 @@ export function FilterBox({ value, onCommit, error, matched, total }: Props) {
         </div>
       ) : (
         <p className="muted" data-testid="capture.filter-count">
-          {matched === null ? '…' : `${matched.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows`}
+          {matched === null ? '…' : `${formatCount(matched)} of ${formatCount(total)} rows`}
         </p>
       )}
     </div>

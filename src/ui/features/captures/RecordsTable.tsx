@@ -1,19 +1,23 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useState } from 'react';
 import type { CaptureInfo, CellValue } from '../../../core/index.ts';
 import { ROW_PAGE_SIZE, useCaptureRowPage } from '../../lib/capture-queries.ts';
 
 const ROW_HEIGHT = 26;
+const VIEWPORT_HEIGHT = 360;
+const OVERSCAN = 20;
 const INDEX_WIDTH = 70;
 const COLUMN_WIDTH = 130;
 
 /** The records under the current filter; only the visible rows are fetched from the worker and drawn. */
 export function RecordsTable({ info, filter, rowCount }: { info: CaptureInfo; filter: string; rowCount: number }) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rowCount, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
-  const items = virtualizer.getVirtualItems();
-  const firstPage = items.length > 0 ? Math.floor(items[0].index / ROW_PAGE_SIZE) : 0;
-  const lastPage = items.length > 0 ? Math.floor(items[items.length - 1].index / ROW_PAGE_SIZE) : 0;
+  // Rows have one fixed height, so the visible window is arithmetic on scrollTop: O(1) per scroll
+  // whatever the row count (a general virtualizer measures every row, which stalls at a million).
+  const [scrollTop, setScrollTop] = useState(0);
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(rowCount - 1, Math.ceil((scrollTop + VIEWPORT_HEIGHT) / ROW_HEIGHT) + OVERSCAN);
+  const items = rowCount === 0 ? [] : Array.from({ length: last - first + 1 }, (_, offset) => first + offset);
+  const firstPage = Math.floor(first / ROW_PAGE_SIZE);
+  const lastPage = Math.floor(Math.max(first, last) / ROW_PAGE_SIZE);
   const pageA = useCaptureRowPage(info.id, filter, firstPage, rowCount > 0);
   const pageB = useCaptureRowPage(info.id, filter, lastPage, rowCount > 0 && lastPage !== firstPage);
   const rowAt = (index: number): CellValue[] | undefined => {
@@ -35,18 +39,25 @@ export function RecordsTable({ info, filter, rowCount }: { info: CaptureInfo; fi
           </span>
         ))}
       </div>
-      <div ref={scroller} className="records__body" role="table" aria-label="Records" aria-rowcount={rowCount} style={{ width }}>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {items.map((item) => {
-            const row = rowAt(item.index);
+      <div
+        className="records__body"
+        role="table"
+        aria-label="Records"
+        aria-rowcount={rowCount}
+        style={{ width, height: VIEWPORT_HEIGHT }}
+        onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
+      >
+        <div style={{ height: rowCount * ROW_HEIGHT, position: 'relative' }}>
+          {items.map((index) => {
+            const row = rowAt(index);
             return (
               <div
-                key={item.key}
+                key={index}
                 role="row"
                 className="records__row"
-                style={{ gridTemplateColumns: template, transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                style={{ gridTemplateColumns: template, transform: `translateY(${index * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}
               >
-                <span className="muted">{item.index + 1}</span>
+                <span className="muted">{index + 1}</span>
                 {columns.map((column, columnIndex) => (
                   <span key={column.name} role="cell">
                     {row ? formatCell(row[columnIndex]) : ''}

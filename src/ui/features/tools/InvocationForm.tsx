@@ -1,3 +1,4 @@
+import { formatCount } from '../../components/format.ts';
 import type { ReactNode } from 'react';
 import type { CaptureInfo, JsonObject, JsonValue, ToolError, ToolManifest } from '../../../core/index.ts';
 
@@ -78,7 +79,7 @@ export function InvocationForm({ invocation, manifests, captures, errors, onChan
               <option value="">choose…</option>
               {captures.map((candidate) => (
                 <option key={candidate.id} value={candidate.id}>
-                  {candidate.id} ({candidate.rowCount.toLocaleString('en-US')} rows)
+                  {candidate.id} ({formatCount(candidate.rowCount)} rows)
                 </option>
               ))}
             </select>
