@@ -1,0 +1,51 @@
+import { tableFromIPC, type Table } from 'apache-arrow';
+import { columnKindOf } from '../columns.ts';
+import { CAPTURE_METADATA } from '../capture.ts';
+import { err, ok, type Result } from '../../util/result.ts';
+import { withMetadata } from '../capture-files.ts';
+import { SOURCE_FORMAT_METADATA, describeThrown, emptyReport, type TabularFormat, type TabularImport, type TabularImportProblem } from './tabular-report.ts';
+
+/**
+ * Which tabular reader fits the bytes, from their first bytes (and last, for Parquet): Arrow IPC
+ * file (`ARROW1`) or stream (a message starting with the 0xFFFFFFFF continuation marker), Parquet
+ * (`PAR1`), else CSV. Packet captures (pcap, pcapng, btsnoop) are to be recognized before this.
+ */
+export function detectTabularFormat(bytes: Uint8Array): TabularFormat {
+  if (bytes.byteLength >= 6 && String.fromCharCode(...bytes.subarray(0, 6)) === 'ARROW1') return 'arrow';
+  if (bytes.byteLength >= 4 && bytes[0] === 0xff && bytes[1] === 0xff && bytes[2] === 0xff && bytes[3] === 0xff) return 'arrow';
+  if (bytes.byteLength >= 4 && String.fromCharCode(...bytes.subarray(0, 4)) === 'PAR1') return 'parquet';
+  return 'csv';
+}
+
+/** Options of {@link readArrowIpc}. */
+export interface ArrowImportOptions {
+  /** File name, for messages, the report and the table's `sextant.source` metadata. */
+  fileName?: string;
+}
+
+/**
+ * Reads Arrow IPC (file or stream format) as it is: types and metadata are kept, and the report
+ * lists each column's contract kind. Never throws.
+ */
+export function readArrowIpc(bytes: Uint8Array, options: ArrowImportOptions = {}): Result<TabularImport<Table>, TabularImportProblem> {
+  const fileName = options.fileName ?? null;
+  const label = fileName ?? 'The Arrow file';
+  if (bytes.byteLength === 0) return err({ code: 'EMPTY_FILE', message: `${label} is empty` });
+  if (detectTabularFormat(bytes) !== 'arrow') return err({ code: 'UNREADABLE_ARROW', message: `${label} is not Arrow IPC: no ARROW1 magic or stream message` });
+  let table: Table;
+  try {
+    table = tableFromIPC(bytes);
+  } catch (thrown) {
+    return err({ code: 'UNREADABLE_ARROW', message: `${label} is not readable Arrow IPC: ${describeThrown(thrown)}` });
+  }
+  table = withMetadata(table, {
+    [SOURCE_FORMAT_METADATA]: 'arrow',
+    ...(fileName === null ? {} : { [CAPTURE_METADATA.source]: fileName }),
+  });
+  const report = emptyReport('arrow', fileName);
+  report.bytes = bytes.byteLength;
+  report.rows = table.numRows;
+  report.batches = table.batches.length;
+  report.columns = table.schema.fields.map((field) => ({ name: field.name, kind: columnKindOf(field.type), typeSource: 'file', sourceType: String(field.type) }));
+  return ok({ table, report });
+}
