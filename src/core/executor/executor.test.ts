@@ -127,6 +127,22 @@ describe('validation errors, one item per problem', () => {
     expect(record.result.errors[0].message).toContain('1.2.0');
   });
 
+  it('rejects unknown arguments when the schema is silent, and accepts them when it opts in (settled decision 2)', async () => {
+    const silent: ToolImplementation = {
+      manifest: { ...echoManifest(), name: 'silent_tool', input_schema: { type: 'object', properties: { text: { type: 'string' }, nested: { type: 'object', properties: { a: { type: 'number' } } } } } },
+      run: (_args, context) => ({ status: 'ok', summary: 'ok', structured_output: { text: '', payload: '', rows_selected: context.selection.rowCount }, confidence: 1 }),
+    };
+    const open: ToolImplementation = { ...silent, manifest: { ...silent.manifest, name: 'open_tool', input_schema: { ...silent.manifest.input_schema, additionalProperties: true } } };
+    const { executor } = testExecutor([silent, open]);
+    const rejected = await executor.execute(echo({ text: 'x', extra: 1, nested: { a: 1, b: 2 } }, { tool_name: 'silent_tool' }));
+    expect(rejected.result.errors.map(({ code, field }) => ({ code, field }))).toEqual([
+      { code: 'UNKNOWN_ARGUMENT', field: 'arguments.extra' },
+      { code: 'UNKNOWN_ARGUMENT', field: 'arguments.nested.b' },
+    ]);
+    const accepted = await executor.execute(echo({ text: 'x', extra: 1 }, { tool_name: 'open_tool' }));
+    expect(accepted.result.status).toBe('ok');
+  });
+
   it('executes nothing after a validation failure', async () => {
     const run = vi.fn();
     const spy: ToolImplementation = { manifest: { ...echoManifest(), name: 'spy_tool' }, run };
@@ -200,7 +216,11 @@ describe('runtime behaviour', () => {
           properties: {
             capture_selection: {
               type: 'object',
-              properties: { capture_ids: { type: 'array', items: { type: 'string' }, minItems: 1 } },
+              properties: {
+                capture_ids: { type: 'array', items: { type: 'string' }, minItems: 1 },
+                time_window: { type: 'object' },
+                filter_expression: { type: 'string' },
+              },
               required: ['capture_ids', 'time_window'],
             },
           },

@@ -1,6 +1,6 @@
 import { toolInvocationSchema } from '../contract/schemas.ts';
 import { toolError, type ToolError, type ToolWarning } from '../contract/tool-error.ts';
-import type { ToolManifest } from '../contract/types.ts';
+import type { JsonSchema, ToolManifest } from '../contract/types.ts';
 import { checkSelection, normalizeCaptureSelection, type CaptureLookup, type NormalizedSelection } from '../data/selection.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { CaptureDescription, ToolImplementation } from '../tools/tool.ts';
@@ -123,14 +123,43 @@ export function validateInvocation(raw: unknown, context: ValidationContext): Va
  * the envelope path where the caller wrote the selection.
  */
 function validateArguments(manifest: ToolManifest, args: JsonObject, envelopeSelection: unknown): ToolError[] {
+  const schema = closedByDefault(manifest.input_schema);
   const properties = manifest.input_schema.properties;
   const wantsSelection = isJsonObject(properties) && 'capture_selection' in properties && !('capture_selection' in args);
   const value = wantsSelection && envelopeSelection !== undefined ? { ...args, capture_selection: envelopeSelection } : args;
-  return validateAgainstSchema(manifest.input_schema, value, { prefix: ['arguments'], typeErrorCode: 'INVALID_TYPE' }).map((error) =>
+  return validateAgainstSchema(schema, value, { prefix: ['arguments'], typeErrorCode: 'INVALID_TYPE' }).map((error) =>
     wantsSelection && (error.field === 'arguments.capture_selection' || error.field.startsWith('arguments.capture_selection.') || error.field.startsWith('arguments.capture_selection['))
       ? { ...error, field: error.field.slice('arguments.'.length), message: error.message.replace(/arguments\.capture_selection/g, 'capture_selection') }
       : error,
   );
+}
+
+const closedSchemas = new WeakMap<JsonSchema, JsonSchema>();
+
+/**
+ * The contract flips JSON Schema's default (settled decision 2): an object schema that does not
+ * say `additionalProperties` rejects unknown keys. Applied to the root and to nested `properties`
+ * (not inside `allOf`/`anyOf`/`oneOf` branches, where closing one branch would reject the keys the
+ * others declare). Cached per schema object, so ajv compiles each once.
+ */
+export function closedByDefault(schema: JsonSchema): JsonSchema {
+  let closed = closedSchemas.get(schema);
+  if (!closed) {
+    closed = closeObjectSchema(schema);
+    closedSchemas.set(schema, closed);
+  }
+  return closed;
+}
+
+function closeObjectSchema(schema: JsonSchema): JsonSchema {
+  const copy: JsonSchema = { ...schema };
+  if (isJsonObject(schema.properties)) {
+    if (!('additionalProperties' in schema) && !('unevaluatedProperties' in schema)) copy.additionalProperties = false;
+    copy.properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([key, value]) => [key, isJsonObject(value) ? closeObjectSchema(value) : value]),
+    );
+  }
+  return copy;
 }
 
 function describeSelected(selection: NormalizedSelection, catalog: CaptureLookup): CaptureDescription[] {

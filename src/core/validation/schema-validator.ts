@@ -24,17 +24,23 @@ function validatorFor(schema: JsonSchema): ValidateFunction {
   return validate;
 }
 
-/** Checks that a schema is itself valid JSON Schema (2020-12 meta-schema); returns ajv's messages. */
+/**
+ * Checks that a schema is itself valid JSON Schema (2020-12 meta-schema) and compiles; returns
+ * ajv's messages. Never throws, and leaves nothing behind in ajv's cache (authored schemas are
+ * checked on every keystroke, often with the same `$id`).
+ */
 export function checkSchemaDocument(schema: unknown): string[] {
-  if (ajv.validateSchema(schema as object)) {
-    try {
-      ajv.compile(schema as object);
-      return [];
-    } catch (error) {
-      return [error instanceof Error ? error.message : String(error)];
+  try {
+    if (!ajv.validateSchema(schema as object)) {
+      return (ajv.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
     }
+    ajv.compile(schema as object);
+    return [];
+  } catch (error) {
+    return [error instanceof Error ? error.message : String(error)];
+  } finally {
+    if (typeof schema === 'object' && schema !== null) ajv.removeSchema(schema as object);
   }
-  return (ajv.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
 }
 
 export interface MappingOptions {
