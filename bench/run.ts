@@ -1,10 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchRow } from './bench-row.ts';
+import { runBleImportBench } from './ble-import-bench.ts';
 import { runRegressionBench } from './regression-bench.ts';
 
 /** Every benchmark, run in order in this process. */
-const BENCHMARKS: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> = [{ name: 'regression', run: runRegressionBench }];
+const BENCHMARKS: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> = [
+  { name: 'regression', run: runRegressionBench },
+  { name: 'capture import', run: runBleImportBench },
+];
 
 async function main(): Promise<void> {
   const rows: BenchRow[] = [];

@@ -1,9 +1,12 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tableFromIPC } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { invalidPlanExample, invalidPlanExpectedResult, regressionExampleInvocation } from '../src/core/index.ts';
-import { main, type Io } from './main.ts';
+import { defaultCaptureId, main, type Io } from './main.ts';
 
 async function run(argv: string[], stdin = '') {
   let stdout = '';
@@ -13,7 +16,7 @@ async function run(argv: string[], stdin = '') {
   return { code, stdout, stderr };
 }
 
-async function tempFile(name: string, content: string): Promise<string> {
+async function tempFile(name: string, content: string | Uint8Array): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'sextant-cli-'));
   const path = join(dir, name);
   await writeFile(path, content);
@@ -107,5 +110,118 @@ describe('sextant captures and manifests', () => {
     expect(JSON.parse(stdout)).toEqual([
       { name: 'statistical_regression_tool', version: '1.2.0', capabilities: ['linear_regression', 'summary_stats', 'anova', 'correlation'] },
     ]);
+  });
+});
+
+/** A classic pcap (LINKTYPE_NORDIC_BLE) holding one real nRF Sniffer frame: ADV_NONCONN_IND from 1E:BF:2D:60:14:65, channel 39. */
+function nordicPcap(linkType = 272): Uint8Array {
+  const frame = [
+    '00 38 00 03 ff 3b 02 0a 01 27 16 00 00 62 80 fe',
+    '0b d6 be 89 8e 42 25 65 14 60 2d bf 1e 1e ff 06',
+    '00 01 09 20 22 fb 1b 6c 29 d3 bd 59 07 07 3e cc',
+    '19 2e c4 ac d2 a6 71 5b fa c4 e1 76 91 c5 d8',
+  ]
+    .join(' ')
+    .replace(/ /g, '');
+  const bytes = Uint8Array.from(frame.match(/../g)!.map((pair) => parseInt(pair, 16)));
+  const header = new DataView(new ArrayBuffer(24 + 16));
+  header.setUint32(0, 0xa1b2c3d4, true);
+  header.setUint16(4, 2, true);
+  header.setUint16(6, 4, true);
+  header.setUint32(16, 65535, true);
+  header.setUint32(20, linkType, true);
+  header.setUint32(24, 1_755_939_535, true);
+  header.setUint32(28, 722_407, true);
+  header.setUint32(32, bytes.length, true);
+  header.setUint32(36, bytes.length, true);
+  const file = new Uint8Array(40 + bytes.length);
+  file.set(new Uint8Array(header.buffer));
+  file.set(bytes, 40);
+  return file;
+}
+
+const REAL_CAPTURES = fileURLToPath(new URL('../../shared/captures/ble/', import.meta.url));
+
+describe('sextant import', () => {
+  it('prints the JSON import report on stdout and nothing else', async () => {
+    const path = await tempFile('nrf.pcap', nordicPcap());
+    const { code, stdout, stderr } = await run(['import', path]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({
+      capture_id: 'nrf',
+      rows: 1,
+      bounds: { start_ms: 1_755_939_535_722, end_ms: 1_755_939_535_723 },
+      link_types: [272],
+      packets: 1,
+      advertising_packets: 1,
+      advertising_packets_crc_ok: 1,
+      advertisers: 1,
+      advertisers_crc_ok: 1,
+      adv_type_counts: { ADV_NONCONN_IND: 1 },
+      skipped: {},
+    });
+  });
+
+  it('writes the normalized Arrow file with --out, which --capture then reads', async () => {
+    const path = await tempFile('nrf.pcap', nordicPcap());
+    const out = join(await mkdtemp(join(tmpdir(), 'sextant-cli-')), 'nrf.arrow');
+    const { code } = await run(['import', path, '--id', 'site_a', '--out', out]);
+    expect(code).toBe(0);
+    const table = tableFromIPC(await readFile(out));
+    expect(table.numRows).toBe(1);
+    expect(table.getChild('advertiser_addr')!.get(0)).toBe('1E:BF:2D:60:14:65');
+    expect(table.getChild('capture_id')!.get(0)).toBe('site_a');
+    expect(table.getChild('channel')!.get(0)).toBe(39);
+    expect(table.getChild('crc_ok')!.get(0)).toBe(true);
+    const listed = JSON.parse((await run(['captures', '--capture', `site_a=${out}`])).stdout);
+    expect(listed.find((capture: { id: string }) => capture.id === 'site_a')).toMatchObject({ rows: 1, channels: ['39'], time_column: 'ts_ms', time_origin: null });
+  });
+
+  it('derives the default id from the file name', () => {
+    expect(defaultCaptureId('/data/btsnoop_hci.log')).toBe('btsnoop_hci');
+    expect(defaultCaptureId('my capture (1).pcapng')).toBe('my_capture_1');
+    expect(defaultCaptureId('.pcap')).toBe('capture');
+  });
+
+  it('exits 4 with a message on stderr for unreadable or invalid files', async () => {
+    const missing = await run(['import', '/nonexistent/capture.pcap']);
+    expect(missing.code).toBe(4);
+    expect(missing.stdout).toBe('');
+    const garbage = await run(['import', await tempFile('garbage.bin', Uint8Array.from([0, 1, 2, 3, 0xff, 0xfe, 0, 7]))]);
+    expect(garbage.code).toBe(4);
+    expect(garbage.stdout).toBe('');
+    expect(garbage.stderr).toContain('UNSUPPORTED_FORMAT');
+    const ethernet = await run(['import', await tempFile('ethernet.pcap', nordicPcap(1))]);
+    expect(ethernet.code).toBe(4);
+    expect(ethernet.stderr).toContain('DLT 1');
+    expect(ethernet.stderr).toContain('UNSUPPORTED_LINK_TYPE');
+    const truncated = await run(['import', await tempFile('short.pcap', nordicPcap().subarray(0, 10))]);
+    expect(truncated.code).toBe(4);
+    expect(truncated.stderr).toContain('TRUNCATED_HEADER');
+    const empty = await run(['import', await tempFile('empty.pcap', new Uint8Array(0))]);
+    expect(empty.code).toBe(4);
+    expect((await run(['import'])).code).toBe(4);
+  });
+
+  it('reports Arrow and CSV files too', async () => {
+    const path = await tempFile('lab.csv', 't,channel,y\n0,a,1\n10,b,2\n');
+    const { code, stdout } = await run(['import', path, '--time-column', 't']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ capture_id: 'lab', format: 'csv', rows: 2, bounds: { start_ms: 0, end_ms: 10 } });
+  });
+
+  it('--capture accepts BLE captures', async () => {
+    const path = await tempFile('nrf.pcap', nordicPcap());
+    const { code, stdout } = await run(['captures', '--capture', `nrf=${path}`]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).find((capture: { id: string }) => capture.id === 'nrf')).toMatchObject({ rows: 1, bounds_source: 'declared' });
+  });
+
+  it.skipIf(!existsSync(REAL_CAPTURES))('imports a real Sniffle capture and a real Android HCI log', async () => {
+    const sniffle = JSON.parse((await run(['import', join(REAL_CAPTURES, 'whad-client_sniffle_capture.pcap')])).stdout);
+    expect(sniffle).toMatchObject({ capture_id: 'whad-client_sniffle_capture', packets: 22, advertising_packets: 22, advertisers: 3, link_types: [256] });
+    const android = JSON.parse((await run(['import', join(REAL_CAPTURES, 'horizon74_btsnoop_hci.log')])).stdout);
+    expect(android).toMatchObject({ packets: 2572, advertising_packets: 412, advertisers: 36, link_types: [201], btsnoop_datalink: 1002 });
   });
 });

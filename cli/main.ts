@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tableToIPC } from 'apache-arrow';
 import {
@@ -14,6 +15,8 @@ import {
   type ToolResult,
 } from '../src/core/index.ts';
 import { ThreadRunner } from './thread-runner.ts';
+import { runCanon } from './canon-command.ts';
+import { runManifest } from './manifest-command.ts';
 
 /** Exit codes of agent-contract.md, as the runner uses them. */
 export const EXIT = { ok: 0, executionFailure: 1, badArguments: 4, validationFailure: 5 } as const;
@@ -21,15 +24,29 @@ export const EXIT = { ok: 0, executionFailure: 1, badArguments: 4, validationFai
 const USAGE = `Usage:
   sextant invoke FILE|- [--capture ID=PATH]... [--time-column NAME] [--enable-test-tools]
   sextant captures [--capture ID=PATH]... [--time-column NAME]
+  sextant import PATH [--id ID] [--out FILE.arrow]
   sextant manifests [--enable-test-tools]
+  sextant canon FILE|-... [--format openai|anthropic|mcp|langchain|raw] [--emit canonical|openai|anthropic|mcp|json_schema|manifest]
+  sextant manifest check FILE|-
+  sextant manifest diff OLD NEW
 
 invoke     runs one ToolInvocation or an ordered array of them (a plan) and prints the
            ToolResult (or an array of them) as JSON on stdout
 captures   lists the available captures as JSON
+canon      detects a tool definition's format and canonicalizes it (or emits it in another format)
+manifest   check: lints a ToolManifest (exit 5 on problems); diff: classifies a change by the
+           compatibility policy (patch, minor, major) and says why
+import     reads a capture file and prints its import report as JSON on stdout: for pcap,
+           pcapng and btsnoop files the BLE import report (rows, bounds, link_types, packets,
+           advertising_packets[_crc_ok], advertisers[_crc_ok], adv_type_counts, skipped, ...);
+           with --out, also writes the normalized table as an Arrow IPC file
 manifests  lists the installed tool manifests as JSON
 
---capture ID=PATH   adds a capture from an Arrow IPC (file or stream) or CSV file
+--capture ID=PATH   adds a capture from a BLE capture (pcap, pcapng, btsnoop), Arrow IPC
+                    (file or stream) or CSV file
 --time-column NAME  timestamp column of the --capture files (default ts_ms)
+--id ID             capture id for import (default: the file name without its extension)
+--out FILE.arrow    where import writes the normalized Arrow IPC file
 --enable-test-tools installs the diagnostic test_echo tool
 
 Exit codes: 0 every result ok or partial; 5 a validation failure; 1 an execution failure;
@@ -69,6 +86,9 @@ function isFileError(error: unknown): boolean {
 }
 
 async function dispatch(argv: string[], io: Io): Promise<number> {
+  // canon and manifest parse their own flags (--format, --emit), which the shared parser rejects.
+  if (argv[0] === 'canon') return runCanon(argv.slice(1), io);
+  if (argv[0] === 'manifest') return runManifest(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -77,6 +97,8 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
       options: {
         capture: { type: 'string', multiple: true },
         'time-column': { type: 'string' },
+        id: { type: 'string' },
+        out: { type: 'string' },
         'enable-test-tools': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -117,6 +139,12 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
       io.stdout(`${JSON.stringify(list, null, 2)}\n`);
       return EXIT.ok;
     }
+    case 'import': {
+      const [path, ...extra] = rest;
+      if (!path) throw new UsageError('import needs a PATH');
+      expectNoMore(extra);
+      return await importFile(path, values.id ?? defaultCaptureId(path), values.out, values['time-column'], io);
+    }
     case 'invoke': {
       const [file, ...extra] = rest;
       if (!file) throw new UsageError('invoke needs a FILE (or - for standard input)');
@@ -131,6 +159,40 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     default:
       throw new UsageError(`unknown command '${command}'`);
   }
+}
+
+/** The file name without its extension(s), reduced to letters, digits, `_` and `-`. */
+export function defaultCaptureId(path: string): string {
+  const stem = basename(path).replace(/\.[^.]*$/, '');
+  const id = stem.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
+  return id.length > 0 ? id : 'capture';
+}
+
+/** `sextant import`: the report on stdout, the table to --out; exit 4 when the file cannot be read. */
+async function importFile(path: string, id: string, out: string | undefined, timeColumn: string | undefined, io: Io): Promise<number> {
+  const bytes = new Uint8Array(await readFile(path));
+  const read = await readCaptureFile(bytes, { id, fileName: basename(path), timeColumn });
+  if (!read.ok) {
+    io.stderr(`sextant: import ${path}: ${read.error.message} [${read.error.code}]\n`);
+    return EXIT.badArguments;
+  }
+  const capture = read.value;
+  if (out) await writeFile(out, tableToIPC(capture.table, 'file'));
+  const isBleCapture = capture.format === 'pcap' || capture.format === 'pcapng' || capture.format === 'btsnoop';
+  const report = isBleCapture ? capture.report : {
+    // Arrow, Parquet and CSV files: what the reader knows about them.
+    capture_id: capture.info.id,
+    source: capture.info.source,
+    format: capture.format,
+    rows: capture.info.rowCount,
+    bounds: capture.info.bounds,
+    time_column: capture.info.timeColumn,
+    channel_column: capture.info.channelColumn,
+    columns: capture.info.columns.map((column) => ({ name: column.name, type: column.kind })),
+    skipped: 'skipped' in capture.report ? capture.report.skipped : {},
+  };
+  io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+  return EXIT.ok;
 }
 
 function expectNoMore(rest: string[]): void {
@@ -182,7 +244,7 @@ async function readCaptures(specs: string[], timeColumn: string | undefined): Pr
     const id = spec.slice(0, separator);
     const path = spec.slice(separator + 1);
     const bytes = new Uint8Array(await readFile(path));
-    const read = readCaptureFile(bytes, { id, fileName: path, timeColumn });
+    const read = await readCaptureFile(bytes, { id, fileName: path, timeColumn });
     if (!read.ok) throw new UsageError(`--capture ${id}: ${read.error.message} [${read.error.code}]`);
     captures.push(read.value);
   }

@@ -1,44 +1,81 @@
-// What an import worker offers over comlink: a File in, Arrow IPC bytes and a report out.
+// What an import worker offers over comlink: a File in, a capture (as a Blob of Arrow IPC bytes) out.
 import { tableToIPC } from 'apache-arrow';
-import { readCaptureFile, type CaptureInfo, type JsonObject } from '../src/core/index.ts';
+import {
+  importCaptureSource,
+  mapToCapture,
+  type CaptureInfo,
+  type CaptureSource,
+  type ColumnMapping,
+  type ColumnSchema,
+  type ImportedFile,
+  type JsonObject,
+} from '../src/core/index.ts';
 
 export type ImportOutcome =
-  | { ok: true; info: CaptureInfo; report: JsonObject; arrow: Blob }
+  | { ok: true; kind: 'capture'; info: CaptureInfo; report: JsonObject; arrow: Blob }
+  | { ok: true; kind: 'needs-mapping'; columns: ColumnSchema[]; suggestion: ColumnMapping; report: JsonObject }
   | { ok: false; code: string; message: string };
 
 export interface ImportWorkerApi {
   importFile(file: File, id: string, onProgress: (fraction: number) => void): Promise<ImportOutcome>;
+  /** Finishes an import that needed a column mapping. */
+  applyMapping(mapping: ColumnMapping): ImportOutcome;
 }
 
-/** Reads the file as a stream (so progress is real), then imports it with the core's readers. */
-async function readWithProgress(file: File, onProgress: (fraction: number) => void): Promise<Uint8Array> {
-  const bytes = new Uint8Array(file.size);
-  let offset = 0;
-  const reader = file.stream().getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes.set(value, offset);
-    offset += value.byteLength;
-    onProgress(file.size === 0 ? 1 : (0.5 * offset) / file.size);
-  }
-  return bytes;
+function sourceOf(file: File): CaptureSource {
+  return {
+    fileName: file.name,
+    byteLength: file.size,
+    async *stream() {
+      const reader = file.stream().getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        yield value;
+      }
+    },
+    slice: (start, end) => file.slice(start, end).arrayBuffer(),
+  };
 }
 
 export function createImportApi(): ImportWorkerApi {
+  let pending: { file: File; id: string; imported: Extract<ImportedFile, { kind: 'needs-mapping' }> } | null = null;
+
+  const answer = (imported: ImportedFile): ImportOutcome => {
+    if (imported.kind === 'needs-mapping') return { ok: true, kind: 'needs-mapping', columns: imported.columns, suggestion: imported.suggestion, report: imported.report };
+    const ipc = tableToIPC(imported.capture.table);
+    // A Blob goes to the page by reference: copying a large capture would stall its main thread.
+    // tableToIPC returns bytes over a fresh ArrayBuffer.
+    return { ok: true, kind: 'capture', info: imported.capture.info, report: imported.report, arrow: new Blob([ipc as Uint8Array<ArrayBuffer>]) };
+  };
+
+  const failure = (error: unknown): ImportOutcome => ({
+    ok: false,
+    code: 'IMPORT_FAILED',
+    message: error instanceof Error ? error.message.split('\n')[0] : String(error),
+  });
+
   return {
     async importFile(file, id, onProgress) {
       try {
-        const bytes = await readWithProgress(file, onProgress);
-        const read = readCaptureFile(bytes, { id, fileName: file.name });
-        if (!read.ok) return { ok: false, code: read.error.code, message: read.error.message };
-        onProgress(0.9);
-        const ipc = tableToIPC(read.value.table);
-        onProgress(1);
-        // A Blob goes to the page by reference: copying a large capture would stall its main thread.
-        return { ok: true, info: read.value.info, report: { capture_id: id, rows: read.value.info.rowCount }, arrow: new Blob([ipc as Uint8Array<ArrayBuffer>]) }; // tableToIPC returns a fresh ArrayBuffer
+        const result = await importCaptureSource(sourceOf(file), { id, onProgress });
+        if (!result.ok) return { ok: false, ...result.error };
+        if (result.value.kind === 'needs-mapping') pending = { file, id, imported: result.value };
+        return answer(result.value);
       } catch (error) {
-        return { ok: false, code: 'IMPORT_FAILED', message: error instanceof Error ? error.message.split('\n')[0] : String(error) };
+        return failure(error);
+      }
+    },
+    applyMapping(mapping) {
+      if (!pending) return { ok: false, code: 'NOTHING_TO_MAP', message: 'No import is waiting for a column mapping' };
+      try {
+        const { imported, id, file } = pending;
+        const result = mapToCapture(imported.table, mapping, id, file.name, imported.report);
+        if (!result.ok) return { ok: false, ...result.error };
+        pending = null;
+        return answer(result.value);
+      } catch (error) {
+        return failure(error);
       }
     },
   };

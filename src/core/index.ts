@@ -27,6 +27,62 @@ export { describeCapture, CAPTURE_METADATA } from './data/capture.ts';
 export { CaptureCatalog } from './data/catalog.ts';
 export type { NormalizedSelection, CaptureLookup } from './data/selection.ts';
 export { readCaptureFile } from './data/capture-files.ts';
+export type { CaptureFile, CaptureFileFormat } from './data/capture-files.ts';
+export type {
+  BleImport,
+  BleImporter,
+  BleImportOptions,
+  BleContainer,
+  CaptureImportProblem,
+  CaptureImportProblemCode,
+  ImportReport,
+  AdvTypeName,
+} from './data/ble/index.ts';
+export {
+  createBleImporter,
+  importBleCapture,
+  detectBleContainer,
+  BLE_METADATA,
+  BLE_RECORDS_FORMAT,
+  BLE_RECORD_COLUMNS,
+  ADV_TYPE_NAMES,
+  LINKTYPE,
+  SUPPORTED_LINK_TYPES,
+  channelIndexOfRfChannel,
+} from './data/ble/index.ts';
+export type { CaptureSource, CaptureImportOptions, CaptureImportFailure, ImportedFile } from './data/capture-import.ts';
+export { importCaptureSource, mapToCapture } from './data/capture-import.ts';
+export type {
+  TabularFormat,
+  TabularColumnReport,
+  TabularImportReport,
+  TabularImportProblem,
+  TabularImportProblemCode,
+  TabularImport,
+  CsvImportOptions,
+  CsvImporter,
+  ParquetImportOptions,
+  ParquetByteSource,
+  ArrowImportOptions,
+  ColumnMapping,
+  TimeUnitName,
+  BleAddressColumn,
+  AppliedColumnMapping,
+} from './data/tabular/index.ts';
+export {
+  createCsvImporter,
+  readCsv,
+  readParquet,
+  readArrowIpc,
+  detectTabularFormat,
+  applyColumnMapping,
+  suggestColumnMapping,
+  hasNormalizedBleColumns,
+  normalizeBleAddress,
+  BLE_ADDRESS_COLUMNS,
+  COLUMN_MAPPING_METADATA,
+  SOURCE_FORMAT_METADATA,
+} from './data/tabular/index.ts';
 export type { CaptureFileProblem, CaptureFileOptions } from './data/capture-files.ts';
 
 export { builtinCaptures } from './demo/builtin-captures.ts';
@@ -59,3 +115,36 @@ export {
 export { ToolHost } from './executor/tool-host.ts';
 export type { ToolHostOptions, CaptureView } from './executor/tool-host.ts';
 export type { AddressSummary, CellValue, ColumnSummary, TimeHistogram } from './data/explore.ts';
+
+export type {
+  SourceFormat,
+  ToolCapability,
+  ToolSecurity,
+  CanonicalTool,
+  CanonicalizationResult,
+  FormatConfidence,
+  FormatDetection,
+  CanonicalizeOptions,
+  CanonicalizedDefinitions,
+  EmitTarget,
+  ManifestDraft,
+  ReviewItem,
+  InternalToolDefinition,
+  InternalDefinitionProblem,
+  ManifestExportTarget,
+} from './toolcanon/index.ts';
+export {
+  SOURCE_FORMATS,
+  EMIT_TARGETS,
+  detectFormat,
+  canonicalize,
+  canonicalizeDefinitions,
+  emit,
+  toManifest,
+  fromManifest,
+  toInternalToolDefinition,
+  exportManifest,
+  MANIFEST_EXPORT_TARGETS,
+} from './toolcanon/index.ts';
+export type { ManifestProblem, ManifestProblemCode, ChangeKind, ChangeReason, ChangeClassification } from './manifests/index.ts';
+export { lintManifest, lintManifestText, isCleanManifest, classifyChange } from './manifests/index.ts';

@@ -1,6 +1,7 @@
-import Papa from 'papaparse';
-import { Bool, Field, Float64, RecordBatch, Schema, Table, Utf8, tableFromIPC, vectorFromArray, type Vector } from 'apache-arrow';
+import { Field, RecordBatch, Schema, Table } from 'apache-arrow';
 import { describeCapture, CAPTURE_METADATA, type Capture } from './capture.ts';
+import { detectBleContainer, importBleCapture, type CaptureImportProblem, type ImportReport } from './ble/index.ts';
+import { detectTabularFormat, readArrowIpc, readCsv, readParquet, type TabularImportProblem, type TabularImportReport } from './tabular/index.ts';
 
 export interface CaptureFileOptions {
   /** Id the capture is known by. */
@@ -11,36 +12,86 @@ export interface CaptureFileOptions {
   timeColumn?: string;
   /** Channel column; default: the file's recorded one, else `channel` when present. */
   channelColumn?: string | null;
+  /** Receiver name for the rows of a BLE capture (pcap, pcapng, btsnoop); default from the file. */
+  receiver?: string;
 }
 
-export type CaptureFileProblem = {
-  code: 'UNREADABLE_ARROW' | 'UNREADABLE_CSV' | 'EMPTY_FILE' | 'MISSING_TIME_COLUMN' | 'NON_NUMERIC_TIME_COLUMN' | 'MISSING_CAPTURE_ID';
-  message: string;
-};
+/**
+ * Why a file could not be read. BLE captures fail with the BLE importer's codes
+ * (`UNRECOGNIZED_FORMAT`, `TRUNCATED_HEADER`, `UNSUPPORTED_LINK_TYPE` naming the DLT, …);
+ * `UNSUPPORTED_FORMAT` is a binary file of a kind this reader does not take (Parquet among them).
+ */
+export type CaptureFileProblem =
+  | {
+      code: 'UNREADABLE_ARROW' | 'UNREADABLE_CSV' | 'EMPTY_FILE' | 'MISSING_TIME_COLUMN' | 'NON_NUMERIC_TIME_COLUMN' | 'MISSING_CAPTURE_ID' | 'UNSUPPORTED_FORMAT';
+      message: string;
+    }
+  | CaptureImportProblem
+  | TabularImportProblem;
 
-const ARROW_FILE_MAGIC = 'ARROW1';
+/** The formats `readCaptureFile` reads. */
+export type CaptureFileFormat = 'pcap' | 'pcapng' | 'btsnoop' | 'arrow' | 'parquet' | 'csv';
 
-/** True when the bytes look like Arrow IPC: the file format's magic, or a stream's first message. */
-function looksLikeArrow(bytes: Uint8Array): boolean {
-  const magic = String.fromCharCode(...bytes.subarray(0, 6));
-  const streamContinuation = bytes.length >= 4 && bytes[0] === 0xff && bytes[1] === 0xff && bytes[2] === 0xff && bytes[3] === 0xff;
-  return magic === ARROW_FILE_MAGIC || streamContinuation;
+/** A capture read from a file, with what the reader learnt on the way. */
+export interface CaptureFile extends Capture {
+  format: CaptureFileFormat;
+  /** What the import found: the BLE report for pcap, pcapng and btsnoop, the tabular report otherwise. */
+  report: ImportReport | TabularImportReport;
 }
 
-/** Reads an Arrow IPC (file or stream) or CSV file into a capture. Never throws. */
-export function readCaptureFile(bytes: Uint8Array, options: CaptureFileOptions): { ok: true; value: Capture } | { ok: false; error: CaptureFileProblem } {
+/** How much of a file decides whether it is text (CSV) or some other binary format. */
+const TEXT_SNIFF_BYTES = 8192;
+
+/** True when the start of the file cannot be CSV text: a NUL byte, or not UTF-8. */
+function looksBinary(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, TEXT_SNIFF_BYTES);
+  if (head.includes(0)) return true;
+  try {
+    // `stream: true` tolerates a multi-byte character cut at the end of the sample.
+    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Reads a capture file: a BLE capture (pcap, pcapng or btsnoop, detected by its magic number,
+ * imported into the normalized record table of docs/capture-schema.md), Arrow IPC (file or
+ * stream), Parquet or CSV (typed by inference). Other binary files are refused with
+ * `UNSUPPORTED_FORMAT`. The whole file is in memory here (the command-line runner); the app
+ * streams files through `importCaptureSource` instead. Never throws.
+ */
+export async function readCaptureFile(bytes: Uint8Array, options: CaptureFileOptions): Promise<{ ok: true; value: CaptureFile } | { ok: false; error: CaptureFileProblem }> {
   if (bytes.byteLength === 0) return { ok: false, error: { code: 'EMPTY_FILE', message: `${options.fileName} is empty` } };
   let table: Table;
-  if (looksLikeArrow(bytes)) {
-    try {
-      table = tableFromIPC(bytes);
-    } catch (error) {
-      return { ok: false, error: { code: 'UNREADABLE_ARROW', message: `${options.fileName} is not readable Arrow IPC: ${error instanceof Error ? error.message : String(error)}` } };
-    }
+  let format: CaptureFileFormat;
+  let report: ImportReport | TabularImportReport;
+  const container = detectBleContainer(bytes.subarray(0, 8));
+  const tabular = detectTabularFormat(bytes.subarray(0, 8));
+  if (container) {
+    const imported = importBleCapture(bytes, { captureId: options.id, fileName: options.fileName, receiver: options.receiver });
+    if (!imported.ok) return imported;
+    ({ table, report } = imported.value);
+    format = container;
+  } else if (tabular === 'csv' && looksBinary(bytes)) {
+    return {
+      ok: false,
+      error: {
+        code: 'UNSUPPORTED_FORMAT',
+        message: `${options.fileName} is neither a BLE capture (pcap, pcapng, btsnoop), Arrow IPC, Parquet nor CSV text (first bytes ${hexPrefix(bytes)})`,
+      },
+    };
   } else {
-    const parsed = tableFromCsv(new TextDecoder().decode(bytes), options.fileName);
-    if (!parsed.ok) return parsed;
-    table = parsed.value;
+    const imported =
+      tabular === 'arrow'
+        ? readArrowIpc(bytes, { fileName: options.fileName })
+        : tabular === 'parquet'
+          ? await readParquet(bytes, { fileName: options.fileName })
+          : readCsv(bytes, { fileName: options.fileName });
+    if (!imported.ok) return { ok: false, error: imported.error };
+    ({ table, report } = imported.value);
+    format = tabular;
   }
   table = withMetadata(table, { [CAPTURE_METADATA.captureId]: options.id, [CAPTURE_METADATA.source]: options.fileName });
   const described = describeCapture(table, { id: options.id, source: options.fileName, timeColumn: options.timeColumn, channelColumn: options.channelColumn });
@@ -51,40 +102,11 @@ export function readCaptureFile(bytes: Uint8Array, options: CaptureFileOptions):
     [CAPTURE_METADATA.timeColumn]: info.timeColumn,
     [CAPTURE_METADATA.channelColumn]: info.channelColumn ?? '',
   });
-  return { ok: true, value: { info, table } };
+  return { ok: true, value: { info, table, format, report } };
 }
 
-/**
- * CSV with a header row; each column typed by inference over all its values: number when every
- * non-empty value is a finite number, boolean when every one is true/false, else string.
- * Empty cells are nulls.
- */
-function tableFromCsv(text: string, fileName: string): { ok: true; value: Table } | { ok: false; error: CaptureFileProblem } {
-  const parsed = Papa.parse<string[]>(text, { skipEmptyLines: true });
-  const fatal = parsed.errors.find((error) => error.type !== 'FieldMismatch' || parsed.data.length === 0);
-  if (fatal) {
-    return { ok: false, error: { code: 'UNREADABLE_CSV', message: `${fileName} row ${(fatal.row ?? 0) + 1}: ${fatal.message}` } };
-  }
-  const [header, ...rows] = parsed.data;
-  if (!header || header.length === 0) return { ok: false, error: { code: 'EMPTY_FILE', message: `${fileName} has no header row` } };
-  const names = header.map((name) => name.trim());
-  const vectors: Record<string, Vector> = {};
-  names.forEach((name, column) => {
-    const cells = rows.map((row) => (row[column] ?? '').trim());
-    vectors[name] = inferVector(cells);
-  });
-  return { ok: true, value: new Table(vectors) };
-}
-
-function inferVector(cells: string[]): Vector {
-  const present = cells.filter((cell) => cell !== '');
-  if (present.length > 0 && present.every((cell) => Number.isFinite(Number(cell)))) {
-    return vectorFromArray(cells.map((cell) => (cell === '' ? null : Number(cell))), new Float64());
-  }
-  if (present.length > 0 && present.every((cell) => /^(true|false)$/i.test(cell))) {
-    return vectorFromArray(cells.map((cell) => (cell === '' ? null : cell.toLowerCase() === 'true')), new Bool());
-  }
-  return vectorFromArray(cells.map((cell) => (cell === '' ? null : cell)), new Utf8());
+function hexPrefix(bytes: Uint8Array): string {
+  return [...bytes.subarray(0, 8)].map((value) => value.toString(16).padStart(2, '0')).join(' ');
 }
 
 /** A copy of the table whose schema metadata also holds `entries`. */

@@ -1,16 +1,27 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useSyncExternalStore } from 'react';
+import { Suspense, lazy, useSyncExternalStore } from 'react';
 import { CapturesPage } from '../features/captures/CapturesPage.tsx';
 import { RunsPage } from '../features/runs/RunsPage.tsx';
 import { SettingsPage } from '../features/settings/SettingsPage.tsx';
 import { ToolsPage } from '../features/tools/ToolsPage.tsx';
 import './app.css';
 
+// Monaco is large: the Manifests page loads it only when opened.
+const ManifestsPage = lazy(() => import('../features/manifests/ManifestsPage.tsx'));
+
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 
 const PAGES = {
   tools: { title: 'Tools', render: () => <ToolsPage /> },
   captures: { title: 'Captures', render: () => <CapturesPage /> },
+  manifests: {
+    title: 'Manifests',
+    render: () => (
+      <Suspense fallback={<p className="muted">Loading the editor…</p>}>
+        <ManifestsPage />
+      </Suspense>
+    ),
+  },
   runs: { title: 'Runs', render: () => <RunsPage /> },
   settings: { title: 'Settings', render: () => <SettingsPage /> },
 } as const;

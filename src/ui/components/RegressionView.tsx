@@ -1,5 +1,6 @@
 import { CartesianGrid, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatCount, formatNumber, formatPValue } from './format.ts';
+import { Metric } from './Metric.tsx';
 
 interface CoefficientRow {
   term: string;
@@ -108,15 +109,6 @@ export function RegressionView({ output }: { output: RegressionOutput }) {
           </figure>
         </div>
       )}
-    </div>
-  );
-}
-
-function Metric({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="metric">
-      <dt>{label}</dt>
-      <dd>{value}</dd>
     </div>
   );
 }

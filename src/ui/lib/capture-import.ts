@@ -1,28 +1,38 @@
-import { wrap, proxy, releaseProxy } from 'comlink';
+import { proxy, releaseProxy, wrap, type Remote } from 'comlink';
 import { useSyncExternalStore } from 'react';
+import type { ColumnMapping, ColumnSchema, JsonObject } from '../../core/index.ts';
 import type { ImportOutcome, ImportWorkerApi } from '../../../workers/import-api.ts';
 import { getRuntime } from './sextant-runtime.ts';
+import { getWorkspace } from './workspace-session.ts';
 
 /** One file being imported (or that failed). */
 export interface ImportJob {
   id: number;
   fileName: string;
   captureId: string;
-  state: 'importing' | 'done' | 'failed' | 'cancelled';
+  state: 'importing' | 'needs-mapping' | 'done' | 'failed' | 'cancelled';
   /** In [0, 1]. */
   progress: number;
+  /** For `needs-mapping`: the table's columns and a suggested mapping. */
+  mapping?: { columns: ColumnSchema[]; suggestion: ColumnMapping };
+  report?: JsonObject;
   error?: { code: string; message: string };
+  /** Set when the capture works in this session but could not be saved in the workspace. */
+  saveProblem?: string;
 }
 
 let jobs: ImportJob[] = [];
 let nextJob = 1;
 const listeners = new Set<() => void>();
-const workers = new Map<number, Worker>();
-const cancellers = new Map<number, () => void>();
+const active = new Map<number, { worker: Worker; api: Remote<ImportWorkerApi>; cancel: () => void }>();
 
 function update(id: number, change: Partial<ImportJob>): void {
   jobs = jobs.map((job) => (job.id === id ? { ...job, ...change } : job));
   for (const listener of listeners) listener();
+}
+
+function jobById(id: number): ImportJob | undefined {
+  return jobs.find((job) => job.id === id);
 }
 
 export function useImportJobs(): ImportJob[] {
@@ -43,16 +53,13 @@ export function captureIdFor(fileName: string, taken: ReadonlySet<string>): stri
   return id;
 }
 
-export interface ImportHooks {
-  /** Called with the Arrow bytes of an imported capture before it is announced (e.g. to persist it). */
-  onImported?(outcome: Extract<ImportOutcome, { ok: true }>): Promise<void>;
-}
-
 /**
- * Imports a file in its own worker (the main thread only shows progress), then loads the capture
- * into the tools workers. Cancel terminates the import worker.
+ * Imports a file in its own worker (the main thread only shows progress). A table without the
+ * normalized time column waits for a column mapping; a finished capture is saved in the workspace
+ * before it is announced, then loaded into the tools workers. Resolves when the job settles or
+ * waits for a mapping.
  */
-export async function importCaptureFile(file: File, hooks: ImportHooks = {}): Promise<ImportJob> {
+export async function importCaptureFile(file: File): Promise<ImportJob> {
   const runtime = getRuntime();
   const taken = new Set([...(await runtime.captures()).map((info) => info.id), ...jobs.filter((job) => job.state === 'importing').map((job) => job.captureId)]);
   const job: ImportJob = { id: nextJob++, fileName: file.name, captureId: captureIdFor(file.name, taken), state: 'importing', progress: 0 };
@@ -60,36 +67,77 @@ export async function importCaptureFile(file: File, hooks: ImportHooks = {}): Pr
   for (const listener of listeners) listener();
 
   const worker = new Worker(new URL('../../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'sextant-import' });
-  workers.set(job.id, worker);
   const api = wrap<ImportWorkerApi>(worker);
-  try {
-    // A terminated worker never answers, so cancelling also settles the wait.
-    const cancelled = new Promise<null>((resolve) => cancellers.set(job.id, () => resolve(null)));
-    const outcome = await Promise.race([api.importFile(file, job.captureId, proxy((fraction: number) => update(job.id, { progress: fraction }))), cancelled]);
-    if (outcome === null) {
-      update(job.id, { state: 'cancelled' });
-    } else if (!outcome.ok) {
-      update(job.id, { state: 'failed', error: { code: outcome.code, message: outcome.message } });
-    } else {
-      await hooks.onImported?.(outcome);
-      await runtime.addCapture(outcome.arrow);
-      update(job.id, { state: 'done', progress: 1 });
+  // A terminated worker never answers, so cancelling also settles the wait.
+  let cancel = () => {};
+  const cancelled = new Promise<null>((resolve) => (cancel = () => resolve(null)));
+  active.set(job.id, { worker, api, cancel });
+  const outcome = await Promise.race([
+    api.importFile(file, job.captureId, proxy((fraction: number) => update(job.id, { progress: fraction }))).catch(failed),
+    cancelled,
+  ]);
+  await settle(job.id, outcome);
+  return jobById(job.id)!;
+}
+
+/** Finishes a job that waits for a column mapping. */
+export async function applyImportMapping(id: number, mapping: ColumnMapping): Promise<ImportJob> {
+  const entry = active.get(id);
+  if (!entry) return jobById(id)!;
+  update(id, { state: 'importing' });
+  const outcome = await Promise.race([
+    (entry.api.applyMapping(mapping) as Promise<ImportOutcome>).catch(failed),
+    new Promise<null>((resolve) => (entry.cancel = () => resolve(null))),
+  ]);
+  await settle(id, outcome);
+  return jobById(id)!;
+}
+
+function failed(error: unknown): ImportOutcome {
+  return { ok: false, code: 'IMPORT_FAILED', message: error instanceof Error ? error.message : String(error) };
+}
+
+async function settle(id: number, outcome: ImportOutcome | null): Promise<void> {
+  const job = jobById(id)!;
+  if (outcome === null) {
+    update(id, { state: 'cancelled' });
+  } else if (!outcome.ok) {
+    // A failed mapping can be corrected and applied again: keep the worker and its table.
+    if (job.mapping) {
+      update(id, { state: 'needs-mapping', error: { code: outcome.code, message: outcome.message } });
+      return;
     }
-  } catch (error) {
-    const current = jobs.find((candidate) => candidate.id === job.id);
-    if (current?.state === 'importing') update(job.id, { state: 'failed', error: { code: 'IMPORT_FAILED', message: error instanceof Error ? error.message : String(error) } });
-  } finally {
-    api[releaseProxy]();
-    worker.terminate();
-    workers.delete(job.id);
-    cancellers.delete(job.id);
+    update(id, { state: 'failed', error: { code: outcome.code, message: outcome.message } });
+  } else if (outcome.kind === 'needs-mapping') {
+    update(id, { state: 'needs-mapping', mapping: { columns: outcome.columns, suggestion: outcome.suggestion }, report: outcome.report, progress: 1 });
+    return;
+  } else {
+    // Written before it is acknowledged: a capture the user sees as imported survives a reload.
+    const workspace = await getWorkspace();
+    const saved = workspace ? await workspace.saveCapture({ info: outcome.info, arrow: outcome.arrow, report: outcome.report }) : null;
+    const saveProblem = saved === null ? 'The browser offers no storage here, so it will be gone after a reload' : saved.ok ? undefined : saved.error.message;
+    await getRuntime().addCapture(outcome.arrow, outcome.report);
+    update(id, { state: 'done', progress: 1, report: outcome.report, saveProblem, error: undefined });
   }
-  return jobs.find((candidate) => candidate.id === job.id)!;
+  stop(id);
+}
+
+function stop(id: number): void {
+  const entry = active.get(id);
+  if (!entry) return;
+  entry.api[releaseProxy]();
+  entry.worker.terminate();
+  active.delete(id);
 }
 
 export function cancelImport(id: number): void {
-  workers.get(id)?.terminate();
-  cancellers.get(id)?.();
+  const entry = active.get(id);
+  entry?.worker.terminate();
+  entry?.cancel();
+  if (entry && jobById(id)?.state === 'needs-mapping') {
+    update(id, { state: 'cancelled' });
+    stop(id);
+  }
 }
 
 export function dismissImport(id: number): void {

@@ -1,5 +1,7 @@
 import { getRuntime } from './sextant-runtime.ts';
-import { startRun, updateRun } from './run-store.ts';
+import { restoreRuns, startRun, updateRun } from './run-store.ts';
+import { getWorkspace } from './workspace-session.ts';
+import type { WorkspaceRun } from './workspace/index.ts';
 import type { ExecutionRecord } from '../../core/index.ts';
 
 /**
@@ -7,6 +9,7 @@ import type { ExecutionRecord } from '../../core/index.ts';
  * execution in the worker pool) and records it in the session's runs. Resolves with the run id.
  */
 export async function runInput(input: unknown, signal?: AbortSignal, onStarted?: (id: number) => void): Promise<number> {
+  await restoreSavedRuns();
   const isPlan = Array.isArray(input);
   const steps: unknown[] = isPlan ? (input as unknown[]) : [input];
   const entry = startRun(input, isPlan);
@@ -15,14 +18,50 @@ export async function runInput(input: unknown, signal?: AbortSignal, onStarted?:
   const runtime = getRuntime();
   await runtime.captures();
   const records: ExecutionRecord[] = [];
+  let saveProblem: string | undefined;
   for (const [index, step] of steps.entries()) {
     const record = await runtime.currentExecutor.execute(step, {
       signal,
       onProgress: (fraction) => updateRun(entry.id, { progress: (index + Math.min(1, Math.max(0, fraction))) / steps.length }),
     });
     records.push(record);
-    updateRun(entry.id, { records: [...records], progress: (index + 1) / steps.length });
+    // Each result is saved before it is shown: what the user has seen survives a reload.
+    saveProblem = await saveRun({ id: String(entry.id), input, isPlan, startedAt: entry.startedAt.toISOString(), records, durationMs: performance.now() - started });
+    updateRun(entry.id, { records: [...records], progress: (index + 1) / steps.length, saveProblem });
   }
-  updateRun(entry.id, { state: 'done', records, durationMs: performance.now() - started, progress: 1 });
+  updateRun(entry.id, { state: 'done', records, durationMs: performance.now() - started, progress: 1, saveProblem });
   return entry.id;
+}
+
+async function saveRun(run: WorkspaceRun): Promise<string | undefined> {
+  const workspace = await getWorkspace();
+  if (!workspace) return 'The browser offers no storage here';
+  const saved = await workspace.saveRun(run);
+  return saved.ok ? undefined : saved.error.message;
+}
+
+let restoring: Promise<void> | null = null;
+
+/** Loads the runs saved in the workspace into this session's list, once. */
+export function restoreSavedRuns(): Promise<void> {
+  restoring ??= (async () => {
+    const workspace = await getWorkspace();
+    const stored = workspace ? await workspace.listRuns({ limit: 500 }) : null;
+    if (!stored?.ok) return;
+    restoreRuns(
+      stored.value
+        .filter((run) => /^\d+$/.test(run.id))
+        .map((run) => ({
+          id: Number(run.id),
+          input: run.input,
+          isPlan: run.isPlan,
+          startedAt: new Date(run.startedAt),
+          state: 'done' as const,
+          progress: 1,
+          records: run.records,
+          durationMs: run.durationMs,
+        })),
+    );
+  })();
+  return restoring;
 }

@@ -13,6 +13,8 @@ export interface RunEntry {
   progress: number;
   records: ExecutionRecord[];
   durationMs: number;
+  /** Set when the run could not be saved in the workspace. */
+  saveProblem?: string;
 }
 
 let runs: RunEntry[] = [];
@@ -32,6 +34,14 @@ export function startRun(input: unknown, isPlan: boolean): RunEntry {
 
 export function updateRun(id: number, change: Partial<Omit<RunEntry, 'id'>>): void {
   runs = runs.map((entry) => (entry.id === id ? { ...entry, ...change } : entry));
+  emit();
+}
+
+/** Puts runs restored from the workspace behind this session's runs; new ids continue after them. */
+export function restoreRuns(restored: RunEntry[]): void {
+  const known = new Set(runs.map((entry) => entry.id));
+  runs = [...runs, ...restored.filter((entry) => !known.has(entry.id))].sort((a, b) => b.id - a.id);
+  nextId = Math.max(nextId, ...runs.map((entry) => entry.id + 1));
   emit();
 }
 

@@ -7,6 +7,7 @@ import {
   type Executor,
 } from '../../core/index.ts';
 import { getSettings, subscribeSettings } from './settings.ts';
+import { getWorkspace } from './workspace-session.ts';
 import { WorkerPool } from './worker-pool.ts';
 
 function createToolsWorker(): Worker {
@@ -41,26 +42,60 @@ export class SextantRuntime {
     return this.registry.manifests();
   }
 
-  /** The capture descriptions, loaded once from a worker (the data itself stays in the workers). */
+  /**
+   * The capture descriptions: the built-in ones from a worker, then every capture saved in the
+   * workspace, loaded into the workers. Loaded once; the data itself stays in the workers.
+   */
   captures(): Promise<CaptureInfo[]> {
-    this.capturesLoaded ??= this.pool.captureInfos().then((infos) => {
-      this.captureInfos = new Map(infos.map((info) => [info.id, info]));
-      return infos;
-    });
+    this.capturesLoaded ??= this.loadCaptures();
     return this.capturesLoaded;
   }
 
+  /** Import reports by capture id (captures imported here or restored from the workspace). */
+  readonly importReports = new Map<string, unknown>();
+
+  /** Saved captures that could not be restored, with why. */
+  readonly restoreProblems: Array<{ id: string; message: string }> = [];
+
+  private async loadCaptures(): Promise<CaptureInfo[]> {
+    const builtins = await this.pool.captureInfos();
+    this.captureInfos = new Map(builtins.map((info) => [info.id, info]));
+    const workspace = await getWorkspace();
+    const stored = workspace ? await workspace.listCaptures() : null;
+    if (workspace && stored?.ok) {
+      for (const summary of stored.value) {
+        if (summary.report !== null) this.importReports.set(summary.id, summary.report);
+        const blob = await workspace.loadCaptureBlob(summary.id);
+        if (!blob.ok) {
+          this.restoreProblems.push({ id: summary.id, message: blob.error.message });
+          continue;
+        }
+        try {
+          const info = await this.pool.addCapture(blob.value);
+          this.captureInfos.set(info.id, info);
+        } catch (error) {
+          this.restoreProblems.push({ id: summary.id, message: error instanceof Error ? error.message : String(error) });
+        }
+      }
+    }
+    return [...this.captureInfos.values()];
+  }
+
   /** Makes an imported capture available to every worker and to validation. */
-  async addCapture(arrow: Blob): Promise<CaptureInfo> {
+  async addCapture(arrow: Blob, report?: unknown): Promise<CaptureInfo> {
     await this.captures();
     const info = await this.pool.addCapture(arrow);
+    if (report !== undefined) this.importReports.set(info.id, report);
     this.captureInfos.set(info.id, info);
     this.capturesLoaded = Promise.resolve([...this.captureInfos.values()]);
     return info;
   }
 
+  /** Removes a capture from the workers and from the workspace. */
   async removeCapture(id: string): Promise<void> {
     await this.captures();
+    const workspace = await getWorkspace();
+    await workspace?.deleteCapture(id);
     this.pool.removeCapture(id);
     this.captureInfos.delete(id);
     this.capturesLoaded = Promise.resolve([...this.captureInfos.values()]);

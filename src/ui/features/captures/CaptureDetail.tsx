@@ -6,8 +6,11 @@ import { Histogram } from '../../components/Histogram.tsx';
 import { useCaptureView } from '../../lib/capture-queries.ts';
 import { offerDraftInvocation } from '../../lib/draft-invocation.ts';
 import { FilterBox } from './FilterBox.tsx';
+import { ImportReportView } from './ImportReportView.tsx';
+import { getRuntime } from '../../lib/sextant-runtime.ts';
 import { RecordsTable } from './RecordsTable.tsx';
 import { wallClock } from './wall-clock.ts';
+import { Metric } from '../../components/Metric.tsx';
 
 /** Address rows drawn at first; more on request, so a busy capture renders in one frame. */
 const ADDRESS_PAGE = 50;
@@ -69,10 +72,13 @@ export function CaptureDetail({ info, onDelete }: Props) {
       <dl className="metrics">
         <Metric label="Rows" value={formatCount(info.rowCount)} />
         <Metric label={`Time bounds (${info.boundsSource})`} value={`${formatNumber(info.bounds.start_ms, 13)} – ${formatNumber(info.bounds.end_ms, 13)} ms`} />
+        <Metric label="Duration" value={formatDuration(info.bounds.end_ms - info.bounds.start_ms)} />
         <Metric label="Wall clock" value={start && end ? `${start} – ${end}` : 'unknown (relative capture with no recorded origin)'} />
         <Metric label={`Channels (${info.channelColumn ?? 'no channel column'})`} value={info.channels.join(', ') || '—'} />
         {receivers && receivers.kind !== 'number' && <Metric label="Receivers" value={receivers.top.map((entry) => entry.value).join(', ') || '—'} />}
       </dl>
+
+      <ImportReportView report={getRuntime().importReports.get(info.id)} />
 
       <FilterBox value={filter} onCommit={setFilter} error={problem} matched={current?.rowCount ?? null} total={info.rowCount} />
 
@@ -165,18 +171,17 @@ export function CaptureDetail({ info, onDelete }: Props) {
   );
 }
 
+function formatDuration(ms: number): string {
+  if (ms < 1000) return `${formatNumber(ms, 4)} ms`;
+  const seconds = ms / 1000;
+  if (seconds < 120) return `${formatNumber(seconds, 4)} s`;
+  const minutes = seconds / 60;
+  return minutes < 120 ? `${formatNumber(minutes, 4)} min` : `${formatNumber(minutes / 60, 4)} h`;
+}
+
 function advertiserCaption(view: CaptureView): string {
   const column = view.summaries.find((summary) => summary.name === 'advertiser_addr');
   const distinct = column && column.kind !== 'number' ? column.distinct : view.advertisers.length;
   const shown = view.advertisers.length < distinct ? `, the ${formatCount(view.advertisers.length)} busiest listed` : '';
   return `Advertiser addresses (${formatCount(distinct)}${shown})`;
-}
-
-function Metric({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="metric">
-      <dt>{label}</dt>
-      <dd>{value}</dd>
-    </div>
-  );
 }

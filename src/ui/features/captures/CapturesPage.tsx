@@ -1,7 +1,7 @@
 import { formatCount } from '../../components/format.ts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { importCaptureFile } from '../../lib/capture-import.ts';
+import { useEffect, useState } from 'react';
+import { importCaptureFile, useImportJobs } from '../../lib/capture-import.ts';
 import { useCaptures } from '../../lib/queries.ts';
 import { getRuntime } from '../../lib/sextant-runtime.ts';
 import { CaptureDetail } from './CaptureDetail.tsx';
@@ -17,14 +17,17 @@ export function CapturesPage() {
   const list = captures.data ?? [];
   const selected = list.find((info) => info.id === selectedId) ?? list[0];
 
+  const jobs = useImportJobs();
+  const finished = jobs.filter((job) => job.state === 'done').map((job) => job.captureId).join(' ');
+  // Each import that finishes (directly or after its column mapping) refreshes the list and is shown.
+  useEffect(() => {
+    if (finished === '') return;
+    void queryClient.invalidateQueries({ queryKey: ['captures'] });
+    setSelectedId(finished.split(' ')[0]);
+  }, [finished, queryClient]);
+
   const importFiles = (files: File[]) => {
-    for (const file of files) {
-      void importCaptureFile(file).then(async (job) => {
-        if (job.state !== 'done') return;
-        await queryClient.invalidateQueries({ queryKey: ['captures'] });
-        setSelectedId(job.captureId);
-      });
-    }
+    for (const file of files) void importCaptureFile(file);
   };
 
   const remove = async (id: string) => {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { cancelImport, dismissImport, useImportJobs } from '../../lib/capture-import.ts';
+import { applyImportMapping, cancelImport, dismissImport, useImportJobs } from '../../lib/capture-import.ts';
+import { MappingForm } from './MappingForm.tsx';
 
 /** Drop or pick capture files; each import shows its progress and can be cancelled. */
 export function ImportPanel({ onFiles }: { onFiles(files: File[]): void }) {
@@ -45,14 +46,34 @@ export function ImportPanel({ onFiles }: { onFiles(files: File[]): void }) {
                   </button>
                 </>
               )}
+              {job.state === 'needs-mapping' && job.mapping && (
+                <>
+                  {job.error && (
+                    <span className="import-jobs__error" role="alert">
+                      <span className="badge badge--error">{job.error.code}</span> {job.error.message}
+                    </span>
+                  )}
+                  <MappingForm
+                    columns={job.mapping.columns}
+                    suggestion={job.mapping.suggestion}
+                    onApply={(mapping) => void applyImportMapping(job.id, mapping)}
+                    onCancel={() => cancelImport(job.id)}
+                  />
+                </>
+              )}
               {job.state === 'done' && <span className="badge badge--ok">imported as {job.captureId}</span>}
+              {job.state === 'done' && job.saveProblem && (
+                <span className="import-jobs__error" role="alert" data-testid="captures.save-problem">
+                  Not saved in the workspace: {job.saveProblem}
+                </span>
+              )}
               {job.state === 'cancelled' && <span className="badge badge--partial">cancelled</span>}
               {job.state === 'failed' && (
                 <span className="import-jobs__error" role="alert">
                   <span className="badge badge--error">{job.error?.code}</span> {job.error?.message}
                 </span>
               )}
-              {job.state !== 'importing' && (
+              {job.state !== 'importing' && job.state !== 'needs-mapping' && (
                 <button type="button" className="link-button muted" onClick={() => dismissImport(job.id)} aria-label={`Dismiss ${job.fileName}`}>
                   ×
                 </button>

@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ResultView } from '../../components/ResultView.tsx';
-import { runInput } from '../../lib/run-input.ts';
+import { restoreSavedRuns, runInput } from '../../lib/run-input.ts';
 import { useRuns, type RunEntry } from '../../lib/run-store.ts';
 
 function download(entry: RunEntry): void {
@@ -36,6 +36,7 @@ function describe(entry: RunEntry): string {
 /** Every run of this session: what was sent, what came back, how long it took. */
 export function RunsPage() {
   const runs = useRuns();
+  useEffect(() => void restoreSavedRuns(), []);
   const [openId, setOpenId] = useState<number | null>(null);
   const open = runs.find((entry) => entry.id === openId);
   return (
@@ -64,7 +65,15 @@ export function RunsPage() {
                   <td>
                     <span className={`badge badge--${statusOf(entry)}`}>{statusOf(entry)}</span>
                   </td>
-                  <td>{entry.state === 'done' ? `${entry.durationMs.toFixed(0)} ms` : '…'}</td>
+                  <td>
+                    {entry.state === 'done' ? `${entry.durationMs.toFixed(0)} ms` : '…'}
+                    {entry.saveProblem && (
+                      <span className="field__error" title={entry.saveProblem}>
+                        {' '}
+                        not saved
+                      </span>
+                    )}
+                  </td>
                   <td className="actions">
                     <button type="button" onClick={() => setOpenId(entry.id)}>
                       Open

@@ -1,11 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { updateSettings, useSettings } from '../../lib/settings.ts';
+import { WorkspacePanel } from './WorkspacePanel.tsx';
 
 /** Workspace settings: worker pool size and developer options. */
 export function SettingsPage() {
   const settings = useSettings();
   const queryClient = useQueryClient();
   return (
+    <>
     <section className="panel settings" aria-label="Settings">
       <h2>Settings</h2>
       <label className="field">
@@ -36,5 +38,7 @@ export function SettingsPage() {
         Developer: install the diagnostic <code>test_echo</code> tool
       </label>
     </section>
+    <WorkspacePanel />
+    </>
   );
 }

@@ -1,0 +1,113 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import {
+  canonicalizeDefinitions,
+  emit,
+  safeParseJson,
+  toManifest,
+  SOURCE_FORMATS,
+  type CanonicalizationResult,
+  type JsonValue,
+  type SourceFormat,
+} from '../src/core/index.ts';
+import type { Io } from './main.ts';
+
+/** What `--emit` accepts: the canonical result, or one emitter's definition alone. */
+export const CANON_EMITS = ['canonical', 'openai', 'anthropic', 'mcp', 'json_schema', 'manifest'] as const;
+type CanonEmit = (typeof CANON_EMITS)[number];
+
+/** The help text of `sextant canon`. */
+export const CANON_USAGE = `Usage:
+  sextant canon FILE|-... [--format openai|anthropic|mcp|langchain|raw]
+                          [--emit canonical|openai|anthropic|mcp|json_schema|manifest]
+
+Reads tool definitions in any format (OpenAI, Anthropic, MCP, LangChain, or anything with a name
+and a schema), detects each one's format and prints it as JSON on stdout:
+  --emit canonical  (default) {"tool", "warnings", "source_format_detected", "confidence"}
+  --emit openai|anthropic|mcp|json_schema  the definition in that format
+  --emit manifest   a draft Sextant ToolManifest (fields to review are listed on stderr)
+--format forces the source format instead of detecting it.
+A FILE holding an array of definitions or an MCP tools/list response gives an array of results;
+several FILEs give a JSON array with one entry per FILE, in order.
+
+Exit codes: 0 printed; 4 bad arguments, an unreadable file, or a file that is not JSON.`;
+
+/** Exit codes shared with cli/main.ts (agent-contract.md). */
+const EXIT_OK = 0;
+const EXIT_BAD_ARGUMENTS = 4;
+
+function fail(io: Io, message: string, usage = false): number {
+  io.stderr(`sextant canon: ${message}\n`);
+  if (usage) io.stderr(`\n${CANON_USAGE}\n`);
+  return EXIT_BAD_ARGUMENTS;
+}
+
+function output(result: CanonicalizationResult, target: CanonEmit, file: string, io: Io): unknown {
+  switch (target) {
+    case 'canonical':
+      return { tool: result.tool, warnings: result.warnings, source_format_detected: result.source_format_detected, confidence: result.confidence };
+    case 'manifest': {
+      const draft = toManifest(result.tool);
+      for (const item of draft.review) io.stderr(`sextant canon: ${file}: review ${item.field}: ${item.reason}\n`);
+      return draft.manifest;
+    }
+    default:
+      return emit(result.tool, target);
+  }
+}
+
+/**
+ * `sextant canon FILE... [--format F] [--emit E]`: canonicalizes each file's tool definition(s)
+ * and prints the results as JSON. `-` reads standard input. Returns the exit code; never throws.
+ */
+export async function runCanon(args: string[], io: Io): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string' }, emit: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    return fail(io, error instanceof Error ? error.message : String(error), true);
+  }
+  const { values, positionals: files } = parsed;
+  if (values.help) {
+    io.stdout(`${CANON_USAGE}\n`);
+    return EXIT_OK;
+  }
+  const format = values.format;
+  if (format !== undefined && !(SOURCE_FORMATS as readonly string[]).includes(format)) {
+    return fail(io, `--format must be one of ${SOURCE_FORMATS.join(', ')}; got '${format}'`, true);
+  }
+  const target = values.emit ?? 'canonical';
+  if (!(CANON_EMITS as readonly string[]).includes(target)) return fail(io, `--emit must be one of ${CANON_EMITS.join(', ')}; got '${target}'`, true);
+  if (files.length === 0) return fail(io, 'canon needs at least one FILE (or - for standard input)', true);
+  if (files.filter((file) => file === '-').length > 1) return fail(io, 'standard input (-) can be read only once');
+
+  const inputs: JsonValue[] = [];
+  let failed = false;
+  for (const file of files) {
+    let text: string;
+    try {
+      text = file === '-' ? await io.readStdin() : await readFile(file, 'utf8');
+    } catch (error) {
+      fail(io, `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+      failed = true;
+      continue;
+    }
+    const json = safeParseJson(text);
+    if (!json.ok) {
+      fail(io, `${file === '-' ? 'standard input' : file} is not JSON: ${json.message}`);
+      failed = true;
+      continue;
+    }
+    inputs.push(json.value);
+  }
+  if (failed) return EXIT_BAD_ARGUMENTS;
+
+  const options = format === undefined ? {} : { format: format as SourceFormat };
+  const outputs = inputs.map((input, index) => {
+    const { container, results } = canonicalizeDefinitions(input, options);
+    const emitted = results.map((result) => output(result, target as CanonEmit, files[index], io));
+    return container === 'single' ? emitted[0] : emitted;
+  });
+  io.stdout(`${JSON.stringify(files.length === 1 ? outputs[0] : outputs, null, 2)}\n`);
+  return EXIT_OK;
+}

@@ -1,0 +1,50 @@
+import { formatCount } from '../../components/format.ts';
+import { Metric } from '../../components/Metric.tsx';
+
+/** The parts of an import report people look at; any report is JSON, so every field is optional. */
+interface ReportFields {
+  format?: string;
+  link_types?: number[];
+  packets?: number;
+  advertising_packets?: number;
+  advertising_packets_crc_ok?: number;
+  advertisers?: number;
+  advertisers_crc_ok?: number;
+  adv_type_counts?: Record<string, number>;
+  skipped?: Record<string, number>;
+  rows?: number;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What the import found: link types, packet counts, PDU types, and what it skipped and why. */
+export function ImportReportView({ report }: { report: unknown }) {
+  if (!isRecord(report)) return null;
+  const fields = report as ReportFields;
+  const skipped = Object.entries(fields.skipped ?? {}).filter(([, count]) => count > 0);
+  const pduTypes = Object.entries(fields.adv_type_counts ?? {}).sort((a, b) => b[1] - a[1]);
+  return (
+    <details className="import-report" data-testid="capture.import-report" open>
+      <summary>Import report</summary>
+      <dl className="metrics">
+        {fields.link_types && <Metric label="Link types (DLT)" value={fields.link_types.join(', ') || '—'} />}
+        {fields.format && <Metric label="Format" value={fields.format} />}
+        {fields.packets !== undefined && <Metric label="Packets in file" value={formatCount(fields.packets)} />}
+        {fields.advertising_packets !== undefined && (
+          <Metric label="Advertising packets (CRC ok)" value={`${formatCount(fields.advertising_packets)} (${formatCount(fields.advertising_packets_crc_ok ?? 0)})`} />
+        )}
+        {fields.advertisers !== undefined && <Metric label="Advertisers (CRC ok)" value={`${formatCount(fields.advertisers)} (${formatCount(fields.advertisers_crc_ok ?? 0)})`} />}
+        <Metric label="Skipped" value={skipped.length === 0 ? 'nothing' : skipped.map(([reason, count]) => `${reason.replace(/_/g, ' ')}: ${formatCount(count)}`).join(' · ')} />
+      </dl>
+      {pduTypes.length > 0 && (
+        <p className="tags" aria-label="PDU types">
+          {pduTypes.map(([name, count]) => (
+            <span className="tag" key={name}>
+              {name} {formatCount(count)}
+            </span>
+          ))}
+        </p>
+      )}
+    </details>
+  );
+}
