@@ -64,7 +64,7 @@ test('the corrected plan runs, and the runs page keeps both runs with their resu
 test('the form shows an argument error next to its field', async ({ tools, page }) => {
   await tools.open();
   await tools.loadExample('regression');
-  await page.getByRole('textbox', { name: /^target\b/ }).fill('');
+  await page.getByTestId('invocation-form.argument.target').fill('');
   await tools.run();
   await expect(tools.results().first().getByTestId('result.status')).toHaveText('error');
   await expect(page.getByRole('alert').filter({ hasText: 'MISSING_REQUIRED_ARGUMENT' })).toBeVisible();

@@ -140,7 +140,13 @@ export function InvocationForm({ invocation, manifests, captures, errors, onChan
           <legend>Arguments of {manifest.name}</legend>
           {Object.entries(properties).map(([key, schema]) => (
             <Field key={key} label={`${key}${required.has(key) ? ' *' : ''}`} hint={schema.description} errors={errorAt(`arguments.${key}`)}>
-              <ArgumentInput schema={schema} value={args[key]} columns={capture?.columns.map((column) => column.name) ?? []} onChange={(value) => setArgument(key, value)} />
+              <ArgumentInput
+                testId={`invocation-form.argument.${key}`}
+                schema={schema}
+                value={args[key]}
+                columns={capture?.columns.map((column) => column.name) ?? []}
+                onChange={(value) => setArgument(key, value)}
+              />
             </Field>
           ))}
         </fieldset>
@@ -153,11 +159,23 @@ function numberOrText(text: string): JsonValue {
   return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
 }
 
-function ArgumentInput({ schema, value, columns, onChange }: { schema: PropertySchema; value: JsonValue | undefined; columns: string[]; onChange(value: JsonValue | undefined): void }) {
+function ArgumentInput({
+  testId,
+  schema,
+  value,
+  columns,
+  onChange,
+}: {
+  testId: string;
+  schema: PropertySchema;
+  value: JsonValue | undefined;
+  columns: string[];
+  onChange(value: JsonValue | undefined): void;
+}) {
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   if (schema.enum) {
     return (
-      <select value={value === undefined ? '' : String(value)} onChange={(event) => onChange(event.target.value === '' ? undefined : event.target.value)}>
+      <select data-testid={testId} value={value === undefined ? '' : String(value)} onChange={(event) => onChange(event.target.value === '' ? undefined : event.target.value)}>
         <option value="">(not set)</option>
         {schema.enum.map((option) => (
           <option key={String(option)}>{String(option)}</option>
@@ -167,7 +185,7 @@ function ArgumentInput({ schema, value, columns, onChange }: { schema: PropertyS
   }
   if (type === 'boolean') {
     return (
-      <select value={value === undefined ? '' : String(value)} onChange={(event) => onChange(event.target.value === '' ? undefined : event.target.value === 'true')}>
+      <select data-testid={testId} value={value === undefined ? '' : String(value)} onChange={(event) => onChange(event.target.value === '' ? undefined : event.target.value === 'true')}>
         <option value="">(default{schema.default !== undefined ? `: ${String(schema.default)}` : ''})</option>
         <option value="true">true</option>
         <option value="false">false</option>
@@ -175,11 +193,12 @@ function ArgumentInput({ schema, value, columns, onChange }: { schema: PropertyS
     );
   }
   if (type === 'number' || type === 'integer') {
-    return <input type="number" step="any" value={value === undefined ? '' : String(value)} onChange={(event) => onChange(event.target.value === '' ? undefined : numberOrText(event.target.value))} />;
+    return <input data-testid={testId} type="number" step="any" value={value === undefined ? '' : String(value)} onChange={(event) => onChange(event.target.value === '' ? undefined : numberOrText(event.target.value))} />;
   }
   if (type === 'array') {
     return (
       <input
+        data-testid={testId}
         placeholder="comma-separated"
         value={Array.isArray(value) ? value.join(', ') : ''}
         onChange={(event) => {
@@ -192,8 +211,8 @@ function ArgumentInput({ schema, value, columns, onChange }: { schema: PropertyS
   if (type === 'string' && columns.length > 0) {
     return (
       <>
-        <input list="capture-columns" value={typeof value === 'string' ? value : ''} onChange={(event) => onChange(event.target.value)} />
-        <datalist id="capture-columns">
+        <input data-testid={testId} list={`${testId}.columns`} value={typeof value === 'string' ? value : ''} onChange={(event) => onChange(event.target.value)} />
+        <datalist id={`${testId}.columns`}>
           {columns.map((column) => (
             <option key={column} value={column} />
           ))}
@@ -201,7 +220,7 @@ function ArgumentInput({ schema, value, columns, onChange }: { schema: PropertyS
       </>
     );
   }
-  return <input value={value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value)} onChange={(event) => onChange(event.target.value)} />;
+  return <input data-testid={testId} value={value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value)} onChange={(event) => onChange(event.target.value)} />;
 }
 
 function Field({ label, hint, errors, children }: { label: string; hint?: string; errors: ToolError[]; children: ReactNode }) {
