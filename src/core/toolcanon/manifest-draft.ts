@@ -25,7 +25,7 @@ export const MANIFEST_DEFAULTS = {
   /** Used when the tool has no usable name. */
   name: 'imported_tool',
   /** Used when the tool has no description (the manifest schema requires one). */
-  description: 'TODO: describe what this tool does, when to use it and what its arguments mean.',
+  description: 'The source had no description: say what this tool does, when to use it and what its arguments mean.',
   /** 30 s: long enough for a remote call, far above the 1000 ms runtime minimum. */
   max_timeout_ms: 30_000,
   /** 1 MiB of serialized invocation. */
