@@ -37,3 +37,13 @@ test('paste an OpenAI definition, open the draft manifest, see a lint error, and
   await expect(page.getByTestId('manifest-export')).toContainText("Fix the manifest's errors");
   expect(external).toEqual([]);
 });
+
+test('the conformance check runs every generated case of an installed tool through the executor', async ({ page }) => {
+  await page.goto('/#/manifests');
+  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 20_000 });
+  await page.getByRole('button', { name: /statistical_regression_tool/ }).click();
+  await page.getByTestId('conformance.run').click();
+  const summary = page.getByTestId('conformance.summary');
+  await expect(summary).toContainText(/(\d+) of \1 passed/, { timeout: 30_000 });
+  await expect(page.getByTestId('conformance.table').locator('tbody tr').filter({ hasText: 'MISSING_REQUIRED_ARGUMENT' }).first()).toContainText('✓');
+});

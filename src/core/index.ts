@@ -148,3 +148,5 @@ export {
 } from './toolcanon/index.ts';
 export type { ManifestProblem, ManifestProblemCode, ChangeKind, ChangeReason, ChangeClassification } from './manifests/index.ts';
 export { lintManifest, lintManifestText, isCleanManifest, classifyChange } from './manifests/index.ts';
+export type { ConformanceCase, ConformanceExpectation, ConformanceRow, ConformanceActual, ConformanceOptions } from './manifests/index.ts';
+export { generateConformanceCases, judgeConformance } from './manifests/index.ts';

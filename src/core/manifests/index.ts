@@ -9,3 +9,6 @@ export { classifyChange } from './classify-change.ts';
 
 export type { JsonPathSegments } from './json-path.ts';
 export { formatJsonPath, parseJsonPath } from './json-path.ts';
+
+export type { ConformanceCase, ConformanceExpectation, ConformanceRow, ConformanceActual, ConformanceOptions } from './conformance.ts';
+export { generateConformanceCases, judgeConformance } from './conformance.ts';

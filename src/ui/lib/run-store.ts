@@ -45,6 +45,11 @@ export function restoreRuns(restored: RunEntry[]): void {
   emit();
 }
 
+/** A run by id, outside React. */
+export function getRun(id: number): RunEntry | undefined {
+  return runs.find((entry) => entry.id === id);
+}
+
 export function useRuns(): RunEntry[] {
   return useSyncExternalStore(
     (listener) => {

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { lintManifestText, safeParseJson, type ToolManifest } from '../../../core/index.ts';
 import { useManifests } from '../../lib/queries.ts';
+import { ConformancePanel } from './ConformancePanel.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
 import { ImportDefinitionPanel } from './ImportDefinitionPanel.tsx';
 import { ManifestEditor, type EditorMarker } from './ManifestEditor.tsx';
@@ -74,6 +75,7 @@ export default function ManifestsPage() {
       <div>
         <ImportDefinitionPanel onOpen={setText} />
         <ExportPanel manifest={manifest} />
+        <ConformancePanel manifest={manifest} />
       </div>
     </div>
   );
