@@ -90,7 +90,7 @@ export { TELEMETRY_CAPTURE_ID } from './demo/telemetry-capture.ts';
 
 export type { ToolImplementation, ToolOutcome, ArtifactContent, CaptureDescription } from './tools/tool.ts';
 export { ToolRegistry } from './tools/registry.ts';
-export { resolveVersion } from './tools/semver.ts';
+export { compareVersions, resolveVersion } from './tools/semver.ts';
 export { builtinTools } from './tools/builtin-tools.ts';
 export type { BuiltinToolOptions } from './tools/builtin-tools.ts';
 

@@ -38,3 +38,11 @@ export function resolveVersion(requested: string, installed: ReadonlyArray<strin
   }
   return best ? formatSemVer(best) : null;
 }
+
+/** Orders two `major.minor.patch` texts; text that is not a version sorts first. */
+export function compareVersions(a: string, b: string): number {
+  const left = parseSemVer(a);
+  const right = parseSemVer(b);
+  if (!left || !right) return (left ? 1 : 0) - (right ? 1 : 0);
+  return compareSemVer(left, right);
+}

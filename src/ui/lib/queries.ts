@@ -7,8 +7,15 @@ export function useCaptures() {
   return useQuery({ queryKey: ['captures'], queryFn: () => getRuntime().captures(), staleTime: Infinity });
 }
 
-/** The installed manifests (they change with the test-tools setting). */
+/** The installed manifests: built-in and saved (they change with the test-tools setting and with saves). */
 export function useManifests() {
   const { testTools } = useSettings();
-  return useQuery({ queryKey: ['manifests', testTools], queryFn: () => getRuntime().manifests(), staleTime: Infinity });
+  return useQuery({
+    queryKey: ['manifests', testTools],
+    queryFn: async () => {
+      await getRuntime().loadSavedManifests();
+      return getRuntime().manifests();
+    },
+    staleTime: Infinity,
+  });
 }

@@ -5,7 +5,11 @@ import {
   type CaptureInfo,
   type CaptureLookup,
   type Executor,
+  type ToolImplementation,
+  type ToolManifest,
+  type ToolRunner,
 } from '../../core/index.ts';
+import { loadSavedManifests } from './saved-manifests.ts';
 import { getSettings, subscribeSettings } from './settings.ts';
 import { getWorkspace } from './workspace-session.ts';
 import { WorkerPool } from './worker-pool.ts';
@@ -28,19 +32,36 @@ export class SextantRuntime {
   constructor() {
     const settings = getSettings();
     this.pool = new WorkerPool({ size: settings.workerCount, testTools: settings.testTools, createWorker: createToolsWorker });
-    this.registry = new ToolRegistry(builtinTools({ testTools: settings.testTools }));
+    this.registry = new ToolRegistry();
     this.executor = this.buildExecutor();
+    this.rebuild();
     subscribeSettings(() => {
       const next = getSettings();
       this.pool.reconfigure({ size: next.workerCount, testTools: next.testTools });
-      this.registry = new ToolRegistry(builtinTools({ testTools: next.testTools }));
-      this.executor = this.buildExecutor();
+      this.rebuild();
     });
   }
 
   manifests() {
     return this.registry.manifests();
   }
+
+  /** Installs the manifests saved in the workspace beside the built-in tools (once, then after each save). */
+  async loadSavedManifests(): Promise<void> {
+    this.saved = (await loadSavedManifests()).map((entry) => entry.manifest);
+    this.rebuild();
+  }
+
+  private saved: ToolManifest[] = [];
+
+  private rebuild(): void {
+    const builtins = builtinTools({ testTools: getSettings().testTools });
+    this.builtinNames = new Set(builtins.map((tool) => tool.manifest.name));
+    this.registry = new ToolRegistry([...builtins, ...this.saved.filter((manifest) => !this.builtinNames.has(manifest.name)).map(unboundTool)]);
+    this.executor = this.buildExecutor();
+  }
+
+  private builtinNames = new Set<string>();
 
   /**
    * The capture descriptions: the built-in ones from a worker, then every capture saved in the
@@ -110,8 +131,37 @@ export class SextantRuntime {
       get: (id) => this.captureInfos.get(id),
       ids: () => [...this.captureInfos.keys()].sort(),
     };
-    return createExecutor({ registry: this.registry, catalog, runner: this.pool });
+    // Saved manifests validate like any tool but have no implementation here yet: their runs
+    // answer at once instead of reaching a worker that does not know them.
+    const runner: ToolRunner = {
+      run: (request, options) =>
+        this.builtinNames.has(request.toolName)
+          ? this.pool.run(request, options)
+          : Promise.resolve({
+              kind: 'completed',
+              outcome: {
+                status: 'error',
+                summary: `${request.toolName} has no implementation in this browser.`,
+                errors: [
+                  {
+                    code: 'EXECUTION_ERROR',
+                    field: '',
+                    message: `${request.toolName} ${request.toolVersion} is a saved manifest without an implementation; only built-in tools run here so far`,
+                  },
+                ],
+              },
+            }),
+    };
+    return createExecutor({ registry: this.registry, catalog, runner });
   }
+}
+
+/** A saved manifest as a tool: validated like any other, never run in a worker. */
+function unboundTool(manifest: ToolManifest): ToolImplementation {
+  return {
+    manifest,
+    run: () => ({ status: 'error', summary: 'No implementation.', errors: [{ code: 'EXECUTION_ERROR', field: '', message: `${manifest.name} has no implementation` }] }),
+  };
 }
 
 let runtime: SextantRuntime | null = null;

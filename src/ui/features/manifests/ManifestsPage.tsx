@@ -2,6 +2,8 @@ import { useMemo, useState } from 'react';
 import { lintManifestText, safeParseJson, type ToolManifest } from '../../../core/index.ts';
 import { useManifests } from '../../lib/queries.ts';
 import { ConformancePanel } from './ConformancePanel.tsx';
+import { SavePanel } from './SavePanel.tsx';
+import { VersionDiff } from './VersionDiff.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
 import { ImportDefinitionPanel } from './ImportDefinitionPanel.tsx';
 import { ManifestEditor, type EditorMarker } from './ManifestEditor.tsx';
@@ -15,6 +17,7 @@ export default function ManifestsPage() {
   const manifests = useManifests();
   const [text, setText] = useState<string>('');
   const [markers, setMarkers] = useState<EditorMarker[]>([]);
+  const [diff, setDiff] = useState<{ older: ToolManifest; newer: ToolManifest } | null>(null);
   const [reveal, setReveal] = useState<{ line: number; column: number } | null>(null);
   const current = text === '' && manifests.data?.[0] ? JSON.stringify(manifests.data[0], null, 2) : text;
 
@@ -29,17 +32,27 @@ export default function ManifestsPage() {
       <aside className="panel tool-list" aria-label="Manifests">
         <h2>Installed manifests</h2>
         <ul>
-          {(manifests.data ?? []).map((candidate) => (
-            <li key={`${candidate.name}@${candidate.version}`}>
-              <button type="button" className="link-button" onClick={() => setText(JSON.stringify(candidate, null, 2))}>
-                <strong>{candidate.name}</strong> <span className="muted">{candidate.version}</span>
-              </button>
-            </li>
-          ))}
+          {(manifests.data ?? []).map((candidate, index, all) => {
+            const older = all.find((other, otherIndex) => otherIndex > index && other.name === candidate.name);
+            return (
+              <li key={`${candidate.name}@${candidate.version}`}>
+                <button type="button" className="link-button" onClick={() => setText(JSON.stringify(candidate, null, 2))} data-testid="manifest-list.item">
+                  <strong>{candidate.name}</strong> <span className="muted">{candidate.version}</span>
+                </button>
+                {older && (
+                  <button type="button" className="link-button muted small" onClick={() => setDiff({ older, newer: candidate })} data-testid="manifest-list.compare">
+                    {' '}
+                    compare with {older.version}
+                  </button>
+                )}
+              </li>
+            );
+          })}
         </ul>
       </aside>
       <section className="panel" aria-label="Manifest editor">
         <h2>Manifest</h2>
+        <SavePanel manifest={manifest} installed={manifests.data ?? []} />
         <ManifestEditor value={current} onChange={setText} onMarkers={setMarkers} reveal={reveal} />
         <div className="problems" data-testid="manifest-problems">
           {markers.length === 0 && problems.length === 0 && (
@@ -73,6 +86,7 @@ export default function ManifestsPage() {
         </div>
       </section>
       <div>
+        {diff && <VersionDiff older={diff.older} newer={diff.newer} />}
         <ImportDefinitionPanel onOpen={setText} />
         <ExportPanel manifest={manifest} />
         <ConformancePanel manifest={manifest} />

@@ -1,0 +1,58 @@
+import { classifyChange, compareVersions, isJsonObject, type ChangeClassification, type ToolManifest } from '../../core/index.ts';
+import { getWorkspace } from './workspace-session.ts';
+
+/** One saved version of a manifest. */
+export interface SavedManifest {
+  manifest: ToolManifest;
+  /** ISO 8601. */
+  savedAt: string;
+}
+
+/**
+ * Saved manifests live in the workspace's settings store under this key, as one JSON list of
+ * every saved version (the version history), so they travel with a workspace export.
+ */
+const SETTING_KEY = 'manifests.v1';
+
+export async function loadSavedManifests(): Promise<SavedManifest[]> {
+  const workspace = await getWorkspace();
+  const stored = workspace ? await workspace.getSetting(SETTING_KEY) : null;
+  if (!stored?.ok || !Array.isArray(stored.value)) return [];
+  // Written only by saveManifest below, from lint-clean manifests.
+  return (stored.value as unknown[]).filter((entry): entry is SavedManifest => isJsonObject(entry) && isJsonObject(entry.manifest));
+}
+
+export type SaveOutcome =
+  | { ok: true; classification: ChangeClassification | null; saved: SavedManifest }
+  | { ok: false; message: string; classification: ChangeClassification | null };
+
+/**
+ * Saves a lint-clean manifest as a new version. The change from the newest earlier version of the
+ * same tool (saved or built in) is classified by the compatibility policy, and a change whose
+ * version bump is too small — a breaking change without a new major — is refused with the reason.
+ */
+export async function saveManifest(manifest: ToolManifest, installed: ReadonlyArray<ToolManifest>): Promise<SaveOutcome> {
+  const saved = await loadSavedManifests();
+  const sameName = [...installed, ...saved.map((entry) => entry.manifest)].filter((candidate) => candidate.name === manifest.name);
+  const existing = sameName.find((candidate) => candidate.version === manifest.version);
+  if (existing) {
+    const unchanged = JSON.stringify(existing) === JSON.stringify(manifest);
+    return {
+      ok: false,
+      classification: null,
+      message: unchanged
+        ? `${manifest.name} ${manifest.version} is already saved with this content.`
+        : `${manifest.name} ${manifest.version} already exists with other content: give the change a new version.`,
+    };
+  }
+  const previous = sameName.filter((candidate) => compareVersions(candidate.version, manifest.version) < 0).sort((a, b) => compareVersions(b.version, a.version))[0];
+  const classification = previous ? classifyChange(previous, manifest) : null;
+  if (classification && !classification.versionOk) return { ok: false, message: classification.message, classification };
+  const entry: SavedManifest = { manifest, savedAt: new Date().toISOString() };
+  const workspace = await getWorkspace();
+  if (!workspace) return { ok: false, message: 'The browser offers no storage here, so nothing can be saved', classification };
+  // SavedManifest is plain JSON: a lint-clean manifest and a date string.
+  const written = await workspace.saveSetting(SETTING_KEY, [...saved, entry] as unknown as Parameters<typeof workspace.saveSetting>[1]);
+  if (!written.ok) return { ok: false, message: written.error.message, classification };
+  return { ok: true, classification, saved: entry };
+}
