@@ -26,7 +26,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['cli/**/*.mjs'],
+    files: ['cli/**/*.mjs', 'e2e/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly' } },
   },
   {

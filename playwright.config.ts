@@ -19,9 +19,17 @@ export default defineConfig({
     // preempt the page's main thread and inflate every task's wall time.
     { name: 'responsiveness', testMatch: /import-responsiveness/, dependencies: ['journeys'] },
   ],
-  webServer: {
-    command: 'npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
-    url: 'http://127.0.0.1:4173',
-    reuseExistingServer: !process.env.CI,
-  },
+  webServer: [
+    {
+      command: 'npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
+      url: 'http://127.0.0.1:4173',
+      reuseExistingServer: !process.env.CI,
+    },
+    {
+      // A tool served over HTTP (loopback only) for the endpoint-bound tool journey.
+      command: 'node e2e/fixtures/tool-server.mjs',
+      url: 'http://127.0.0.1:4175/health',
+      reuseExistingServer: !process.env.CI,
+    },
+  ],
 });

@@ -98,6 +98,8 @@ export type { RunRequest, RunnerResponse, RunOptions, ToolRunner } from './execu
 export type { RunEnvironment } from './executor/run-tool.ts';
 export { runTool } from './executor/run-tool.ts';
 export { createInProcessRunner } from './executor/in-process-runner.ts';
+export { createEndpointRunner } from './executor/endpoint-runner.ts';
+export type { EndpointRunnerOptions } from './executor/endpoint-runner.ts';
 export type { ExecutorSettings } from './executor/validate-invocation.ts';
 export { DEFAULT_EXECUTOR_SETTINGS, validateInvocation } from './executor/validate-invocation.ts';
 export type { Executor, ExecutionRecord, ExecuteOptions } from './executor/executor.ts';

@@ -31,7 +31,29 @@ export async function finalizeResult(response: RunnerResponse, manifest: ToolMan
       return failure(`${manifest.name} failed while running.`, [toolError('EXECUTION_ERROR', '', response.message)], warnings);
     case 'completed':
       return finalizeOutcome(response.outcome, manifest, warnings);
+    case 'reply':
+      return finalizeReply(response.result, manifest, warnings);
   }
+}
+
+/** An endpoint's reply: it must be a ToolResult keeping every invariant, and match `output_schema`. */
+function finalizeReply(reply: unknown, manifest: ToolManifest, runtimeWarnings: ToolWarning[]): ToolResult {
+  const problems: ToolError[] = validateAgainstSchema(toolResultSchema, reply, { prefix: [], typeErrorCode: 'OUTPUT_SCHEMA_VIOLATION' }).map(
+    (problem): ToolError => ({ ...problem, code: 'OUTPUT_SCHEMA_VIOLATION' }),
+  );
+  if (problems.length > 0) return violation(manifest, problems, runtimeWarnings);
+  // Checked against the ToolResult schema just above.
+  const result = reply as ToolResult;
+  if (result.status !== 'error') {
+    const outputProblems = validateAgainstSchema(manifest.output_schema, result.structured_output, { prefix: ['structured_output'], typeErrorCode: 'OUTPUT_SCHEMA_VIOLATION' });
+    if (outputProblems.length > 0) return violation(manifest, outputProblems.map((problem): ToolError => ({ ...problem, code: 'OUTPUT_SCHEMA_VIOLATION' })), runtimeWarnings);
+  } else {
+    result.errors = result.errors.map((error) => {
+      const code = normalizeErrorCode(error.code);
+      return code ? { ...error, code } : toolError('EXECUTION_ERROR', error.field, `${error.code}: ${error.message}`);
+    });
+  }
+  return { ...result, warnings: [...runtimeWarnings, ...result.warnings] };
 }
 
 async function finalizeOutcome(outcome: ToolOutcome, manifest: ToolManifest, runtimeWarnings: ToolWarning[]): Promise<ToolResult> {

@@ -12,6 +12,8 @@ export interface RunRequest {
   selection: NormalizedSelection;
   /** Clamped timeout in milliseconds. */
   timeoutMs: number;
+  /** The validated invocation as the caller wrote it (what an endpoint-bound tool receives). */
+  invocation: JsonObject;
 }
 
 /** How a run ended, as seen from outside the tool. */
@@ -19,7 +21,9 @@ export type RunnerResponse =
   | { kind: 'completed'; outcome: ToolOutcome }
   | { kind: 'timeout' }
   | { kind: 'cancelled' }
-  | { kind: 'crashed'; message: string };
+  | { kind: 'crashed'; message: string }
+  /** A ToolResult from outside (an endpoint's reply), not yet checked against anything. */
+  | { kind: 'reply'; result: unknown };
 
 export interface RunOptions {
   onProgress?: (fraction: number) => void;

@@ -113,6 +113,7 @@ export function validateInvocation(raw: unknown, context: ValidationContext): Va
       arguments: raw.arguments as JsonObject,
       selection,
       timeoutMs,
+      invocation: raw,
     },
   };
 }

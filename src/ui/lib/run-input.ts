@@ -16,7 +16,7 @@ export async function runInput(input: unknown, signal?: AbortSignal, onStarted?:
   onStarted?.(entry.id);
   const started = performance.now();
   const runtime = getRuntime();
-  await runtime.captures();
+  await Promise.all([runtime.captures(), runtime.savedManifestsReady()]);
   const records: ExecutionRecord[] = [];
   let saveProblem: string | undefined;
   for (const [index, step] of steps.entries()) {

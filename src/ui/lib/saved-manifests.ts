@@ -6,6 +6,8 @@ export interface SavedManifest {
   manifest: ToolManifest;
   /** ISO 8601. */
   savedAt: string;
+  /** URL the tool is served by: the executor POSTs each validated invocation there. */
+  endpoint?: string;
 }
 
 /**
@@ -31,8 +33,14 @@ export type SaveOutcome =
  * same tool (saved or built in) is classified by the compatibility policy, and a change whose
  * version bump is too small — a breaking change without a new major — is refused with the reason.
  */
-export async function saveManifest(manifest: ToolManifest, installed: ReadonlyArray<ToolManifest>): Promise<SaveOutcome> {
+export async function saveManifest(manifest: ToolManifest, installed: ReadonlyArray<ToolManifest>, endpoint?: string): Promise<SaveOutcome> {
   const saved = await loadSavedManifests();
+  const sameVersion = saved.findIndex((entry) => entry.manifest.name === manifest.name && entry.manifest.version === manifest.version);
+  if (sameVersion >= 0 && JSON.stringify(saved[sameVersion].manifest) === JSON.stringify(manifest) && (saved[sameVersion].endpoint ?? '') !== (endpoint ?? '')) {
+    // Same manifest, new binding: rebinding a version is not a change to its contract.
+    const rebound: SavedManifest = { ...saved[sameVersion], endpoint, savedAt: new Date().toISOString() };
+    return write(saved.map((entry, index) => (index === sameVersion ? rebound : entry)), rebound, null);
+  }
   const sameName = [...installed, ...saved.map((entry) => entry.manifest)].filter((candidate) => candidate.name === manifest.name);
   const existing = sameName.find((candidate) => candidate.version === manifest.version);
   if (existing) {
@@ -48,11 +56,15 @@ export async function saveManifest(manifest: ToolManifest, installed: ReadonlyAr
   const previous = sameName.filter((candidate) => compareVersions(candidate.version, manifest.version) < 0).sort((a, b) => compareVersions(b.version, a.version))[0];
   const classification = previous ? classifyChange(previous, manifest) : null;
   if (classification && !classification.versionOk) return { ok: false, message: classification.message, classification };
-  const entry: SavedManifest = { manifest, savedAt: new Date().toISOString() };
+  const entry: SavedManifest = { manifest, savedAt: new Date().toISOString(), ...(endpoint ? { endpoint } : {}) };
+  return write([...saved, entry], entry, classification);
+}
+
+async function write(entries: SavedManifest[], entry: SavedManifest, classification: ChangeClassification | null): Promise<SaveOutcome> {
   const workspace = await getWorkspace();
   if (!workspace) return { ok: false, message: 'The browser offers no storage here, so nothing can be saved', classification };
-  // SavedManifest is plain JSON: a lint-clean manifest and a date string.
-  const written = await workspace.saveSetting(SETTING_KEY, [...saved, entry] as unknown as Parameters<typeof workspace.saveSetting>[1]);
+  // SavedManifest is plain JSON: a lint-clean manifest, a date string and a URL.
+  const written = await workspace.saveSetting(SETTING_KEY, entries as unknown as Parameters<typeof workspace.saveSetting>[1]);
   if (!written.ok) return { ok: false, message: written.error.message, classification };
   return { ok: true, classification, saved: entry };
 }

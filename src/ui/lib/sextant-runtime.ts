@@ -1,6 +1,7 @@
 import {
   ToolRegistry,
   builtinTools,
+  createEndpointRunner,
   createExecutor,
   type CaptureInfo,
   type CaptureLookup,
@@ -46,13 +47,25 @@ export class SextantRuntime {
     return this.registry.manifests();
   }
 
-  /** Installs the manifests saved in the workspace beside the built-in tools (once, then after each save). */
+  /** The saved manifests, loaded once; `loadSavedManifests` reloads them after a save. */
+  savedManifestsReady(): Promise<void> {
+    this.savedLoading ??= this.loadSavedManifests();
+    return this.savedLoading;
+  }
+
+  private savedLoading: Promise<void> | null = null;
+
+  /** Installs the manifests saved in the workspace beside the built-in tools. */
   async loadSavedManifests(): Promise<void> {
-    this.saved = (await loadSavedManifests()).map((entry) => entry.manifest);
+    const entries = await loadSavedManifests();
+    this.saved = entries.map((entry) => entry.manifest);
+    this.endpoints = new Map(entries.filter((entry) => entry.endpoint).map((entry) => [`${entry.manifest.name}@${entry.manifest.version}`, entry.endpoint!]));
     this.rebuild();
   }
 
   private saved: ToolManifest[] = [];
+  /** Endpoint URLs of saved tools, by `name@version`. */
+  private endpoints = new Map<string, string>();
 
   private rebuild(): void {
     const builtins = builtinTools({ testTools: getSettings().testTools });
@@ -131,9 +144,9 @@ export class SextantRuntime {
       get: (id) => this.captureInfos.get(id),
       ids: () => [...this.captureInfos.keys()].sort(),
     };
-    // Saved manifests validate like any tool but have no implementation here yet: their runs
-    // answer at once instead of reaching a worker that does not know them.
-    const runner: ToolRunner = {
+    // Saved manifests validate like any tool. Bound to an endpoint, they run there; unbound,
+    // their runs answer at once instead of reaching a worker that does not know them.
+    const local: ToolRunner = {
       run: (request, options) =>
         this.builtinNames.has(request.toolName)
           ? this.pool.run(request, options)
@@ -146,12 +159,17 @@ export class SextantRuntime {
                   {
                     code: 'EXECUTION_ERROR',
                     field: '',
-                    message: `${request.toolName} ${request.toolVersion} is a saved manifest without an implementation; only built-in tools run here so far`,
+                    message: `${request.toolName} ${request.toolVersion} is a saved manifest with no endpoint: bind it to the URL that serves it on the Manifests page`,
                   },
                 ],
               },
             }),
     };
+    const runner = createEndpointRunner({
+      endpointFor: (name, version) => this.endpoints.get(`${name}@${version}`) ?? null,
+      fetch: (input, init) => fetch(input, init),
+      fallback: local,
+    });
     return createExecutor({ registry: this.registry, catalog, runner });
   }
 }
