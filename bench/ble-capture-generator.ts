@@ -11,18 +11,10 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { seededRandom } from '../src/core/index.ts';
 
-/** mulberry32: a small, fast, seeded PRNG. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The project's seeded generator (mulberry32), as a uniform sequence. */
+const random = (seed: number): (() => number) => seededRandom(seed).uniform;
 
 /** BLE CRC-24 over the PDU, bitwise (independent of the importer's table-driven one). */
 function crc24(bytes: Uint8Array, start: number, end: number): number {

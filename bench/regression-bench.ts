@@ -8,6 +8,7 @@ import type { SelectedBatch } from '../src/core/data/selection-types.ts';
 import { fitLinearRegression, type RegressionBatch } from '../src/core/tools/regression/linear-regression.ts';
 import { regressionTool } from '../src/core/tools/regression/regression-tool.ts';
 import type { JsonObject } from '../src/core/util/json.ts';
+import { seededRandom } from '../src/core/index.ts';
 import type { BenchRow } from './bench-row.ts';
 
 const ROWS = 1_000_000;
@@ -16,17 +17,8 @@ const BATCH_ROWS = 65_536;
 const TIMED_RUNS = 5;
 const SEED = 20240611;
 
-/** mulberry32: a small, fast, seeded PRNG. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The project's seeded generator (mulberry32), as a uniform sequence. */
+const random = (seed: number): (() => number) => seededRandom(seed).uniform;
 
 interface BenchData {
   featureNames: string[];

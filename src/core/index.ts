@@ -87,6 +87,8 @@ export type { CaptureFileProblem, CaptureFileOptions } from './data/capture-file
 
 export { builtinCaptures } from './demo/builtin-captures.ts';
 export { TELEMETRY_CAPTURE_ID } from './demo/telemetry-capture.ts';
+export { seededRandom } from './demo/seeded-random.ts';
+export type { SeededRandom } from './demo/seeded-random.ts';
 
 export type { ToolImplementation, ToolOutcome, ArtifactContent, CaptureDescription } from './tools/tool.ts';
 export { ToolRegistry } from './tools/registry.ts';

@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalFactor, HouseholderQr } from './householder-qr.ts';
+import { seededRandom } from '../../demo/seeded-random.ts';
 
-/** A deterministic pseudo-random sequence (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The project's seeded generator (mulberry32), as a uniform sequence. */
+const random = (seed: number): (() => number) => seededRandom(seed).uniform;
 
 function columns(count: number, rows: number, seed: number): Float64Array[] {
   const next = random(seed);

@@ -1,17 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fitLinearRegression, type LinearRegressionFit, type LinearRegressionOptions, type RegressionBatch } from './linear-regression.ts';
+import { seededRandom } from '../../demo/seeded-random.ts';
 
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The project's seeded generator (mulberry32), as a uniform sequence. */
+const random = (seed: number): (() => number) => seededRandom(seed).uniform;
 
 function batch(features: number[][], target: number[], mask?: number[]): RegressionBatch {
   return {

@@ -5,17 +5,10 @@ import type { SelectedBatch } from '../../data/selection-types.ts';
 import type { JsonObject } from '../../util/json.ts';
 import type { ToolOutcome } from '../tool.ts';
 import { regressionTool } from './regression-tool.ts';
+import { seededRandom } from '../../demo/seeded-random.ts';
 
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The project's seeded generator (mulberry32), as a uniform sequence. */
+const random = (seed: number): (() => number) => seededRandom(seed).uniform;
 
 /** A synthetic link-quality capture: latency depends on jitter and packet loss, not on snr. */
 function captureBatches(rows: number, seed = 1, chunks = 2): RecordBatch[] {
