@@ -83,6 +83,7 @@ export async function importCaptureSource(source: CaptureSource, options: Captur
   }
   if (!imported.ok) return { ok: false, error: { code: imported.error.code, message: imported.error.message } };
   progress(source.byteLength);
+  // Import reports are plain JSON data (counts, names); JsonObject is their stored shape.
   const report = imported.value.report as unknown as JsonObject;
   const table = imported.value.table;
   const columns = columnSchemaOf(table.schema.fields);

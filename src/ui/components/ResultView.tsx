@@ -31,6 +31,7 @@ export function ResultView({ record, title }: { record: ExecutionRecord; title?:
       </p>
       <ErrorList errors={result.errors} />
       <WarningList warnings={result.warnings} />
+      {/* The executor has checked this output against the tool's output_schema, which fixes these fields. */}
       {hasOutput && output.model === 'linear_regression' ? (
         <RegressionView output={output as unknown as RegressionOutput} />
       ) : hasOutput ? (
