@@ -154,3 +154,7 @@ export type { ManifestProblem, ManifestProblemCode, ChangeKind, ChangeReason, Ch
 export { lintManifest, lintManifestText, isCleanManifest, classifyChange } from './manifests/index.ts';
 export type { ConformanceCase, ConformanceExpectation, ConformanceRow, ConformanceActual, ConformanceOptions } from './manifests/index.ts';
 export { generateConformanceCases, judgeConformance } from './manifests/index.ts';
+
+export * from './tools/ble-analyzer/index.ts';
+export * from './demo/ble-scenario/index.ts';
+export * from './planner/index.ts';

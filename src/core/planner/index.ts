@@ -1,0 +1,3 @@
+export * from './provider-types.ts';
+export * from './providers/index.ts';
+export * from './loop/index.ts';

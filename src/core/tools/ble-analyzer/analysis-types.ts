@@ -1,0 +1,81 @@
+import type { ToolWarning } from '../../contract/tool-error.ts';
+
+/**
+ * The analyzer's full result, richer than the tool's `structured_output`: the evaluation
+ * harness scores every candidate pair (not only those inside clusters), and the tool output is
+ * derived from this.
+ */
+
+export type AddressType = 'public' | 'random_static' | 'rpa' | 'nrpa' | 'unknown';
+
+export type RpaRotationModelName = 'spec_default' | 'fast_rotation' | 'slow_rotation' | 'learned';
+
+export interface BleAnalysisOptions {
+  mode: 'classification' | 'linkage' | 'both';
+  linkageWindowS: number;
+  minObservationCount: number;
+  rotationModel: RpaRotationModelName;
+  /** Column names from the invocation's `address_columns`. */
+  addressColumns: { advertiser: string; initiator: string; scanner?: string };
+  /** Identity resolving keys, MSB-first as parsed from 32 hex digits. */
+  irks?: ReadonlyArray<{ label: string; irk: Uint8Array }>;
+  /** Keep packets with `crc_ok = false` (default false: they are left out with a warning). */
+  includeCrcBad?: boolean;
+}
+
+export interface AddressClassification {
+  address: string;
+  type: AddressType;
+  /** In [0, 1]. */
+  confidence: number;
+  evidence: string[];
+  observations: number;
+  firstSeenMs: number;
+  lastSeenMs: number;
+}
+
+/** One candidate pair from the time sweep; `earlier` hands off to `later`. */
+export interface LinkCandidate {
+  earlier: string;
+  later: string;
+  /** Calibrated probability that both addresses belong to the same emitter. */
+  probability: number;
+  /** Factor names with their contribution, readable in a rationale. */
+  factors: string[];
+}
+
+export interface AddressCluster {
+  clusterId: string;
+  addresses: string[];
+  /** Square, symmetric, aligned with `addresses`, diagonal 1. */
+  matrix: number[][];
+  rationale: string[];
+}
+
+export interface ActivitySegment {
+  address: string;
+  startMs: number;
+  endMs: number;
+  activityScore: number;
+}
+
+export interface RotationModelReport {
+  name: RpaRotationModelName;
+  /** Expected RPA lifetime range in seconds under the model (learned: estimated from the data). */
+  lifetimeMinS: number;
+  lifetimeMaxS: number;
+  /** For `learned`: how many observed lifetimes the estimate rests on. */
+  basedOnLifetimes?: number;
+}
+
+export interface BleAnalysis {
+  /** Observations used after selection and CRC filtering. */
+  observations: number;
+  classification: AddressClassification[];
+  /** Every pair the sweep considered, with its probability (empty in classification mode). */
+  candidates: LinkCandidate[];
+  clusters: AddressCluster[];
+  segments: ActivitySegment[];
+  rotationModel: RotationModelReport;
+  warnings: ToolWarning[];
+}
