@@ -1,5 +1,6 @@
 import { testEchoTool } from './diagnostics/test-echo.ts';
 import { regressionTool } from './regression/index.ts';
+import { bleAddressAnalyzerTool } from './ble-analyzer/index.ts';
 import type { ToolImplementation } from './tool.ts';
 
 export interface BuiltinToolOptions {
@@ -9,5 +10,5 @@ export interface BuiltinToolOptions {
 
 /** The tools every Sextant installation has. */
 export function builtinTools(options: BuiltinToolOptions = {}): ToolImplementation[] {
-  return options.testTools ? [regressionTool, testEchoTool] : [regressionTool];
+  return options.testTools ? [regressionTool, bleAddressAnalyzerTool, testEchoTool] : [regressionTool, bleAddressAnalyzerTool];
 }

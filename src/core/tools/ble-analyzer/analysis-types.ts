@@ -78,4 +78,12 @@ export interface BleAnalysis {
   segments: ActivitySegment[];
   rotationModel: RotationModelReport;
   warnings: ToolWarning[];
+  /** Addresses below `minObservationCount` (classified unknown, skipped by linkage). */
+  sparseAddresses: number;
+  /** Selected packets left out because their CRC failed. */
+  crcBadExcluded: number;
+  /** Addresses treated as bit-flipped copies of a well-observed address (not reported). */
+  foldedAddresses: number;
+  /** Per capture, its `sextant.time_origin` (RFC3339 of time 0) or null for absolute (epoch) clocks. */
+  timeOrigins: Array<{ captureId: string; timeOrigin: string | null }>;
 }

@@ -1,0 +1,269 @@
+import type { BleObservationStore } from './observations.ts';
+
+/**
+ * Per-address profiles derived from the store's events sorted by (address, time): lifetime,
+ * per-receiver RSSI at the start and end of the address's life, payload signatures, the
+ * advertising interval and activity segments. Work is linear in the events plus a sort per
+ * address that is skipped when its events already come in time order.
+ */
+
+export interface BleReceiverProfile {
+  receiver: number;
+  count: number;
+  meanRssi: number;
+  /** Mean RSSI of the first / last few packets on this receiver (NaN without RSSI). */
+  headRssi: number;
+  tailRssi: number;
+}
+
+export interface BleSegment {
+  startMs: number;
+  endMs: number;
+  count: number;
+  /** Distinct whole seconds with at least one packet. */
+  occupiedSeconds: number;
+}
+
+export interface BleAddressProfile {
+  id: number;
+  count: number;
+  firstMs: number;
+  lastMs: number;
+  receivers: BleReceiverProfile[];
+  /** Estimated advertising interval in seconds (NaN when too few packets). */
+  advIntervalS: number;
+  /** The most frequent payload over the whole life, and over its first and last packets (-1 for none). */
+  dominantPayload: number;
+  headPayload: number;
+  tailPayload: number;
+  /** Share of packets that carry the dominant payload. */
+  dominantShare: number;
+  distinctPayloads: number;
+  segments: BleSegment[];
+}
+
+/** Packets on each receiver that make up the "head" and "tail" of an address's life. */
+const EDGE_PACKETS = 12;
+/** Packets closer than this are one advertising event (several channels, several receivers). */
+const SAME_EVENT_MS = 15;
+/** Gaps longer than this are not advertising intervals (the spec's maximum is 10.24 s). */
+const MAX_INTERVAL_MS = 12_000;
+
+export interface BleSortedEvents {
+  /** Event indices grouped by address, each group in time order (stable). */
+  order: Int32Array;
+  /** Group of address `a` is order[start[a] .. start[a + 1]). */
+  start: Int32Array;
+}
+
+/** Counting sort by address, then a stable time sort inside each group that is out of order. */
+export function sortEventsByAddress(store: BleObservationStore): BleSortedEvents {
+  const addresses = store.addressCount;
+  const events = store.eventCount;
+  const owner = store.eventAddress.values;
+  const time = store.eventTime.values;
+  const start = new Int32Array(addresses + 1);
+  for (let event = 0; event < events; event++) start[owner[event] + 1]++;
+  for (let a = 0; a < addresses; a++) start[a + 1] += start[a];
+  const fill = start.slice(0, addresses);
+  const order = new Int32Array(events);
+  for (let event = 0; event < events; event++) order[fill[owner[event]]++] = event;
+  for (let a = 0; a < addresses; a++) {
+    const from = start[a];
+    const to = start[a + 1];
+    let sorted = true;
+    for (let index = from + 1; index < to; index++) {
+      if (time[order[index]] < time[order[index - 1]]) {
+        sorted = false;
+        break;
+      }
+    }
+    // Event indices grow with input order, so the index tie-break keeps the sort stable.
+    if (!sorted) order.subarray(from, to).sort((x, y) => time[x] - time[y] || x - y);
+  }
+  return { order, start };
+}
+
+/** Segment gap: activity pauses longer than this split an address's timeline. */
+export function bleSegmentGapMs(advIntervalS: number): number {
+  const interval = Number.isFinite(advIntervalS) ? advIntervalS * 1000 : 1000;
+  return Math.max(30_000, 20 * interval);
+}
+
+export function buildAddressProfiles(store: BleObservationStore, sorted: BleSortedEvents): Array<BleAddressProfile | undefined> {
+  const { order, start } = sorted;
+  const time = store.eventTime.values;
+  const receiverOf = store.eventReceiver.values;
+  const rssiOf = store.eventRssi.values;
+  const payloadOf = store.eventPayload.values;
+  const receivers = store.receiverNames.length;
+  const perReceiverCount = new Int32Array(receivers);
+  const headSum = new Float64Array(receivers);
+  const headN = new Int32Array(receivers);
+  const tailSum = new Float64Array(receivers);
+  const tailN = new Int32Array(receivers);
+  const rssiSum = new Float64Array(receivers);
+  const rssiN = new Int32Array(receivers);
+  const lastOnReceiver = new Float64Array(receivers);
+  // Payload counts per address: a dense array over payload ids (+1, so "no payload" is slot 0).
+  const payloadCounts = new Int32Array(store.payloads.length + 1);
+  const touchedPayloads: number[] = [];
+  let scratch = new Float64Array(1024);
+  const profiles: Array<BleAddressProfile | undefined> = new Array(store.addressCount);
+
+  for (let a = 0; a < store.addressCount; a++) {
+    const from = start[a];
+    const to = start[a + 1];
+    if (to === from) continue;
+    const touched: number[] = [];
+    touchedPayloads.length = 0;
+    let gaps = 0;
+    if (scratch.length < to - from) scratch = new Float64Array(Math.max(to - from, scratch.length * 2));
+    // Advertising interval: gaps between packets on the same receiver (receiver clocks differ
+    // by up to hundreds of ms, so packets of different receivers are never compared).
+    for (let index = from; index < to; index++) lastOnReceiver[receiverOf[order[index]]] = Number.NaN;
+    for (let index = from; index < to; index++) {
+      const event = order[index];
+      const receiver = receiverOf[event];
+      if (perReceiverCount[receiver]++ === 0) touched.push(receiver);
+      const rssi = rssiOf[event];
+      if (!Number.isNaN(rssi)) {
+        rssiSum[receiver] += rssi;
+        rssiN[receiver]++;
+        if (headN[receiver] < EDGE_PACKETS) {
+          headSum[receiver] += rssi;
+          headN[receiver]++;
+        }
+      }
+      const payload = payloadOf[event];
+      if (payloadCounts[payload + 1]++ === 0) touchedPayloads.push(payload);
+      const ts = time[event];
+      const previous = lastOnReceiver[receiver];
+      if (Number.isNaN(previous)) lastOnReceiver[receiver] = ts;
+      else if (ts - previous >= SAME_EVENT_MS) {
+        if (ts - previous <= MAX_INTERVAL_MS) scratch[gaps++] = ts - previous;
+        lastOnReceiver[receiver] = ts;
+      }
+    }
+    for (let index = to - 1; index >= from; index--) {
+      const event = order[index];
+      const receiver = receiverOf[event];
+      const rssi = rssiOf[event];
+      if (!Number.isNaN(rssi) && tailN[receiver] < EDGE_PACKETS) {
+        tailSum[receiver] += rssi;
+        tailN[receiver]++;
+      }
+    }
+    touched.sort((x, y) => x - y);
+    const receiverProfiles: BleReceiverProfile[] = touched.map((receiver) => ({
+      receiver,
+      count: perReceiverCount[receiver],
+      meanRssi: rssiN[receiver] > 0 ? rssiSum[receiver] / rssiN[receiver] : Number.NaN,
+      headRssi: headN[receiver] > 0 ? headSum[receiver] / headN[receiver] : Number.NaN,
+      tailRssi: tailN[receiver] > 0 ? tailSum[receiver] / tailN[receiver] : Number.NaN,
+    }));
+    for (const receiver of touched) {
+      perReceiverCount[receiver] = 0;
+      headSum[receiver] = headN[receiver] = tailSum[receiver] = tailN[receiver] = rssiSum[receiver] = rssiN[receiver] = 0;
+    }
+    const advIntervalS = gaps >= 4 ? lowerQuantile(scratch.subarray(0, gaps), 0.2) / 1000 : Number.NaN;
+
+    let dominantPayload = -1;
+    let dominantCount = -1;
+    for (const payload of touchedPayloads) {
+      const count = payloadCounts[payload + 1];
+      payloadCounts[payload + 1] = 0;
+      if (count > dominantCount || (count === dominantCount && payload < dominantPayload)) {
+        dominantPayload = payload;
+        dominantCount = count;
+      }
+    }
+    const edge = Math.min(EDGE_PACKETS, to - from);
+    profiles[a] = {
+      id: a,
+      count: to - from,
+      firstMs: time[order[from]],
+      lastMs: time[order[to - 1]],
+      receivers: receiverProfiles,
+      advIntervalS,
+      dominantPayload,
+      headPayload: modeOf(payloadOf, order, from, from + edge),
+      tailPayload: modeOf(payloadOf, order, to - edge, to),
+      dominantShare: dominantCount / (to - from),
+      distinctPayloads: touchedPayloads.length,
+      segments: segmentsOf(time, order, from, to, bleSegmentGapMs(advIntervalS)),
+    };
+  }
+  return profiles;
+}
+
+/** The q-quantile (lower) of `values` by quickselect: linear on average, reorders `values`. */
+function lowerQuantile(values: Float64Array, q: number): number {
+  const target = Math.min(values.length - 1, Math.floor(q * (values.length - 1)));
+  let low = 0;
+  let high = values.length - 1;
+  while (low < high) {
+    const pivot = values[(low + high) >> 1];
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while (values[i] < pivot) i++;
+      while (values[j] > pivot) j--;
+      if (i <= j) {
+        const swap = values[i];
+        values[i] = values[j];
+        values[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (target <= j) high = j;
+    else if (target >= i) low = i;
+    else break;
+  }
+  return values[target];
+}
+
+/** The most frequent value of `values[order[i]]` for i in [from, to); ties go to the smaller value. */
+function modeOf(values: Int32Array, order: Int32Array, from: number, to: number): number {
+  let best = -1;
+  let bestCount = 0;
+  for (let i = from; i < to; i++) {
+    const candidate = values[order[i]];
+    let count = 0;
+    for (let j = from; j < to; j++) if (values[order[j]] === candidate) count++;
+    if (count > bestCount || (count === bestCount && candidate < best)) {
+      best = candidate;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+function segmentsOf(time: Float64Array, order: Int32Array, from: number, to: number, gapMs: number): BleSegment[] {
+  const segments: BleSegment[] = [];
+  let segmentStart = time[order[from]];
+  let previous = segmentStart;
+  let count = 0;
+  let occupied = 0;
+  let lastSecond = Number.NaN;
+  for (let index = from; index < to; index++) {
+    const ts = time[order[index]];
+    if (ts - previous > gapMs) {
+      segments.push({ startMs: segmentStart, endMs: previous, count, occupiedSeconds: occupied });
+      segmentStart = ts;
+      count = 0;
+      occupied = 0;
+      lastSecond = Number.NaN;
+    }
+    const second = Math.floor(ts / 1000);
+    if (second !== lastSecond) {
+      occupied++;
+      lastSecond = second;
+    }
+    count++;
+    previous = ts;
+  }
+  segments.push({ startMs: segmentStart, endMs: previous, count, occupiedSeconds: occupied });
+  return segments;
+}

@@ -1,0 +1,250 @@
+import type { ToolWarning } from '../../contract/tool-error.ts';
+import type { SelectedData } from '../../data/selection-types.ts';
+import type { ActivitySegment, AddressClassification, AddressType, BleAnalysis, BleAnalysisOptions, LinkCandidate } from './analysis-types.ts';
+import { bleAhFor, resolvesUnder, type BleAhFunction } from './ah.ts';
+import { buildAddressProfiles, sortEventsByAddress, type BleAddressProfile } from './address-profiles.ts';
+import { classifyBleAddress } from './classify.ts';
+import { buildClusters } from './clusters.ts';
+import { foldCorruptedAddresses } from './corruption.ts';
+import { linkAddresses, type BleLinkableAddress, type BleLinkEdge } from './linkage.ts';
+import { BleScanner, type BleObservationStore } from './observations.ts';
+import { BLE_NEUTRAL_ROTATION, bleRotationModel, describeLifetimeRange, learnRotationModel, type BleRotationModel } from './rotation-model.ts';
+
+/**
+ * The whole analysis: scan → per-address profiles → corruption folding → classification →
+ * (IRK resolution, linkage, clusters) → activity segments. Pure and deterministic: the same
+ * rows in the same order give the same result, however they are split into batches.
+ */
+export function analyzeBle(selection: SelectedData, options: BleAnalysisOptions): BleAnalysis {
+  const scanner = new BleScanner({ columns: options.addressColumns, includeCrcBad: options.includeCrcBad ?? false });
+  for (const batch of selection.batches) scanner.add(batch);
+  return analyzeBleStore(scanner.store, options);
+}
+
+const VOTES = 4;
+const ROLES = 4;
+
+function formatCount(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+export function analyzeBleStore(store: BleObservationStore, options: BleAnalysisOptions): BleAnalysis {
+  const warnings: ToolWarning[] = [];
+  if (store.crcBadExcluded > 0) {
+    warnings.push({
+      code: 'CRC_BAD_EXCLUDED',
+      message: `${formatCount(store.crcBadExcluded)} of ${formatCount(store.selectedRows)} selected packets failed their CRC and were left out (their addresses may be bit-flipped); set include_crc_bad to keep them`,
+    });
+  }
+  if (store.crcBadIncluded > 0) {
+    warnings.push({ code: 'CRC_BAD_INCLUDED', message: `${formatCount(store.crcBadIncluded)} packets with a failed CRC were analysed (include_crc_bad)` });
+  }
+  if (store.noTimestamp > 0) warnings.push({ code: 'ROWS_DROPPED', message: `${formatCount(store.noTimestamp)} selected packets have no timestamp and were skipped` });
+  if (store.noAddress > 0) warnings.push({ code: 'NO_ADDRESS', message: `${formatCount(store.noAddress)} selected packets carry no transmitter address (reserved PDU types, anonymous advertising) and were skipped` });
+
+  const sorted = sortEventsByAddress(store);
+  const profiles = buildAddressProfiles(store, sorted);
+  const observations = store.eventCount;
+  let dataStartMs = Infinity;
+  let dataEndMs = -Infinity;
+  for (const profile of profiles) {
+    if (!profile) continue;
+    dataStartMs = Math.min(dataStartMs, profile.firstMs);
+    dataEndMs = Math.max(dataEndMs, profile.lastMs);
+  }
+  const votes = store.votes.values;
+  const roles = store.roles.values;
+  const observationCount = (id: number) => (profiles[id]?.count ?? 0) + roles[id * ROLES + 3];
+
+  // Corrupted copies of well-observed addresses.
+  const foldInput = store.addressTexts.map((_, id) => ({ id, value: store.addressValues.values[id], count: observationCount(id) }));
+  const folded = foldCorruptedAddresses(foldInput, Math.max(10, options.minObservationCount), options.minObservationCount);
+  // With CRC-bad packets kept: a sparse address seen mostly in CRC-bad packets is a phantom.
+  let phantoms = 0;
+  let phantomPackets = 0;
+  for (let id = 0; id < store.addressCount; id++) {
+    const count = observationCount(id);
+    if (folded.has(id) || count >= options.minObservationCount || 2 * store.crcBadRows.values[id] <= count) continue;
+    folded.set(id, -1);
+    phantoms++;
+    phantomPackets += count;
+  }
+  const foldedInto = new Map<number, { addresses: number; packets: number }>();
+  for (const [child, parent] of folded) {
+    if (parent < 0) continue;
+    const entry = foldedInto.get(parent) ?? { addresses: 0, packets: 0 };
+    entry.addresses++;
+    entry.packets += observationCount(child);
+    foldedInto.set(parent, entry);
+  }
+  if (phantoms > 0) {
+    warnings.push({
+      code: 'PHANTOM_ADDRESSES_DROPPED',
+      message: `${formatCount(phantoms)} sparse addresses (${formatCount(phantomPackets)} packets) were seen mostly in CRC-bad packets and were treated as corruption, not devices`,
+    });
+  }
+  if (folded.size > phantoms) {
+    const bitFlipped = [...folded].filter(([, parent]) => parent >= 0).map(([id]) => id);
+    const packets = bitFlipped.reduce((sum, id) => sum + observationCount(id), 0);
+    warnings.push({
+      code: 'CORRUPTED_ADDRESSES_FOLDED',
+      message: `${formatCount(bitFlipped.length)} addresses (${formatCount(packets)} packets) lie 1–2 bit flips from a well-observed address and were treated as corrupted copies, not devices`,
+    });
+  }
+
+  // IRK resolution, cached per address: one AES block per (RPA, key).
+  const keys: BleAhFunction[] = (options.irks ?? []).map((key) => bleAhFor(key.irk));
+  const irkLabels = (options.irks ?? []).map((key) => key.label);
+  const irkOf = new Int32Array(store.addressCount).fill(-1);
+
+  const model0: BleRotationModel = options.rotationModel === 'learned' ? BLE_NEUTRAL_ROTATION : bleRotationModel(options.rotationModel);
+  const classification: AddressClassification[] = [];
+  const typeOf = new Array<AddressType>(store.addressCount).fill('unknown');
+  let sparse = 0;
+  const classify = (model: BleRotationModel) => {
+    classification.length = 0;
+    sparse = 0;
+    for (let id = 0; id < store.addressCount; id++) {
+      if (folded.has(id)) continue;
+      const profile = profiles[id];
+      const verdict = classifyBleAddress({
+        address: store.addressTexts[id],
+        value: store.addressValues.values[id],
+        votes: votes.subarray(id * VOTES, id * VOTES + VOTES),
+        roles: roles.subarray(id * ROLES, id * ROLES + ROLES),
+        profile,
+        observations: observationCount(id),
+        minObservationCount: options.minObservationCount,
+        rotationModel: model,
+        dataSpanMs: dataEndMs - dataStartMs,
+        irkLabel: irkOf[id] >= 0 ? irkLabels[irkOf[id]] : undefined,
+        foldedCopies: foldedInto.get(id),
+        payloadNote: profile ? payloadNote(store, profile) : undefined,
+      });
+      typeOf[id] = verdict.type;
+      if (observationCount(id) < options.minObservationCount) sparse++;
+      classification.push({
+        address: store.addressTexts[id],
+        type: verdict.type,
+        confidence: verdict.confidence,
+        evidence: verdict.evidence,
+        observations: observationCount(id),
+        firstSeenMs: profile?.firstMs ?? Number.NaN,
+        lastSeenMs: profile?.lastMs ?? Number.NaN,
+      });
+    }
+  };
+  // Resolve before classifying so evidence can name the key.
+  if (keys.length > 0) {
+    for (let id = 0; id < store.addressCount; id++) {
+      const value = store.addressValues.values[id];
+      if (folded.has(id) || !Number.isFinite(value) || votes[id * VOTES + 1] === 0) continue;
+      const index = keys.findIndex((key) => resolvesUnder(value, key));
+      irkOf[id] = index;
+    }
+  }
+  classify(model0);
+
+  let candidates: LinkCandidate[] = [];
+  let clusters: BleAnalysis['clusters'] = [];
+  let model = model0;
+  if (options.mode !== 'classification') {
+    const linkable: BleLinkableAddress[] = [];
+    for (let id = 0; id < store.addressCount; id++) {
+      const profile = profiles[id];
+      const type = typeOf[id];
+      if (!profile || folded.has(id) || (type !== 'rpa' && type !== 'nrpa')) continue;
+      linkable.push({ profile, address: store.addressTexts[id], type, irk: irkOf[id] });
+    }
+    linkable.sort((x, y) => (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
+    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloads: store.payloads, receiverNames: store.receiverNames, dataStartMs, dataEndMs, irkLabels };
+    let edges: BleLinkEdge[] = linkAddresses(linkable, context);
+    if (options.rotationModel === 'learned') {
+      const lifetimes = edges
+        .filter((edge) => edge.probability > 0.7 && linkable[edge.earlier].profile.firstMs - dataStartMs > 5_000)
+        .map((edge) => (linkable[edge.earlier].profile.lastMs - linkable[edge.earlier].profile.firstMs) / 1000);
+      const learned = learnRotationModel(lifetimes);
+      if (learned) {
+        model = learned;
+        warnings.push({
+          code: 'ROTATION_MODEL_LEARNED',
+          message: `learned rotation model: RPA lifetimes ${describeLifetimeRange(learned)} (p10–p90 of ${learned.basedOnLifetimes} confidently linked lifetimes, widened 10%)`,
+        });
+      } else {
+        model = { ...bleRotationModel('spec_default'), name: 'learned' };
+        warnings.push({
+          code: 'ROTATION_MODEL_FALLBACK',
+          message: `too few confident hand-offs (${lifetimes.length}, need 5) to learn RPA lifetimes; used the spec_default range ${describeLifetimeRange(model)}`,
+        });
+      }
+      edges = linkAddresses(linkable, { ...context, model });
+      classify(model);
+    }
+    candidates = edges.map((edge) => ({
+      earlier: linkable[edge.earlier].address,
+      later: linkable[edge.later].address,
+      probability: edge.probability,
+      factors: edge.factors.map((factor) => `${factor.name}: ${factor.text}`),
+    }));
+    clusters = buildClusters(linkable, edges, irkLabels);
+  }
+  if (sparse > 0) {
+    warnings.push({
+      code: 'SPARSE_ADDRESSES',
+      message: `${formatCount(sparse)} addresses have fewer than ${options.minObservationCount} observations: classified unknown${options.mode === 'classification' ? '' : ' and left out of linkage'}`,
+    });
+  }
+
+  const segments = activitySegments(store, profiles, folded);
+  classification.sort((x, y) => (x.firstSeenMs - y.firstSeenMs) || (x.address < y.address ? -1 : 1));
+  return {
+    observations,
+    classification,
+    candidates,
+    clusters,
+    segments,
+    rotationModel: { name: model.name, lifetimeMinS: model.lifetimeMinS, lifetimeMaxS: model.lifetimeMaxS, ...(model.basedOnLifetimes !== undefined ? { basedOnLifetimes: model.basedOnLifetimes } : {}) },
+    warnings,
+    sparseAddresses: sparse,
+    crcBadExcluded: store.crcBadExcluded,
+    foldedAddresses: folded.size,
+    timeOrigins: [...store.captures].map(([captureId, timeOrigin]) => ({ captureId, timeOrigin })),
+  };
+}
+
+function payloadNote(store: BleObservationStore, profile: BleAddressProfile): string | undefined {
+  if (profile.dominantPayload < 0) return undefined;
+  const features = store.payloads[profile.dominantPayload];
+  const what = features.manufacturerData ? 'manufacturer data' : features.serviceUuids ? 'service UUID' : 'advertising data';
+  if (profile.distinctPayloads === 1) return `Stable ${what} payload signature`;
+  if (profile.dominantShare >= 0.8) return `Mostly stable ${what} payload signature (${Math.round(profile.dominantShare * 100)}% of packets)`;
+  return `${profile.distinctPayloads} payload signatures (rotating ${what} content)`;
+}
+
+/**
+ * Activity segments: each address's packets split where they pause for longer than
+ * max(30 s, 20 advertising intervals). activity_score = ½·duty + ½·min(1, rate / reference):
+ * duty = share of the segment's whole seconds with a packet, rate = packets per second
+ * (duration at least 1 s), reference = the 95th percentile of segment rates in this run.
+ * Comparable within one run only, as §7.2 says.
+ */
+function activitySegments(store: BleObservationStore, profiles: ReadonlyArray<BleAddressProfile | undefined>, folded: ReadonlyMap<number, number>): ActivitySegment[] {
+  const raw: Array<{ address: string; startMs: number; endMs: number; rate: number; duty: number }> = [];
+  profiles.forEach((profile, id) => {
+    if (!profile || folded.has(id)) return;
+    for (const segment of profile.segments) {
+      const seconds = Math.max(1, (segment.endMs - segment.startMs) / 1000);
+      const slots = Math.floor(segment.endMs / 1000) - Math.floor(segment.startMs / 1000) + 1;
+      raw.push({ address: store.addressTexts[id], startMs: segment.startMs, endMs: segment.endMs, rate: segment.count / seconds, duty: segment.occupiedSeconds / slots });
+    }
+  });
+  const rates = raw.map((segment) => segment.rate).sort((a, b) => a - b);
+  const reference = rates.length > 0 ? rates[Math.min(rates.length - 1, Math.floor(0.95 * (rates.length - 1)))] : 1;
+  raw.sort((x, y) => x.startMs - y.startMs || (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
+  return raw.map((segment) => ({
+    address: segment.address,
+    startMs: segment.startMs,
+    endMs: segment.endMs,
+    activityScore: Math.round((0.5 * segment.duty + 0.5 * Math.min(1, segment.rate / reference)) * 1000) / 1000,
+  }));
+}

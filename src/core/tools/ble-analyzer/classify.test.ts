@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { AddressType } from './analysis-types.ts';
+import { classifyRandomBits } from './address-bits.ts';
+import { parseBleAddress } from './ah.ts';
+import { classifyBleAddress } from './classify.ts';
+import { bleRotationModel } from './rotation-model.ts';
+
+describe('random address bits (ble-spec.md §1)', () => {
+  it.each<[string, AddressType]>([
+    ['C4:12:34:56:78:9A', 'random_static'],
+    ['FF:FF:FF:FF:FF:FE', 'random_static'],
+    ['C0:00:00:00:00:00', 'unknown'], // static, random part all 0
+    ['FF:FF:FF:FF:FF:FF', 'unknown'], // static, random part all 1
+    ['7A:4C:21:9D:10:EF', 'rpa'],
+    ['40:00:00:12:34:56', 'unknown'], // RPA whose prand random part is all 0
+    ['7F:FF:FF:12:34:56', 'unknown'], // … all 1
+    ['40:00:01:12:34:56', 'rpa'],
+    ['3A:4C:21:9D:10:EF', 'nrpa'],
+    ['00:00:00:00:00:00', 'unknown'],
+    ['3F:FF:FF:FF:FF:FF', 'unknown'],
+    ['8A:4C:21:9D:10:EF', 'unknown'], // reserved 10
+    ['BF:FF:FF:FF:FF:FF', 'unknown'],
+  ])('%s → %s', (address, type) => {
+    expect(classifyRandomBits(parseBleAddress(address)!).type).toBe(type);
+  });
+});
+
+function votes(publicVotes: number, random: number, publicIdentity = 0, randomIdentity = 0): Int32Array {
+  return Int32Array.of(publicVotes, random, publicIdentity, randomIdentity);
+}
+
+function classify(address: string, v: Int32Array, observations = 100) {
+  return classifyBleAddress({
+    address,
+    value: parseBleAddress(address)!,
+    votes: v,
+    roles: Int32Array.of(observations, 0, 0, 0),
+    profile: undefined,
+    observations,
+    minObservationCount: 25,
+    rotationModel: bleRotationModel('spec_default'),
+    dataSpanMs: 1_800_000,
+  });
+}
+
+describe('address classification', () => {
+  it('lets TxAdd decide public versus random: a public address may begin 4x–7x', () => {
+    expect(classify('7A:4C:21:9D:10:EF', votes(100, 0)).type).toBe('public');
+    expect(classify('7A:4C:21:9D:10:EF', votes(0, 100)).type).toBe('rpa');
+    expect(classify('8A:4C:21:9D:10:EF', votes(100, 0)).type).toBe('public');
+  });
+
+  it('maps HCI address types 2 and 3 to resolved identities, not plain public', () => {
+    const publicIdentity = classify('8C:1A:BF:39:FB:FD', votes(0, 0, 50, 0));
+    expect(publicIdentity.type).toBe('public');
+    expect(publicIdentity.evidence[0]).toMatch(/resolved by the controller.*type 2/);
+    const randomIdentity = classify('D4:1A:BF:39:FB:FD', votes(0, 0, 0, 50));
+    expect(randomIdentity.type).toBe('random_static');
+    expect(randomIdentity.evidence[0]).toMatch(/type 3/);
+  });
+
+  it('classifies the reserved pattern as unknown and says why', () => {
+    const verdict = classify('8A:4C:21:9D:10:EF', votes(0, 100));
+    expect(verdict.type).toBe('unknown');
+    expect(verdict.evidence[0]).toMatch(/Reserved/);
+  });
+
+  it('lowers confidence when TxAdd conflicts, and keeps it in [0, 1]', () => {
+    const clean = classify('7A:4C:21:9D:10:EF', votes(0, 100));
+    const mixed = classify('7A:4C:21:9D:10:EF', votes(20, 80));
+    expect(mixed.type).toBe('rpa');
+    expect(mixed.confidence).toBeLessThan(clean.confidence);
+    expect(mixed.evidence.some((line) => line.startsWith('Conflicting TxAdd'))).toBe(true);
+    expect(clean.confidence).toBeGreaterThan(0.9);
+    expect(clean.confidence).toBeLessThanOrEqual(1);
+  });
+
+  it('leaves sparse addresses unknown but says what the bits suggest', () => {
+    const verdict = classify('7A:4C:21:9D:10:EF', votes(0, 3), 3);
+    expect(verdict.type).toBe('unknown');
+    expect(verdict.evidence[0]).toMatch(/Only 3 observations .* suggest rpa/);
+  });
+
+  it('flags an RPA seen far longer than the rotation model allows', () => {
+    const verdict = classifyBleAddress({
+      address: '7A:4C:21:9D:10:EF',
+      value: parseBleAddress('7A:4C:21:9D:10:EF')!,
+      votes: votes(0, 1000),
+      roles: Int32Array.of(1000, 0, 0, 0),
+      profile: {
+        id: 0, count: 1000, firstMs: 0, lastMs: 3_600_000, receivers: [], advIntervalS: 1, dominantPayload: -1, headPayload: -1,
+        tailPayload: -1, dominantShare: 1, distinctPayloads: 1, segments: [],
+      },
+      observations: 1000,
+      minObservationCount: 25,
+      rotationModel: bleRotationModel('spec_default'),
+      dataSpanMs: 3_600_000,
+    });
+    expect(verdict.type).toBe('rpa');
+    expect(verdict.confidence).toBeLessThan(0.7);
+    expect(verdict.evidence.join(' ')).toMatch(/far longer than the spec_default rotation model allows/);
+  });
+});

@@ -1,0 +1,139 @@
+import type { AddressType, RotationModelReport } from './analysis-types.ts';
+import { classifyRandomBits } from './address-bits.ts';
+import type { BleAddressProfile } from './address-profiles.ts';
+import { BLE_ROLE, BLE_VOTE } from './observations.ts';
+import { describeLifetimeRange, formatDuration } from './rotation-model.ts';
+
+/**
+ * One address's class from its type votes, bits and behaviour (ble-spec.md §1).
+ *
+ * Confidence is the product of: a base rate for the rule that decided (how often that rule is
+ * right on CRC-good data: public 0.98, random static 0.96, RPA 0.96, NRPA 0.92, invalid bit
+ * pattern 0.9), the share of packets whose TxAdd / HCI type agree, an adequacy term n/(n + 1),
+ * and penalties for behaviour unlike the class (an RPA seen far longer than the rotation model
+ * allows: × 0.7). An IRK resolution makes an RPA certain (0.999).
+ */
+export interface BleClassInput {
+  address: string;
+  value: number;
+  votes: Int32Array;
+  roles: Int32Array;
+  profile: BleAddressProfile | undefined;
+  observations: number;
+  minObservationCount: number;
+  rotationModel: RotationModelReport;
+  /** Span of the whole analysed data in ms, for "present across the full window". */
+  dataSpanMs: number;
+  irkLabel?: string;
+  foldedCopies?: { addresses: number; packets: number };
+  payloadNote?: string;
+}
+
+export interface BleClassVerdict {
+  type: AddressType;
+  confidence: number;
+  evidence: string[];
+  /** The class the bits and TxAdd point to, even when too sparse to report it. */
+  bitClass: AddressType;
+}
+
+const BASE: Record<AddressType, number> = { public: 0.98, random_static: 0.96, rpa: 0.96, nrpa: 0.92, unknown: 0.9 };
+
+function plural(count: number, word: string): string {
+  return `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
+}
+
+export function classifyBleAddress(input: BleClassInput): BleClassVerdict {
+  const evidence: string[] = [];
+  const v = input.votes;
+  const publicVotes = v[BLE_VOTE.public];
+  const randomVotes = v[BLE_VOTE.random];
+  const identityVotes = v[BLE_VOTE.publicIdentity] + v[BLE_VOTE.randomIdentity];
+  const total = publicVotes + randomVotes + identityVotes;
+  let type: AddressType;
+  let confidence: number;
+  if (total === 0 || Number.isNaN(input.value)) {
+    type = 'unknown';
+    confidence = 0.5;
+    evidence.push(Number.isNaN(input.value) ? 'Not a 48-bit address' : 'No TxAdd or HCI address type recorded: public and random cannot be told apart');
+  } else if (identityVotes * 2 > total) {
+    const publicIdentity = v[BLE_VOTE.publicIdentity] >= v[BLE_VOTE.randomIdentity];
+    type = publicIdentity ? 'public' : 'random_static';
+    confidence = BASE[type] * (identityVotes / total);
+    evidence.push(
+      `Identity address resolved by the controller from an RPA (HCI address type ${publicIdentity ? 2 : 3}, ${publicIdentity ? 'public' : 'random static'} identity); the over-the-air RPA is not in the log`,
+    );
+  } else if (publicVotes >= randomVotes) {
+    type = 'public';
+    confidence = BASE.public * (publicVotes / (publicVotes + randomVotes));
+    evidence.push(`Public address: TxAdd = 0 in ${publicVotes.toLocaleString('en-US')} of ${(publicVotes + randomVotes).toLocaleString('en-US')} packets`);
+  } else {
+    const bits = classifyRandomBits(input.value);
+    type = bits.type;
+    confidence = BASE[type] * (randomVotes / (publicVotes + randomVotes));
+    evidence.push(bits.reason);
+    evidence.push(`Random address: TxAdd = 1 in ${randomVotes.toLocaleString('en-US')} of ${(publicVotes + randomVotes).toLocaleString('en-US')} packets`);
+  }
+  if (total > 0 && publicVotes > 0 && randomVotes > 0) {
+    evidence.push(`Conflicting TxAdd: ${plural(publicVotes, 'packet')} say public, ${randomVotes.toLocaleString('en-US')} random`);
+  }
+
+  const roles = input.roles;
+  if (roles[BLE_ROLE.scanner] > 0) evidence.push(`Seen as scanner (ScanA) in ${plural(roles[BLE_ROLE.scanner], 'scan request')}`);
+  if (roles[BLE_ROLE.initiator] > 0) evidence.push(`Seen as initiator (InitA) in ${plural(roles[BLE_ROLE.initiator], 'connection request')}`);
+  if (roles[BLE_ROLE.referenced] > 0 && roles[BLE_ROLE.advertiser] === 0) {
+    evidence.push(`Only seen as the target of ${plural(roles[BLE_ROLE.referenced], 'packet')} (scan/connection requests or directed advertising)`);
+  }
+
+  const profile = input.profile;
+  const bitClass = type;
+  if (type === 'rpa' && input.irkLabel !== undefined) {
+    confidence = 0.999;
+    evidence.push(`Resolves under IRK '${input.irkLabel}' (ah(IRK, prand) = hash)`);
+  }
+  if (profile) {
+    const lifetimeS = (profile.lastMs - profile.firstMs) / 1000;
+    if (type === 'rpa' && input.irkLabel === undefined) {
+      const limit = input.rotationModel.lifetimeMaxS;
+      if (lifetimeS > 1.5 * limit + 60) {
+        confidence *= 0.7;
+        evidence.push(
+          `Seen for ${formatDuration(lifetimeS)}, far longer than the ${input.rotationModel.name} rotation model allows (${describeLifetimeRange(input.rotationModel)}): a non-rotating implementation or a misread TxAdd`,
+        );
+      } else if (lifetimeS >= input.rotationModel.lifetimeMinS * 0.8) {
+        evidence.push(`Rotation cadence ~${formatDuration(lifetimeS)} (fits ${input.rotationModel.name}: ${describeLifetimeRange(input.rotationModel)})`);
+      } else {
+        evidence.push(`Active for ${formatDuration(lifetimeS)} in the window`);
+      }
+    }
+    if ((type === 'public' || type === 'random_static') && input.dataSpanMs > 0 && profile.lastMs - profile.firstMs >= 0.8 * input.dataSpanMs) {
+      evidence.push('No observed rotation across full window');
+      confidence = Math.min(0.995, confidence * 1.01);
+    }
+    if (type === 'nrpa' && lifetimeS > 3600) {
+      confidence *= 0.8;
+      evidence.push(`Non-resolvable address kept for ${formatDuration(lifetimeS)}: unusual for a private address`);
+    }
+    if (input.payloadNote) evidence.push(input.payloadNote);
+  }
+  if (input.foldedCopies && input.foldedCopies.addresses > 0) {
+    evidence.push(
+      `${plural(input.foldedCopies.addresses, 'address')} 1–2 bit flips away (${plural(input.foldedCopies.packets, 'packet')}) treated as corrupted copies of this one`,
+    );
+  }
+
+  const n = input.observations;
+  if (n < input.minObservationCount) {
+    return {
+      type: 'unknown',
+      confidence: 0.5,
+      evidence: [
+        `Only ${plural(n, 'observation')} (min_observation_count is ${input.minObservationCount}): not classified${bitClass !== 'unknown' ? `; the bits and TxAdd suggest ${bitClass}` : ''}`,
+        ...evidence.slice(0, 2),
+      ],
+      bitClass,
+    };
+  }
+  confidence *= n / (n + 1);
+  return { type, confidence: Math.round(Math.max(0, Math.min(1, confidence)) * 1000) / 1000, evidence, bitClass };
+}

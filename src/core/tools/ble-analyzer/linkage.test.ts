@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import type { BleAnalysisOptions } from './analysis-types.ts';
+import { ah, formatBleAddress } from './ah.ts';
+import { analyzeBle } from './analyze.ts';
+import { matchingMarginals } from './linkage.ts';
+import { bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './test-support.ts';
+
+const T0 = 1_712_131_200_000;
+const S = 1000;
+const options: BleAnalysisOptions = {
+  mode: 'both',
+  linkageWindowS: 180,
+  minObservationCount: 25,
+  rotationModel: 'spec_default',
+  addressColumns: { advertiser: 'advertiser_addr', initiator: 'initiator_addr', scanner: 'scanner_addr' },
+};
+
+function analyze(rows: BleTestRow[], overrides: Partial<BleAnalysisOptions> = {}) {
+  const sorted = [...rows].sort((a, b) => a.ts - b.ts);
+  return analyzeBle(selectAllRows('test', bleTestTable(sorted)), { ...options, ...overrides });
+}
+
+function probability(analysis: ReturnType<typeof analyze>, earlier: string, later: string): number {
+  return analysis.candidates.find((candidate) => candidate.earlier === earlier && candidate.later === later)?.probability ?? 0;
+}
+
+// A background of unrelated public beacons, so the run has a realistic mix.
+const background: BleTestRow[] = [
+  ...bleTestStream('00:1A:7D:DA:71:13', T0, T0 + 1800 * S, 2000, { txAdd: 0, rssi: -70, payload: 'beacon-a' }),
+  ...bleTestStream('00:1A:7D:DA:71:14', T0, T0 + 1800 * S, 2000, { txAdd: 0, rssi: -50, payload: 'beacon-b' }),
+];
+
+describe('linkage on hand-built scenarios', () => {
+  it('links a clean RPA hand-off and chains three addresses into one cluster', () => {
+    const rows = [
+      ...background,
+      ...bleTestStream('7A:4C:21:9D:10:EF', T0 + 10 * S, T0 + 910 * S, 1000, { rssi: -62, payload: 'phone-token-1' }),
+      ...bleTestStream('61:D2:88:3C:A4:19', T0 + 911 * S, T0 + 1790 * S, 1000, { rssi: -62, payload: 'phone-token-1' }),
+    ];
+    const analysis = analyze(rows);
+    expect(probability(analysis, '7A:4C:21:9D:10:EF', '61:D2:88:3C:A4:19')).toBeGreaterThan(0.9);
+    expect(analysis.clusters).toHaveLength(1);
+    expect(analysis.clusters[0].addresses).toEqual(['7A:4C:21:9D:10:EF', '61:D2:88:3C:A4:19']);
+    expect(analysis.clusters[0].clusterId).toBe('cluster_rpa_7A4C219D10EF');
+    expect(analysis.clusters[0].rationale.join('\n')).toMatch(/rotation_interval_fit[\s\S]*rssi_continuity[\s\S]*payload_signature_match/);
+  });
+
+  it('does not link addresses active at the same time on the same receiver', () => {
+    const rows = [
+      ...background,
+      ...bleTestStream('7A:4C:21:9D:10:EF', T0 + 10 * S, T0 + 910 * S, 1000, { rssi: -62, payload: 'p' }),
+      ...bleTestStream('61:D2:88:3C:A4:19', T0 + 890 * S, T0 + 1790 * S, 1000, { rssi: -62, payload: 'p' }),
+    ];
+    const analysis = analyze(rows);
+    expect(probability(analysis, '7A:4C:21:9D:10:EF', '61:D2:88:3C:A4:19')).toBeLessThan(0.5);
+    expect(analysis.clusters).toHaveLength(0);
+  });
+
+  it('never links across a gap longer than linkage_window_s', () => {
+    const rows = [
+      ...bleTestStream('7A:4C:21:9D:10:EF', T0, T0 + 900 * S, 1000, { payload: 'p' }),
+      ...bleTestStream('61:D2:88:3C:A4:19', T0 + 1100 * S, T0 + 1800 * S, 1000, { payload: 'p' }),
+    ];
+    const analysis = analyze(rows, { linkageWindowS: 180 });
+    expect(analysis.candidates).toEqual([]);
+    expect(analysis.clusters).toEqual([]);
+    // A wider window makes the same pair a candidate.
+    expect(analyze(rows, { linkageWindowS: 300 }).candidates).toHaveLength(1);
+  });
+
+  it('gives each of k identical twins rotating at once about 1/k', () => {
+    for (const k of [2, 3, 4]) {
+      const rows: BleTestRow[] = [];
+      const before = Array.from({ length: k }, (_, i) => `4${i}:11:22:33:44:55`);
+      const after = Array.from({ length: k }, (_, i) => `5${i}:66:77:88:99:AA`);
+      for (let i = 0; i < k; i++) {
+        // Interleaved in time so no twin is favoured by its gap.
+        rows.push(...bleTestStream(before[i], T0 + 100 * S + i * 10, T0 + 1000 * S + i * 10, 1000, { rssi: -60, payload: 'tracker' }));
+        rows.push(...bleTestStream(after[i], T0 + 1001 * S + i * 10, T0 + 1800 * S + i * 10, 1000, { rssi: -60, payload: 'tracker' }));
+      }
+      const analysis = analyze(rows);
+      for (let i = 0; i < k; i++) {
+        expect(probability(analysis, before[i], after[i])).toBeGreaterThan(0.7 / k);
+        expect(probability(analysis, before[i], after[i])).toBeLessThan(1.3 / k);
+      }
+      expect(analysis.clusters).toHaveLength(0);
+    }
+  });
+
+  it('links RPAs that resolve under a supplied IRK with probability 1, naming the key', () => {
+    // 70:81:94:0D:FB:AA is the Core specification's sample RPA of this IRK.
+    const irk = Uint8Array.from([0xec, 0x02, 0x34, 0xa3, 0x57, 0xc8, 0xad, 0x05, 0x34, 0x10, 0x10, 0xa6, 0x0a, 0x39, 0x7d, 0x9b]);
+    const rows = [
+      ...background,
+      ...bleTestStream('70:81:94:0D:FB:AA', T0 + 10 * S, T0 + 600 * S, 1000, { rssi: -80, payload: 'x' }),
+      // Different RSSI and payload: only the key links them.
+      ...bleTestStream('61:D2:88:3C:A4:19', T0 + 700 * S, T0 + 1700 * S, 1000, { rssi: -40, payload: 'y' }),
+    ];
+    const without = analyze(rows);
+    expect(without.clusters).toHaveLength(0);
+    const withKey = analyze(rows, { irks: [{ label: 'spec-sample', irk }] });
+    expect(withKey.classification.find((item) => item.address === '70:81:94:0D:FB:AA')!.evidence.join(' ')).toMatch(/IRK 'spec-sample'/);
+    expect(withKey.clusters).toHaveLength(0);
+    // A second resolving address (of the same key) joins it with probability 1, even far apart in time.
+    const second = ah2(irk);
+    const linked = analyze([...rows, ...bleTestStream(second, T0 + 1200 * S, T0 + 1790 * S, 1000, { rssi: -90, payload: 'z' })], { irks: [{ label: 'spec-sample', irk }] });
+    const cluster = linked.clusters.find((item) => item.addresses.includes('70:81:94:0D:FB:AA'))!;
+    expect(cluster.addresses).toContain(second);
+    const i = cluster.addresses.indexOf('70:81:94:0D:FB:AA');
+    const j = cluster.addresses.indexOf(second);
+    expect(cluster.matrix[i][j]).toBe(1);
+    expect(cluster.rationale[0]).toMatch(/^irk_resolution: 2 addresses resolve under IRK 'spec-sample'/);
+  });
+});
+
+
+/** Another RPA of the key: prand 0x5A1234 with its hash. */
+function ah2(irk: Uint8Array): string {
+  const prand = 0x5a1234;
+  return formatBleAddress(prand * 2 ** 24 + ah(irk, prand));
+}
+
+describe('matching marginals', () => {
+  it('is exact for an isolated pair: K / (K + 1)', () => {
+    const marginals = matchingMarginals(2, { earlier: Int32Array.of(0), later: Int32Array.of(1) }, Float64Array.of(Math.log(9)));
+    expect(marginals[0]).toBeCloseTo(0.9, 6);
+  });
+
+  it('splits a k × k block of equal strong weights into ≈ 1/k', () => {
+    const k = 3;
+    const earlier: number[] = [];
+    const later: number[] = [];
+    for (let a = 0; a < k; a++) {
+      for (let b = 0; b < k; b++) {
+        earlier.push(a);
+        later.push(k + b);
+      }
+    }
+    const marginals = matchingMarginals(2 * k, { earlier: Int32Array.from(earlier), later: Int32Array.from(later) }, new Float64Array(earlier.length).fill(12));
+    for (const value of marginals) expect(value).toBeCloseTo(1 / k, 2);
+  });
+});
