@@ -8,7 +8,7 @@ export default defineConfig({
   build: { target: 'es2022', chunkSizeWarningLimit: 2000 },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
   test: {
-    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'workers/**/*.test.ts', 'cli/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'workers/**/*.test.ts', 'cli/**/*.test.ts', 'bench/**/*.test.ts'],
     environment: 'node',
     // UI tests opt into a DOM per file with `// @vitest-environment happy-dom`.
     testTimeout: 30_000,

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchRow } from './bench-row.ts';
+import { runBleAnalyzerBench } from './ble-analyzer-bench.ts';
 import { runBleImportBench } from './ble-import-bench.ts';
 import { runRegressionBench } from './regression-bench.ts';
 
@@ -8,6 +9,7 @@ import { runRegressionBench } from './regression-bench.ts';
 const BENCHMARKS: ReadonlyArray<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: 'regression', run: runRegressionBench },
   { name: 'capture import', run: runBleImportBench },
+  { name: 'BLE address analyzer', run: runBleAnalyzerBench },
 ];
 
 async function main(): Promise<void> {

@@ -97,17 +97,20 @@ describe('sextant invoke', () => {
 });
 
 describe('sextant captures and manifests', () => {
-  it('lists the built-in capture with its bounds and channels', async () => {
+  it('lists the built-in captures with their bounds and channels', async () => {
     const { code, stdout } = await run(['captures']);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual([
       expect.objectContaining({ id: 'cap_2026_03_14_a', rows: 120_001, bounds: { start_ms: 0, end_ms: 120_000 }, channels: ['ch1', 'ch2', 'ch3', 'ch4'] }),
+      expect.objectContaining({ id: 'lab_floor_2026_04_03_a', bounds: { start_ms: 1_712_131_200_000, end_ms: expect.any(Number) as number } }),
+      expect.objectContaining({ id: 'lab_floor_2026_04_03_b', bounds: { start_ms: 1_712_131_200_000, end_ms: expect.any(Number) as number } }),
     ]);
   });
 
   it('lists installed manifests', async () => {
     const { stdout } = await run(['manifests']);
     expect(JSON.parse(stdout)).toEqual([
+      { name: 'bluetooth_address_analyzer', version: '1.0.0', capabilities: ['classification', 'linkage', 'both'] },
       { name: 'statistical_regression_tool', version: '1.2.0', capabilities: ['linear_regression', 'summary_stats', 'anova', 'correlation'] },
     ]);
   });

@@ -1,0 +1,100 @@
+import { Worker } from 'node:worker_threads';
+import type { BenchRow } from './bench-row.ts';
+import type { AnalyzerBenchRequest, AnalyzerBenchResult } from './ble-analyzer-worker.ts';
+
+const SEED = 20240403;
+const TIMED_RUNS = 3;
+/** 1,000,000 observations from about 5,000 addresses over one hour; twice both for the scaling run. */
+const SIZES = [
+  { name: 'ble_analyzer_1e6', observations: 1_000_000, addresses: 5_000, durationS: 3600 },
+  { name: 'ble_analyzer_2e6', observations: 2_000_000, addresses: 10_000, durationS: 7200 },
+] as const;
+
+const FLOOR_PEER = 'single plain pass over ts_ms, advertiser_addr indices, rssi, receiver indices, crc_ok (per-address count, first/last, RSSI sum)';
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+const round = (value: number, digits = 1): number => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** Runs one size in a fresh worker thread (its own heap and JIT state), via the tsx bootstrap. */
+function inWorker(request: AnalyzerBenchRequest): Promise<AnalyzerBenchResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./ble-analyzer-worker.mjs', import.meta.url), { workerData: request });
+    worker.once('message', (result: AnalyzerBenchResult) => {
+      resolve(result);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`analyzer worker exited with ${code}`));
+    });
+  });
+}
+
+/**
+ * BLE address analyzer: `analyzeBle` in mode `both` (window 180 s, min_observation_count 25,
+ * spec_default) on generated inputs of 1,000,000 observations from ~5,000 addresses and
+ * 2,000,000 from ~10,000 (twice the span), each in its own worker thread (median of timed runs
+ * after a warm-up). Peer of the 1M row: the floor, one plain pass over the same Arrow columns;
+ * goal < 10× the floor. Peer of the 2M row: the 1M run; goal 2M ≤ 2.2× 1M.
+ */
+export async function runBleAnalyzerBench(): Promise<BenchRow[]> {
+  const results: AnalyzerBenchResult[] = [];
+  for (const size of SIZES) {
+    results.push(await inWorker({ seed: SEED, observations: size.observations, addresses: size.addresses, durationS: size.durationS, runs: TIMED_RUNS }));
+  }
+  const rows: BenchRow[] = [];
+  const oneMillion = median(results[0].analyze_runs_ms);
+  SIZES.forEach((size, index) => {
+    const result = results[index];
+    const ours = median(result.analyze_runs_ms);
+    const floor = median(result.floor_runs_ms);
+    const isScaling = index > 0;
+    const peerMs = isScaling ? oneMillion : floor;
+    console.log(
+      `${size.name}: analyze ${round(ours)} ms, floor ${round(floor, 2)} ms, ${round(ours / floor)}× the floor` +
+        (isScaling ? `, ${round(ours / oneMillion, 2)}× the 1M time (goal ≤ 2.2)` : ' (goal < 10×)'),
+    );
+    rows.push({
+      name: size.name,
+      ours_ms: round(ours),
+      peer: isScaling ? 'ble_analyzer_1e6 (same analysis on half the data)' : FLOOR_PEER,
+      peer_ms: round(peerMs, 2),
+      ratio: round(peerMs / ours, 4),
+      peak_rss_mb: round(result.peak_rss_mb),
+      params: {
+        observations: result.rows,
+        addresses_heard: result.addresses_heard,
+        receivers: result.receivers,
+        span_s: size.durationS,
+        analysis_mode: 'both',
+        linkage_window_s: 180,
+        min_observation_count: 25,
+        rpa_rotation_model: 'spec_default',
+        floor_ms: round(floor, 2),
+        ratio_to_floor: round(ours / floor, 2),
+        ratio_to_floor_goal: '< 10',
+        ...(isScaling ? { ratio_to_1e6: round(ours / oneMillion, 3), ratio_to_1e6_goal: '<= 2.2' } : {}),
+        ours_runs_ms: result.analyze_runs_ms.map((value) => round(value)),
+        floor_runs_ms: result.floor_runs_ms.map((value) => round(value, 2)),
+        generate_ms: round(result.generate_ms),
+        classified: result.classified,
+        candidates: result.candidates,
+        clusters: result.clusters,
+        note: 'in a worker thread; peak_rss_mb is the whole process (worker threads share it)',
+        node: process.version,
+      },
+    });
+  });
+  return rows;
+}
+
+/** Run alone: `node --import tsx bench/ble-analyzer-bench.ts`. */
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await runBleAnalyzerBench();
+  console.log(JSON.stringify(rows, null, 2));
+}

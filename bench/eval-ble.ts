@@ -1,0 +1,180 @@
+/**
+ * `npm run eval:ble`: the BLE analyzer against ground truth. Generates a grid of scenarios ×
+ * seeds, runs `analyzeBle` (mode both, linkage window 180 s, min_observation_count 25, the
+ * scenario's rotation model), scores it next to the naive hand-off baseline, prints a markdown
+ * table for the README and writes eval-results.json. Metrics are defined in
+ * docs/ble-scenarios.md ("Evaluation").
+ *
+ *   node --import tsx bench/eval-ble.ts [--seeds N] [--scenario NAME] [--out FILE]
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { analyzeBle, generateBleScenario, type BleAnalysisOptions, type RpaRotationModelName } from '../src/core/index.ts';
+import { addCounts, calibration, precisionRecall, type Calibration, type PairCounts } from './eval/ble-metrics.ts';
+import { addressActivity, scoreRun, type RunScore } from './eval/ble-score.ts';
+
+const WINDOW_S = 180;
+const MIN_OBSERVATIONS = 25;
+
+/** The grid: every named scenario with its matching rotation model, and `default` again under `learned`. */
+const GRID: ReadonlyArray<{ scenario: string; model: RpaRotationModelName }> = [
+  { scenario: 'default', model: 'spec_default' },
+  { scenario: 'default', model: 'learned' },
+  { scenario: 'same_template_crowd', model: 'spec_default' },
+  { scenario: 'fast_rotation', model: 'fast_rotation' },
+  { scenario: 'slow_rotation', model: 'slow_rotation' },
+  { scenario: 'dense', model: 'spec_default' },
+  { scenario: 'gaps', model: 'spec_default' },
+  { scenario: 'drift', model: 'spec_default' },
+  { scenario: 'android_multi_set', model: 'spec_default' },
+  { scenario: 'crc_noise', model: 'spec_default' },
+];
+
+interface GridRow {
+  scenario: string;
+  model: RpaRotationModelName;
+  seeds: number[];
+  observations: number;
+  eligible: number;
+  devices: number;
+  true_links: number;
+  analyzer: PairCounts & ReturnType<typeof precisionRecall>;
+  baseline: PairCounts & ReturnType<typeof precisionRecall>;
+  ari: number;
+  baseline_ari: number;
+  calibration: Omit<Calibration, 'bins'>;
+  classification_accuracy: number | null;
+  candidates: number;
+  candidates_unknown: number;
+  analyze_ms: number;
+}
+
+const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+const fixed = (value: number | null | undefined, digits = 3): string => (value === null || value === undefined || Number.isNaN(value) ? '—' : value.toFixed(digits));
+
+function summarize(counts: PairCounts): PairCounts & ReturnType<typeof precisionRecall> {
+  return { ...counts, ...precisionRecall(counts) };
+}
+
+function runCell(scenario: string, model: RpaRotationModelName, seed: number): { score: RunScore; observations: number; analyzeMs: number } {
+  const generated = generateBleScenario({ seed, scenario });
+  if (!generated.ok) throw new Error(generated.error.message);
+  const { captures, truth } = generated.value;
+  const batches = captures.flatMap((capture) =>
+    capture.table.batches.map((batch) => ({ captureId: capture.info.id, batch, mask: new Uint8Array(batch.numRows).fill(1), selectedCount: batch.numRows })),
+  );
+  const selection = { batches, rowCount: batches.reduce((sum, batch) => sum + batch.selectedCount, 0) };
+  const options: BleAnalysisOptions = {
+    mode: 'both',
+    linkageWindowS: WINDOW_S,
+    minObservationCount: MIN_OBSERVATIONS,
+    rotationModel: model,
+    addressColumns: { advertiser: 'advertiser_addr', initiator: 'initiator_addr', scanner: 'scanner_addr' },
+  };
+  const started = performance.now();
+  const analysis = analyzeBle(selection, options);
+  const analyzeMs = performance.now() - started;
+  const activities = addressActivity(captures.map((capture) => capture.table));
+  return { score: scoreRun(truth, analysis, activities, { windowS: WINDOW_S, minObservations: MIN_OBSERVATIONS }), observations: selection.rowCount, analyzeMs };
+}
+
+function markdownTable(rows: GridRow[]): string {
+  const lines = [
+    '| scenario | rotation model | seeds | addresses ≥ 25 obs | devices | true links | precision | recall | F1 | ARI | Brier | ECE | class. accuracy | baseline precision | baseline recall | baseline F1 | baseline ARI |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const row of rows) {
+    lines.push(
+      `| ${row.scenario} | ${row.model} | ${row.seeds.length} | ${row.eligible} | ${row.devices} | ${row.true_links} | ${fixed(row.analyzer.precision)} | ${fixed(row.analyzer.recall)} | ${fixed(row.analyzer.f1)} | ${fixed(row.ari)} | ${fixed(row.calibration.brier)} | ${fixed(row.calibration.ece)} | ${fixed(row.classification_accuracy)} | ${fixed(row.baseline.precision)} | ${fixed(row.baseline.recall)} | ${fixed(row.baseline.f1)} | ${fixed(row.baseline_ari)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function reliabilityTable(result: Calibration): string {
+  const lines = ['| p bin | pairs | mean p | same device |', '|---|---:|---:|---:|'];
+  for (const bin of result.bins) lines.push(`| ${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)} | ${bin.count} | ${fixed(bin.meanProbability)} | ${fixed(bin.observedFrequency)} |`);
+  return lines.join('\n');
+}
+
+function goals(rows: GridRow[], overall: Calibration): string[] {
+  const find = (scenario: string, model: RpaRotationModelName = 'spec_default') => rows.find((row) => row.scenario === scenario && row.model === model);
+  const verdict = (ok: boolean | undefined) => (ok === undefined ? 'n/a' : ok ? 'met' : 'NOT met');
+  const base = find('default');
+  const crowd = find('same_template_crowd');
+  const beatsBaseline = rows.every((row) => (row.analyzer.f1 ?? 0) > (row.baseline.f1 ?? 0) && row.ari > row.baseline_ari);
+  return [
+    `- default F1 ≥ 0.95: ${fixed(base?.analyzer.f1)} (${verdict(base ? (base.analyzer.f1 ?? 0) >= 0.95 : undefined)})`,
+    `- default ARI ≥ 0.9: ${fixed(base?.ari)} (${verdict(base ? base.ari >= 0.9 : undefined)})`,
+    `- same_template_crowd F1 ≥ 0.8: ${fixed(crowd?.analyzer.f1)} (${verdict(crowd ? (crowd.analyzer.f1 ?? 0) >= 0.8 : undefined)})`,
+    `- Brier ≤ 0.05 overall: ${fixed(overall.brier)} pooled over every candidate pair (${verdict(overall.brier === null ? undefined : overall.brier <= 0.05)}); mean of the rows' Brier scores ${fixed(mean(rows.flatMap((row) => (row.calibration.brier === null ? [] : [row.calibration.brier]))))}`,
+    `- above the baseline (F1 and ARI) in every row: ${verdict(rows.length > 0 ? beatsBaseline : undefined)}`,
+  ];
+}
+
+function main(): void {
+  const { values } = parseArgs({ options: { seeds: { type: 'string' }, scenario: { type: 'string' }, out: { type: 'string' } } });
+  const seedCount = values.seeds === undefined ? 3 : Number(values.seeds);
+  if (!Number.isInteger(seedCount) || seedCount < 1) throw new Error(`--seeds must be a positive integer, got ${values.seeds}`);
+  const seeds = Array.from({ length: seedCount }, (_, index) => index + 1);
+  const grid = values.scenario ? GRID.filter((cell) => cell.scenario === values.scenario) : GRID;
+  if (grid.length === 0) throw new Error(`no grid row for scenario '${values.scenario}'`);
+
+  const started = performance.now();
+  const rows: GridRow[] = [];
+  const pooledProbabilities: number[] = [];
+  const pooledLabels: boolean[] = [];
+  for (const { scenario, model } of grid) {
+    const runs = seeds.map((seed) => runCell(scenario, model, seed));
+    const scores = runs.map((run) => run.score);
+    const probabilities = scores.flatMap((score) => score.candidateProbabilities);
+    const labels = scores.flatMap((score) => score.candidateLabels);
+    pooledProbabilities.push(...probabilities);
+    pooledLabels.push(...labels);
+    const analyzer = scores.map((score) => score.analyzer).reduce(addCounts);
+    const classified = scores.reduce((sum, score) => sum + score.classified, 0);
+    const { bins: _bins, ...calibrationSummary } = calibration(probabilities, labels);
+    const row: GridRow = {
+      scenario,
+      model,
+      seeds,
+      observations: runs.reduce((sum, run) => sum + run.observations, 0),
+      eligible: scores.reduce((sum, score) => sum + score.eligible, 0),
+      devices: scores.reduce((sum, score) => sum + score.devices, 0),
+      true_links: analyzer.truePositives + analyzer.falseNegatives,
+      analyzer: summarize(analyzer),
+      baseline: summarize(scores.map((score) => score.baseline).reduce(addCounts)),
+      ari: mean(scores.map((score) => score.ari)),
+      baseline_ari: mean(scores.map((score) => score.baselineAri)),
+      calibration: calibrationSummary,
+      classification_accuracy: classified > 0 ? scores.reduce((sum, score) => sum + score.classifiedCorrectly, 0) / classified : null,
+      candidates: probabilities.length,
+      candidates_unknown: scores.reduce((sum, score) => sum + score.candidatesUnknown, 0),
+      analyze_ms: Math.round(runs.reduce((sum, run) => sum + run.analyzeMs, 0)),
+    };
+    rows.push(row);
+    console.error(`${scenario} (${model}): F1 ${fixed(row.analyzer.f1)}, ARI ${fixed(row.ari)}, Brier ${fixed(row.calibration.brier)}, ${row.analyze_ms} ms analysing ${row.observations} rows`);
+  }
+  const overall = calibration(pooledProbabilities, pooledLabels);
+  const elapsedS = (performance.now() - started) / 1000;
+
+  const report = [
+    `BLE analyzer evaluation: ${grid.length} grid rows × ${seeds.length} seeds (${elapsedS.toFixed(1)} s); linkage window ${WINDOW_S} s, min_observation_count ${MIN_OBSERVATIONS}`,
+    '',
+    markdownTable(rows),
+    '',
+    `Reliability of all ${overall.count} candidate-pair probabilities (Brier ${fixed(overall.brier)}, log loss ${fixed(overall.logLoss)}, ECE ${fixed(overall.ece)}):`,
+    '',
+    reliabilityTable(overall),
+    '',
+    'Goals:',
+    ...goals(rows, overall),
+  ].join('\n');
+  console.log(report);
+  const path = values.out ?? join(process.cwd(), 'eval-results.json');
+  writeFileSync(path, `${JSON.stringify({ window_s: WINDOW_S, min_observation_count: MIN_OBSERVATIONS, seeds, elapsed_s: Math.round(elapsedS * 10) / 10, rows, overall, node: process.version }, null, 2)}\n`);
+  console.error(`wrote ${path}`);
+}
+
+main();

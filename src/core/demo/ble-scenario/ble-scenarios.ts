@@ -1,0 +1,161 @@
+/**
+ * The named scenarios: each is a set of knobs over one generator (docs/ble-scenarios.md
+ * describes them and why each exists). `default` is the base; every other scenario changes
+ * the knobs its name says and nothing else.
+ */
+import type { BleDeviceProfile } from './ble-plan-types.ts';
+
+export const BLE_SCENARIO_NAMES = [
+  'default',
+  'same_template_crowd',
+  'fast_rotation',
+  'slow_rotation',
+  'dense',
+  'gaps',
+  'drift',
+  'android_multi_set',
+  'crc_noise',
+] as const;
+
+export type BleScenarioName = (typeof BLE_SCENARIO_NAMES)[number];
+
+/** How the rotating profiles draw their address lifetimes. */
+export type BleRotationRegime = 'profile' | 'fast' | 'slow';
+
+export interface BleScenarioConfig {
+  name: string;
+  description: string;
+  durationS: number;
+  receivers: number;
+  /** Devices per profile. */
+  population: Record<BleDeviceProfile, number>;
+  /** k extra devices with one identical payload template that rotate within 1 s of each other. */
+  crowd: { size: number; profile: 'tracker' } | null;
+  rotation: BleRotationRegime;
+  /** Advertising sets of Android-like phones, inclusive range. */
+  androidSets: [number, number];
+  /** Observations per second per advertising set and receiver before losses (the thinning target). */
+  observationRatePerS: number;
+  /** Gaps of each receiver alone, and gaps all receivers share (a shared outage). */
+  gapsPerReceiver: number;
+  sharedGaps: number;
+  gapS: [number, number];
+  maxDriftPpm: number;
+  maxClockOffsetMs: number;
+  crcBadRate: number;
+  crcAddressShare: number;
+  /** Per-channel loss is drawn from U(0, maxChannelLoss). */
+  maxChannelLoss: number;
+  /** Share of devices that walk around (random waypoint); the rest stay put. */
+  mobileShare: number;
+  /** Share of devices that arrive or leave in the middle of the capture. */
+  transientShare: number;
+  shadowingDb: number;
+  fadingDb: number;
+  /** Distinct models (payload templates) per profile: fewer models, more devices sharing one. */
+  modelsPerProfile: number;
+  /** The analyzer's `rpa_rotation_model` that matches the scenario (what the evaluation passes). */
+  rotationModel: 'spec_default' | 'fast_rotation' | 'slow_rotation';
+}
+
+const BASE: BleScenarioConfig = {
+  name: 'default',
+  description: '',
+  durationS: 1800,
+  receivers: 2,
+  population: { ios: 6, android: 4, windows: 2, tracker: 3, wearable: 2, public_beacon: 3, static_beacon: 3, nrpa_broadcaster: 2 },
+  crowd: null,
+  rotation: 'profile',
+  androidSets: [1, 1],
+  observationRatePerS: 0.5,
+  gapsPerReceiver: 0,
+  sharedGaps: 0,
+  gapS: [5, 120],
+  maxDriftPpm: 10,
+  maxClockOffsetMs: 20,
+  crcBadRate: 0.1,
+  crcAddressShare: 0.6,
+  maxChannelLoss: 0.2,
+  mobileShare: 0.3,
+  transientShare: 0.2,
+  shadowingDb: 5,
+  fadingDb: 3,
+  modelsPerProfile: 3,
+  rotationModel: 'spec_default',
+};
+
+const SCENARIOS: Record<BleScenarioName, BleScenarioConfig> = {
+  default: {
+    ...BASE,
+    description: '30 min, 2 receivers, 25 devices of every profile (iOS-, Android-, Windows-like phones and laptops, tracker tags, wearables, public and random-static beacons, NRPA broadcasters), OS-like rotation, 10% CRC-bad packets',
+  },
+  same_template_crowd: {
+    ...BASE,
+    name: 'same_template_crowd',
+    crowd: { size: 10, profile: 'tracker' },
+    description: 'default plus 10 tracker tags of one model: identical payload template, no carried-over token, all rotating within 1 s of each other (only timing and RSSI tell them apart)',
+  },
+  fast_rotation: {
+    ...BASE,
+    name: 'fast_rotation',
+    rotation: 'fast',
+    rotationModel: 'fast_rotation',
+    description: 'default with every rotating address living U(60, 300) s',
+  },
+  slow_rotation: {
+    ...BASE,
+    name: 'slow_rotation',
+    rotation: 'slow',
+    rotationModel: 'slow_rotation',
+    durationS: 7200,
+    observationRatePerS: 0.2,
+    description: '2 h at a lower rate, every rotating address living U(1800, 3600) s',
+  },
+  dense: {
+    ...BASE,
+    name: 'dense',
+    receivers: 3,
+    population: { ios: 30, android: 20, windows: 10, tracker: 15, wearable: 10, public_beacon: 15, static_beacon: 15, nrpa_broadcaster: 10 },
+    observationRatePerS: 0.25,
+    description: '125 devices (5× default) heard by 3 receivers, 3 models per profile: many concurrent hand-offs and shared templates',
+  },
+  gaps: {
+    ...BASE,
+    name: 'gaps',
+    gapsPerReceiver: 6,
+    sharedGaps: 3,
+    description: 'default with 6 gaps of 5–120 s per receiver and 3 outages of all receivers at once',
+  },
+  drift: {
+    ...BASE,
+    name: 'drift',
+    receivers: 3,
+    maxDriftPpm: 50,
+    maxClockOffsetMs: 200,
+    description: 'default with 3 receivers whose clocks drift up to ±50 ppm and are offset by up to ±200 ms',
+  },
+  android_multi_set: {
+    ...BASE,
+    name: 'android_multi_set',
+    population: { ...BASE.population, ios: 3, android: 10 },
+    androidSets: [2, 3],
+    description: '10 Android-like phones with 2–3 advertising sets each: the extra sets restart with a fresh RPA every 45–100 s while the main one rotates every 5–15 min',
+  },
+  crc_noise: {
+    ...BASE,
+    name: 'crc_noise',
+    crcBadRate: 0.17,
+    crcAddressShare: 0.8,
+    description: 'default with 17% CRC-bad packets (the nRF capture\'s rate), 80% of them with bit-flipped addresses',
+  },
+};
+
+/** The knobs of a named scenario (a copy: callers may change it). */
+export function bleScenarioConfig(name: BleScenarioName): BleScenarioConfig {
+  const config = SCENARIOS[name];
+  return { ...config, population: { ...config.population }, crowd: config.crowd ? { ...config.crowd } : null };
+}
+
+export function isBleScenarioName(name: string): name is BleScenarioName {
+  return (BLE_SCENARIO_NAMES as readonly string[]).includes(name);
+}
