@@ -40,9 +40,12 @@ export type ChatMessage =
   | { role: 'tool'; tool_call_id: string; name?: string; content: string };
 
 export interface TokenUsage {
+  /** Every prompt token, cached or not (OpenAI `prompt_tokens`; Anthropic input + cache read + cache write). */
   inputTokens: number;
   outputTokens: number;
+  /** The part of `inputTokens` served from the provider's prompt cache. */
   cacheReadTokens: number;
+  /** The part of `inputTokens` written to the prompt cache (Anthropic only). */
   cacheWriteTokens: number;
 }
 
@@ -60,6 +63,8 @@ export interface LlmRequest {
   /** Stop sequences (the XML transport uses them). */
   stop?: ReadonlyArray<string>;
   signal?: AbortSignal;
+  /** Time limit for the whole request, streaming included; past it the outcome is a `timeout` failure. */
+  timeoutMs?: number;
   onDelta?: (delta: StreamDelta) => void;
 }
 
@@ -71,6 +76,8 @@ export interface LlmResponse {
   usage: TokenUsage;
   /** The model the provider says answered (may differ from the requested one). */
   model: string;
+  /** False when the provider sent no token counts (some local servers): `usage` is then all zeros. */
+  usageReported?: boolean;
 }
 
 /**
