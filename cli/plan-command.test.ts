@@ -1,0 +1,146 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { plannerDemoScript, PLANNER_DEMO_QUESTION, type FetchFunction } from '../src/core/index.ts';
+import { main, type Io } from './main.ts';
+import { runPlan, systemClock, type PlanDependencies } from './plan-command.ts';
+import { loadPlannerConfig } from './planner-config.ts';
+
+interface Sandbox {
+  cwd: string;
+  home: string;
+}
+
+async function sandbox(files: Record<string, unknown> = {}): Promise<Sandbox> {
+  const root = await mkdtemp(join(tmpdir(), 'sextant-plan-'));
+  const box = { cwd: join(root, 'work'), home: join(root, 'home') };
+  await mkdir(join(box.home, '.sextant'), { recursive: true });
+  await mkdir(box.cwd, { recursive: true });
+  for (const [name, content] of Object.entries(files)) {
+    const path = name.startsWith('~/') ? join(box.home, name.slice(2)) : join(box.cwd, name);
+    await writeFile(path, typeof content === 'string' ? content : JSON.stringify(content));
+  }
+  return box;
+}
+
+const refusingFetch: FetchFunction = () => Promise.reject(new Error('no network in this test'));
+
+async function plan(argv: string[], box: Sandbox, extra: Partial<PlanDependencies> = {}) {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), readStdin: async () => '' };
+  const code = await runPlan(argv, io, { env: {}, cwd: box.cwd, home: box.home, fetch: refusingFetch, clock: systemClock, ...extra });
+  return { code, stdout, stderr, result: stdout ? JSON.parse(stdout) : null };
+}
+
+const echoTurn = (id: string, text: string) => ({ tool_calls: [{ id, name: 'test_echo', arguments: { capture_selection: { capture_id: 'cap_2026_03_14_a' }, arguments: { text } } }] });
+const finalTurn = { tool_calls: [{ id: 'f', name: 'agent__final_report', arguments: { report_format: 'markdown', report_content: 'Echoed.' } }] };
+
+describe('sextant plan', () => {
+  it('runs a scripted session with test_echo and prints the result with the contract names (exit 0)', async () => {
+    const box = await sandbox({ 'script.json': [echoTurn('c1', 'hello'), finalTurn] });
+    const { code, stderr, result } = await plan(['--prompt', 'Say hello', '--provider', 'scripted:script.json', '--test-tools'], box);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(result.success).toBe(true);
+    expect(result.finalReport).toMatchObject({ status: 'success', format: 'markdown', content: 'Echoed.', metadata: {} });
+    expect(result.conversation.map((message: { role: string }) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant']);
+    expect(result.conversation[3]).toMatchObject({ tool_call_id: 'c1' });
+    expect(result.accounting.map((entry: { type: string }) => entry.type)).toEqual(['llm', 'tool', 'llm', 'tool']);
+  }, 30_000);
+
+  it('plays the offline demo: the specification invalid plan is repaired and run', async () => {
+    const box = await sandbox({ 'demo.json': plannerDemoScript({ bleAnalyzer: false }) });
+    const { code, result } = await plan(['--prompt', PLANNER_DEMO_QUESTION, '--provider', 'scripted:demo.json'], box);
+    expect(code).toBe(0);
+    const toolMessage = result.conversation.find((message: { role: string }) => message.role === 'tool');
+    expect(toolMessage.content).toContain('[offline_repairer]');
+    expect(toolMessage.content).toContain('"target":"latency_ms"');
+  }, 30_000);
+
+  it('exits 1 on a session failure (an auth error) and 1 on exhausted turns', async () => {
+    const box = await sandbox({ 'auth.json': [{ failure: { kind: 'auth' } }], 'loop.json': [echoTurn('a', '1'), echoTurn('b', '2'), echoTurn('c', '3')] });
+    const auth = await plan(['--prompt', 'x', '--provider', 'scripted:auth.json'], box);
+    expect(auth.code).toBe(1);
+    expect(auth.result).toMatchObject({ success: false, errorKind: 'auth' });
+    await writeFile(join(box.cwd, '.sextant.json'), JSON.stringify({ maxTurns: 2 }));
+    const turns = await plan(['--prompt', 'x', '--provider', 'scripted:loop.json', '--test-tools'], box);
+    expect(turns.code).toBe(1);
+    expect(turns.result.finalReport.metadata.reason).toBe('max_turns_exhausted');
+    expect(turns.result.conversation.filter((message: { role: string }) => message.role === 'assistant')).toHaveLength(2);
+  }, 30_000);
+
+  it.each([
+    ['no prompt', ['--provider', 'scripted:ok.json'], /--prompt TEXT is required/],
+    ['an unknown provider kind', ['--prompt', 'x', '--provider', 'gemini:pro'], /unknown provider 'gemini'/],
+    ['a malformed openai-compatible spec', ['--prompt', 'x', '--provider', 'openai-compatible:http://localhost:11434/v1'], /URL#MODEL/],
+    ['a missing script file', ['--prompt', 'x', '--provider', 'scripted:nope.json'], /cannot read/],
+    ['an invalid script', ['--prompt', 'x', '--provider', 'scripted:bad.json'], /Script entry 1 \(\$\[1\]\.failure\.kind\).*\[INVALID_SCRIPT\]/],
+    ['a missing --config file', ['--prompt', 'x', '--config', 'missing.json', '--provider', 'scripted:ok.json'], /Layer '--config missing.json': no such file/],
+    ['a missing API key', ['--prompt', 'x', '--provider', 'openai:gpt-4.1-mini'], /no API key for openai: set OPENAI_API_KEY/],
+    ['no provider at all', ['--prompt', 'x'], /no provider/],
+    ['an unknown flag', ['--prompt', 'x', '--providr', 'scripted:ok.json'], /Unknown option/],
+  ])('exits 4 on %s', async (_name, argv, message) => {
+    const box = await sandbox({ 'ok.json': [finalTurn], 'bad.json': [finalTurn, { failure: { kind: 'teapot' } }] });
+    const { code, stderr, stdout } = await plan(argv, box);
+    expect(code).toBe(4);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(message);
+  });
+
+  it('names the layer when a ${VAR} is missing, and expands it when set', async () => {
+    const box = await sandbox({ '.sextant.json': { apiKeys: { openai: '${SEXTANT_TEST_KEY}' } }, 'ok.json': [finalTurn] });
+    const missing = await plan(['--prompt', 'x', '--provider', 'scripted:ok.json'], box);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain("Layer './.sextant.json': ${SEXTANT_TEST_KEY} in apiKeys.openai is not set [MISSING_VARIABLE]");
+    const set = await plan(['--prompt', 'x', '--provider', 'scripted:ok.json'], box, { env: { SEXTANT_TEST_KEY: 'k' } });
+    expect(set.code).toBe(0);
+  });
+
+  it('never prints a key, even when the provider echoes it back', async () => {
+    const key = 'sk-test-secret-0123456789';
+    const requests: Array<{ url: string; auth: string | null }> = [];
+    const fetch: FetchFunction = (url, init) => {
+      requests.push({ url, auth: new Headers(init.headers).get('authorization') });
+      return Promise.resolve(new Response(JSON.stringify({ error: { message: `Incorrect API key provided: ${key}`, type: 'invalid_request_error' } }), { status: 401, headers: { 'content-type': 'application/json' } }));
+    };
+    const box = await sandbox();
+    const { code, stdout, result } = await plan(['--prompt', 'x', '--provider', 'openai:gpt-4.1-mini'], box, { env: { OPENAI_API_KEY: key }, fetch });
+    expect(requests).toEqual([{ url: 'https://api.openai.com/v1/chat/completions', auth: `Bearer ${key}` }]);
+    expect(code).toBe(1);
+    expect(result.errorKind).toBe('auth');
+    expect(stdout).not.toContain(key);
+  });
+
+  it('is reachable through sextant plan, and lists it in the usage', async () => {
+    let stdout = '';
+    const io: Io = { stdout: (text) => void (stdout += text), stderr: () => undefined, readStdin: async () => '' };
+    expect(await main(['plan', '--help'], io)).toBe(0);
+    expect(stdout).toContain('sextant plan --prompt TEXT');
+    stdout = '';
+    await main(['--help'], io);
+    expect(stdout).toContain('sextant plan --prompt TEXT');
+  });
+});
+
+describe('planner configuration files', () => {
+  it('layers ~/.sextant/sextant.json < ./.sextant.json < --config over the defaults', async () => {
+    const box = await sandbox({
+      '~/.sextant/sextant.json': { maxTurns: 2, maxRetries: 5, toolTimeout: 9000 },
+      '.sextant.json': { maxTurns: 3, maxRetries: 4 },
+      'run.json': { maxTurns: 4 },
+    });
+    const loaded = await loadPlannerConfig({ configPath: 'run.json', cwd: box.cwd, home: box.home, env: {} });
+    expect(loaded.ok).toBe(true);
+    if (!loaded.ok) return;
+    expect(loaded.layers).toEqual(['~/.sextant/sextant.json', './.sextant.json', '--config run.json']);
+    expect(loaded.value.settings).toMatchObject({ maxTurns: 4, maxRetries: 4, toolTimeout: 9000, maxToolCallsPerTurn: 10 });
+  });
+
+  it('names the file whose JSON is broken', async () => {
+    const box = await sandbox({ '~/.sextant/sextant.json': '{ nope' });
+    const loaded = await loadPlannerConfig({ cwd: box.cwd, home: box.home, env: {} });
+    expect(!loaded.ok && loaded.error).toMatchObject({ code: 'INVALID_LAYER', layer: '~/.sextant/sextant.json' });
+  });
+});

@@ -1,0 +1,61 @@
+import { utf8ByteLength } from './tool-definitions.ts';
+
+/** A tool response as it reaches the model, and what truncation did to it. */
+export interface TruncatedResponse {
+  text: string;
+  truncated: boolean;
+  /** UTF-8 bytes before truncation. */
+  originalBytes: number;
+  /** UTF-8 bytes of `text` (the notice included). */
+  finalBytes: number;
+}
+
+export function truncationNotice(originalBytes: number, finalBytes: number): string {
+  return `[TRUNCATED] Original size ${originalBytes} bytes; truncated to ${finalBytes} bytes.`;
+}
+
+function utf8CharacterBytes(codePoint: number): number {
+  if (codePoint < 0x80) return 1;
+  if (codePoint < 0x800) return 2;
+  return codePoint < 0x10000 ? 3 : 4;
+}
+
+/** The longest prefix of `text` that fits `maxBytes` of UTF-8 without splitting a character. */
+export function utf8Prefix(text: string, maxBytes: number): string {
+  if (maxBytes <= 0) return '';
+  let bytes = 0;
+  let end = 0;
+  for (const character of text) {
+    const size = utf8CharacterBytes(character.codePointAt(0)!);
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    end += character.length;
+  }
+  return text.slice(0, end);
+}
+
+/**
+ * `toolResponseMaxBytes`: a response over the limit keeps its beginning, with the notice
+ * `[TRUNCATED] Original size X bytes; truncated to Y bytes.` prepended. The notice counts inside
+ * the limit, Y is the size of the whole result (notice included), and no UTF-8 character is split.
+ * The notice's own length depends on the digits of Y, so the cut is searched until they agree.
+ */
+export function truncateToolResponse(text: string, maxBytes: number): TruncatedResponse {
+  const originalBytes = utf8ByteLength(text);
+  if (originalBytes <= maxBytes) return { text, truncated: false, originalBytes, finalBytes: originalBytes };
+  for (let digits = String(maxBytes).length; digits >= 1; digits -= 1) {
+    // The notice with a Y of `digits` digits, and the newline that separates it from the content.
+    const noticeBytes = utf8ByteLength(truncationNotice(originalBytes, 0)) - 1 + digits + 1;
+    for (let budget = maxBytes - noticeBytes; budget >= 0; budget -= 1) {
+      const kept = utf8Prefix(text, budget);
+      const finalBytes = noticeBytes + utf8ByteLength(kept);
+      if (String(finalBytes).length === digits) {
+        return { text: `${truncationNotice(originalBytes, finalBytes)}\n${kept}`, truncated: true, originalBytes, finalBytes };
+      }
+      // Fewer digits than assumed: the next (shorter) notice width is tried by the outer loop.
+      if (String(finalBytes).length < digits) break;
+    }
+  }
+  const notice = truncationNotice(originalBytes, 0);
+  return { text: notice, truncated: true, originalBytes, finalBytes: utf8ByteLength(notice) };
+}
