@@ -2,9 +2,14 @@ import type { ExecutionRecord, JsonValue } from '../../core/index.ts';
 import { GenericOutputView } from './GenericOutputView.tsx';
 import { ErrorList, WarningList } from './IssueList.tsx';
 import { RegressionView, type RegressionOutput } from './RegressionView.tsx';
+import { BleResultSection } from '../features/ble-analysis/BleResultSection.tsx';
+import { BLE_ANALYZER_TOOL, isBleAnalyzerOutput } from '../features/ble-analysis/ble-output.ts';
 
-/** One ToolResult as people want to read it, with the raw JSON one click away. */
-export function ResultView({ record, title }: { record: ExecutionRecord; title?: string }) {
+/**
+ * One ToolResult as people want to read it, with the raw JSON one click away. `invocation`: what
+ * produced the record, when the caller has it (tool views that read captures use it).
+ */
+export function ResultView({ record, title, invocation }: { record: ExecutionRecord; title?: string; invocation?: unknown }) {
   const { result } = record;
   const output = result.structured_output as { [key: string]: JsonValue } | undefined;
   const hasOutput = output !== undefined && Object.keys(output).length > 0;
@@ -32,7 +37,9 @@ export function ResultView({ record, title }: { record: ExecutionRecord; title?:
       <ErrorList errors={result.errors} />
       <WarningList warnings={result.warnings} />
       {/* The executor has checked this output against the tool's output_schema, which fixes these fields. */}
-      {hasOutput && output.model === 'linear_regression' ? (
+      {hasOutput && record.toolName === BLE_ANALYZER_TOOL && isBleAnalyzerOutput(output) ? (
+        <BleResultSection output={output} requestId={record.requestId} invocation={invocation} />
+      ) : hasOutput && output.model === 'linear_regression' ? (
         <RegressionView output={output as unknown as RegressionOutput} />
       ) : hasOutput ? (
         <GenericOutputView output={output} />

@@ -18,11 +18,13 @@ const ADDRESS_PAGE = 50;
 interface Props {
   info: CaptureInfo;
   onDelete?: () => void;
+  /** The filter to open with (e.g. an address's packets). */
+  initialFilter?: string;
 }
 
 /** Everything about one capture: what it is, its records under a filter, and where its values lie. */
-export function CaptureDetail({ info, onDelete }: Props) {
-  const [filter, setFilter] = useState('');
+export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
+  const [filter, setFilter] = useState(initialFilter);
   const [addressRows, setAddressRows] = useState(ADDRESS_PAGE);
   const view = useCaptureView(info.id, filter);
   const answer = view.data;

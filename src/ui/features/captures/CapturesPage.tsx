@@ -5,6 +5,7 @@ import { importCaptureFile, useImportJobs } from '../../lib/capture-import.ts';
 import { useCaptures } from '../../lib/queries.ts';
 import { getRuntime } from '../../lib/sextant-runtime.ts';
 import { CaptureDetail } from './CaptureDetail.tsx';
+import { clearCaptureJump, peekCaptureJump } from './capture-jump.ts';
 import { ImportPanel } from './ImportPanel.tsx';
 
 const BUILT_IN = 'built-in demo';
@@ -13,7 +14,10 @@ const BUILT_IN = 'built-in demo';
 export function CapturesPage() {
   const captures = useCaptures();
   const queryClient = useQueryClient();
-  const [selectedId, setSelectedId] = useState<string | null>(null);
+  // A jump from another page (an address's packets) opens its capture with its filter.
+  const [jump] = useState(peekCaptureJump);
+  useEffect(clearCaptureJump, []);
+  const [selectedId, setSelectedId] = useState<string | null>(jump?.captureId ?? null);
   const list = captures.data ?? [];
   const selected = list.find((info) => info.id === selectedId) ?? list[0];
 
@@ -63,7 +67,7 @@ export function CapturesPage() {
           </ul>
         </section>
       </div>
-      {selected && <CaptureDetail key={selected.id} info={selected} onDelete={selected.source === BUILT_IN ? undefined : () => void remove(selected.id)} />}
+      {selected && <CaptureDetail key={selected.id} info={selected} initialFilter={selected.id === jump?.captureId ? jump.filter : ''} onDelete={selected.source === BUILT_IN ? undefined : () => void remove(selected.id)} />}
     </div>
   );
 }

@@ -1,0 +1,122 @@
+import { useMemo, useState } from 'react';
+import { formatCount } from '../../components/format.ts';
+import { Metric } from '../../components/Metric.tsx';
+import type { AddressType, BleAnalyzerOutput } from './ble-output.ts';
+import { Caveats } from './Caveats.tsx';
+import { ClassificationTable } from './ClassificationTable.tsx';
+import { ClusterList } from './ClusterList.tsx';
+import { availableCaptures, type PacketAccess } from './packet-access.ts';
+import type { PacketsControl } from './PacketsButton.tsx';
+import { ProbabilityHeatmap } from './ProbabilityHeatmap.tsx';
+import { RssiTraces } from './RssiTraces.tsx';
+import { addressFilter, type AnalysisSelection } from './rssi-traces.ts';
+import { SegmentTimeline } from './SegmentTimeline.tsx';
+import { activityByAddress, clusterIndexByAddress, handOffs, swimlanes } from './view-model.ts';
+
+interface Props {
+  output: BleAnalyzerOutput;
+  /** What the invocation selected, or null when the invocation is not known here. */
+  selection: AnalysisSelection | null;
+  access: PacketAccess;
+}
+
+const TYPE_LABELS: Array<[AddressType, string]> = [
+  ['public', 'Public'],
+  ['random_static', 'Random static'],
+  ['rpa', 'RPA'],
+  ['nrpa', 'NRPA'],
+  ['unknown', 'Unknown'],
+];
+
+/** A bluetooth_address_analyzer result: classification, clusters, matrix, timeline and RSSI, with the caveats beside them. */
+export function BleAnalysisView({ output, selection, access }: Props) {
+  const [selectedCluster, setSelectedCluster] = useState<number | null>(null);
+  const links = output.probabilistic_links;
+  const clusterOf = useMemo(() => clusterIndexByAddress(links), [links]);
+  const timeline = useMemo(() => activityByAddress(output), [output]);
+  const lanes = useMemo(() => swimlanes(links, timeline.activity), [links, timeline]);
+  const transitions = useMemo(() => handOffs(links, timeline.activity), [links, timeline]);
+  const typeCounts = useMemo(() => {
+    const counts = new Map<AddressType, number>();
+    for (const row of output.address_classification) counts.set(row.type, (counts.get(row.type) ?? 0) + 1);
+    return counts;
+  }, [output]);
+  const packets = usePacketsControl(selection, access);
+
+  return (
+    <div className="ble-view" data-testid="ble.view">
+      <Caveats />
+      <div className="ble-view__main">
+        <dl className="metrics">
+          <Metric label="Addresses" value={formatCount(output.address_classification.length)} />
+          {TYPE_LABELS.filter(([type]) => typeCounts.has(type)).map(([type, label]) => (
+            <Metric key={type} label={label} value={formatCount(typeCounts.get(type) ?? 0)} />
+          ))}
+          <Metric label="Clusters" value={formatCount(links.length)} />
+          <Metric label="Segments" value={formatCount(output.timeline_segments.length)} />
+        </dl>
+        {packets.unavailable && selection === null && (
+          <p className="muted small" role="status">
+            {packets.unavailable}.
+          </p>
+        )}
+        <ClassificationTable rows={output.address_classification} links={links} clusterOf={clusterOf} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} packets={packets} />
+        <ClusterList links={links} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} packets={packets} />
+        <ProbabilityHeatmap links={links} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} />
+        {timeline.extent ? (
+          <SegmentTimeline
+            lanes={lanes}
+            activity={timeline.activity}
+            handOffs={transitions}
+            links={links}
+            extent={timeline.extent}
+            offsetMinutes={timeline.offsetMinutes}
+            selectedCluster={selectedCluster}
+            onSelectCluster={setSelectedCluster}
+            packets={packets}
+          />
+        ) : (
+          <p className="muted">No timeline segments{timeline.unparsed > 0 ? ` (${timeline.unparsed} with unreadable timestamps)` : ''}.</p>
+        )}
+        {timeline.extent && timeline.unparsed > 0 && <p className="muted small">{formatCount(timeline.unparsed)} segments have unreadable timestamps and are not drawn.</p>}
+        <RssiTraces link={selectedCluster === null ? null : links[selectedCluster]} selection={selection} access={access} offsetMinutes={timeline.offsetMinutes} />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The "packets" action: the Captures page with the address's packets. With several captures it
+ * opens the one holding most of that address's packets.
+ */
+function usePacketsControl(selection: AnalysisSelection | null, access: PacketAccess): PacketsControl {
+  const [pending, setPending] = useState<string | null>(null);
+  const captures = selection && access.captures ? availableCaptures(selection.captureIds, access.captures) : null;
+  const unavailable =
+    selection === null
+      ? 'The invocation behind this result is not available here, so its captures are unknown'
+      : captures === null
+        ? 'Loading captures'
+        : captures.available.length === 0
+          ? `${selection.captureIds.join(', ')} ${selection.captureIds.length === 1 ? 'is' : 'are'} no longer available`
+          : null;
+  return {
+    unavailable,
+    pending,
+    open(address) {
+      if (!selection || !captures || captures.available.length === 0) return;
+      const filter = addressFilter([address], selection.addressColumn);
+      const [first] = captures.available;
+      if (captures.available.length === 1) {
+        access.openCapture(first.id, filter);
+        return;
+      }
+      setPending(address);
+      void Promise.all(captures.available.map((info) => access.countRows(info.id, filter).catch(() => -1))).then((counts) => {
+        setPending(null);
+        const best = counts.indexOf(Math.max(...counts));
+        access.openCapture(captures.available[Math.max(0, best)].id, filter);
+      });
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import type { ProbabilisticLink } from './ble-output.ts';
+import { PacketsButton, type PacketsControl } from './PacketsButton.tsx';
+import { clusterColor, probabilityRange } from './view-model.ts';
+
+interface Props {
+  links: ReadonlyArray<ProbabilisticLink>;
+  selectedCluster: number | null;
+  onSelectCluster(clusterIndex: number | null): void;
+  packets: PacketsControl;
+}
+
+/** The inferred clusters; choosing one highlights it in the table, matrix, timeline and traces. */
+export function ClusterList({ links, selectedCluster, onSelectCluster, packets }: Props) {
+  return (
+    <section className="ble-section" aria-labelledby="ble-clusters-heading">
+      <h3 id="ble-clusters-heading">Clusters ({links.length})</h3>
+      {links.length === 0 && <p className="muted">No addresses were linked.</p>}
+      <ul className="ble-clusters" aria-label="Clusters">
+        {links.map((link, clusterIndex) => {
+          const range = probabilityRange(link);
+          const selected = clusterIndex === selectedCluster;
+          return (
+            <li key={`${link.cluster_id}-${clusterIndex}`} className={`ble-cluster${selected ? ' is-selected' : ''}`} data-testid="ble.cluster">
+              <button
+                type="button"
+                className="ble-cluster__select"
+                aria-pressed={selected}
+                onClick={() => onSelectCluster(selected ? null : clusterIndex)}
+              >
+                <span className="ble-swatch" style={{ background: clusterColor(clusterIndex) }} aria-hidden="true" />
+                <strong>{link.cluster_id}</strong>
+                <span className="muted small">
+                  {' '}
+                  · {link.addresses.length} addresses
+                  {range && ` · p ${range.min === range.max ? range.min.toFixed(2) : `${range.min.toFixed(2)}–${range.max.toFixed(2)}`}`}
+                </span>
+              </button>
+              <ol className="ble-cluster__addresses" aria-label={`Addresses of ${link.cluster_id}`}>
+                {link.addresses.map((address) => (
+                  <li key={address}>
+                    <code>{address}</code> <PacketsButton address={address} control={packets} />
+                  </li>
+                ))}
+              </ol>
+              <ul className="ble-cluster__rationale" aria-label={`Rationale of ${link.cluster_id}`}>
+                {link.rationale.map((line, index) => (
+                  <li key={index}>{line}</li>
+                ))}
+              </ul>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,216 @@
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import type { ProbabilisticLink } from './ble-output.ts';
+import {
+  blockDiagonalMatrix,
+  cellAt,
+  cellSize,
+  clusterMatrix,
+  cssColor,
+  describeCell,
+  fillHeatmapPixels,
+  NOT_REPORTED_RGB,
+  probabilityColor,
+  type HeatmapMatrix,
+} from './heatmap-model.ts';
+
+/** The canvas never grows past this side (CSS pixels) unless a matrix has more rows than pixels. */
+const MAX_SIDE = 500;
+/** Largest matrix also offered as an HTML table (the canvas's text alternative). */
+const TABLE_LIMIT = 40;
+
+interface Props {
+  links: ReadonlyArray<ProbabilisticLink>;
+  selectedCluster: number | null;
+  onSelectCluster(clusterIndex: number | null): void;
+}
+
+/**
+ * Pairwise link probabilities as one canvas: drawn once per matrix or selection change as
+ * ImageData; hovering finds the cell by arithmetic and only moves the tooltip.
+ */
+export function ProbabilityHeatmap({ links, selectedCluster, onSelectCluster }: Props) {
+  const [wantAll, setWantAll] = useState(false);
+  const clusterShown = wantAll ? null : selectedCluster;
+  const showAll = clusterShown === null;
+  const matrix = useMemo(() => (clusterShown === null ? blockDiagonalMatrix(links) : clusterMatrix(links, clusterShown)), [links, clusterShown]);
+  const cell = cellSize(matrix.size, MAX_SIDE);
+  const side = matrix.size * cell;
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  // The cell under the pointer or keyboard focus, tied to the matrix it was found in.
+  const [hovered, setActive] = useState<{ row: number; column: number; in: HeatmapMatrix } | null>(null);
+  const active = hovered?.in === matrix ? hovered : null;
+  const tooltipId = useId();
+
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    const context = canvas?.getContext('2d');
+    if (!context || side === 0) return;
+    const image = context.createImageData(side, side);
+    fillHeatmapPixels(matrix, cell, image.data);
+    context.putImageData(image, 0, 0);
+    const block = showAll && selectedCluster !== null ? matrix.blocks.find((entry) => entry.clusterIndex === selectedCluster) : undefined;
+    if (block) {
+      const width = Math.max(2, Math.min(4, cell));
+      context.strokeStyle = '#111827';
+      context.lineWidth = width;
+      context.strokeRect(block.start * cell + width / 2, block.start * cell + width / 2, block.size * cell - width, block.size * cell - width);
+    }
+  }, [matrix, cell, side, showAll, selectedCluster]);
+
+  const onPointerMove = (event: PointerEvent<HTMLCanvasElement>) => {
+    const canvas = event.currentTarget;
+    const rect = canvas.getBoundingClientRect();
+    // From the client point to the canvas's own pixels: skip its border, undo any CSS scaling.
+    const scale = canvas.clientWidth > 0 ? side / canvas.clientWidth : 1;
+    const x = (event.clientX - rect.left - canvas.clientLeft) * scale;
+    const y = (event.clientY - rect.top - canvas.clientTop) * scale;
+    const hit = cellAt(x, y, cell, matrix.size);
+    setActive((current) => (hit === null ? null : current?.in === matrix && current.row === hit.row && current.column === hit.column ? current : { ...hit, in: matrix }));
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLCanvasElement>) => {
+    const moves: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (event.key === 'Escape') {
+      setActive(null);
+      return;
+    }
+    const move = moves[event.key];
+    if (!move || matrix.size === 0) return;
+    event.preventDefault();
+    setActive((current) => {
+      if (current?.in !== matrix) return { row: 0, column: Math.min(1, matrix.size - 1), in: matrix };
+      return { row: clampIndex(current.row + move[0], matrix.size), column: clampIndex(current.column + move[1], matrix.size), in: matrix };
+    });
+  };
+
+  const description = active ? describeCell(matrix, active.row, active.column) : null;
+  const title = clusterShown === null ? `all linked addresses (${matrix.size})` : `${links[clusterShown].cluster_id} (${matrix.size} addresses)`;
+  // Scaled position of the tooltip: below and right of the cell.
+  const cssScale = side > MAX_SIDE ? MAX_SIDE / side : 1;
+
+  return (
+    <section className="ble-section" aria-labelledby="ble-heatmap-heading">
+      <h3 id="ble-heatmap-heading">Pairwise link probabilities</h3>
+      <div className="ble-toolbar" role="group" aria-label="Matrix shown">
+        <button type="button" aria-pressed={!showAll} disabled={selectedCluster === null} onClick={() => setWantAll(false)}>
+          Selected cluster
+        </button>
+        <button type="button" aria-pressed={showAll} onClick={() => setWantAll(true)}>
+          All linked addresses
+        </button>
+        <HeatmapLegend />
+      </div>
+      {matrix.size === 0 ? (
+        <p className="muted">No linked addresses to show.</p>
+      ) : (
+        <div className="ble-heatmap">
+          <canvas
+            ref={canvasRef}
+            width={side}
+            height={side}
+            style={{ width: side * cssScale, height: side * cssScale }}
+            role="img"
+            tabIndex={0}
+            aria-label={`Pairwise link probability heatmap, ${title}. Hover a cell or use the arrow keys to read it.`}
+            aria-describedby={description ? tooltipId : undefined}
+            data-testid="ble.heatmap"
+            data-size={matrix.size}
+            data-cell={cell}
+            onPointerMove={onPointerMove}
+            onPointerLeave={() => setActive(null)}
+            onKeyDown={onKeyDown}
+            onBlur={() => setActive(null)}
+            onClick={() => {
+              if (description?.clusterIndex !== null && description?.clusterIndex !== undefined) onSelectCluster(description.clusterIndex);
+            }}
+          />
+          {description && active && (
+            <div
+              role="tooltip"
+              id={tooltipId}
+              className="ble-tooltip"
+              data-testid="ble.heatmap.tooltip"
+              style={{ left: Math.min((active.column + 1) * cell * cssScale + 8, side * cssScale), top: (active.row + 1) * cell * cssScale + 8 }}
+            >
+              <div>
+                <code>{description.rowAddress}</code> × <code>{description.columnAddress}</code>
+              </div>
+              {description.probability === null ? (
+                <div data-testid="ble.heatmap.probability">Different clusters: no probability reported</div>
+              ) : (
+                <div>
+                  p = <strong data-testid="ble.heatmap.probability">{description.probability.toFixed(2)}</strong>
+                  {active.row === active.column && <span className="muted"> (same address)</span>}
+                </div>
+              )}
+              {description.clusterIndex !== null && (
+                <>
+                  <div className="muted">{links[description.clusterIndex].cluster_id}</div>
+                  <ul>
+                    {links[description.clusterIndex].rationale.map((line, index) => (
+                      <li key={index}>{line}</li>
+                    ))}
+                  </ul>
+                </>
+              )}
+            </div>
+          )}
+        </div>
+      )}
+      {clusterShown !== null && matrix.size <= TABLE_LIMIT && <MatrixTable link={links[clusterShown]} />}
+    </section>
+  );
+}
+
+function clampIndex(value: number, size: number): number {
+  return Math.min(size - 1, Math.max(0, value));
+}
+
+function HeatmapLegend() {
+  const stops = [0, 0.25, 0.5, 0.75, 1].map((p) => `${cssColor(probabilityColor(p))} ${p * 100}%`).join(', ');
+  return (
+    <span className="ble-legend small" aria-label="Colour scale: probability 0 light to 1 dark; grey: not reported">
+      <span aria-hidden="true">0</span>
+      <span className="ble-legend__ramp" style={{ background: `linear-gradient(to right, ${stops})` }} aria-hidden="true" />
+      <span aria-hidden="true">1</span>
+      <span className="ble-swatch" style={{ background: cssColor(NOT_REPORTED_RGB), border: '1px solid #cbd5e1' }} aria-hidden="true" />
+      <span aria-hidden="true">not reported</span>
+    </span>
+  );
+}
+
+/** The selected cluster's matrix as a table: the heatmap's text alternative. */
+function MatrixTable({ link }: { link: ProbabilisticLink }) {
+  return (
+    <details className="ble-matrix-table">
+      <summary>Matrix of {link.cluster_id} as a table</summary>
+      <div className="ble-scroll">
+        <table className="data-table" aria-label={`Pairwise probabilities of ${link.cluster_id}`}>
+          <thead>
+            <tr>
+              <td />
+              {link.addresses.map((address) => (
+                <th key={address} scope="col">
+                  <code>{address}</code>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {link.addresses.map((address, row) => (
+              <tr key={address}>
+                <th scope="row">
+                  <code>{address}</code>
+                </th>
+                {link.addresses.map((other, column) => {
+                  const value = link.pairwise_probability_matrix[row]?.[column];
+                  return <td key={other}>{typeof value === 'number' ? value.toFixed(2) : '—'}</td>;
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}

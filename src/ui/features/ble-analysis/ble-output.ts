@@ -1,0 +1,47 @@
+/**
+ * The fields of a `bluetooth_address_analyzer` structured_output this view reads
+ * (tool-contract.md §7.2). The executor has validated the output against the tool's
+ * output_schema before it gets here; `isBleAnalyzerOutput` only guards the routing.
+ */
+
+export type AddressType = 'public' | 'random_static' | 'rpa' | 'nrpa' | 'unknown';
+
+export interface AddressClassificationRow {
+  /** Canonical observed address, e.g. `7A:4C:21:9D:10:EF`. */
+  address: string;
+  type: AddressType;
+  /** Posterior-like confidence for the class label, in [0, 1]. */
+  confidence: number;
+  evidence: string[];
+}
+
+export interface ProbabilisticLink {
+  cluster_id: string;
+  addresses: string[];
+  /** Square, aligned with `addresses`; each cell the probability that the two are linked. */
+  pairwise_probability_matrix: number[][];
+  rationale: string[];
+}
+
+export interface TimelineSegment {
+  address: string;
+  /** RFC3339 instant in the capture's wall clock. */
+  start_ts: string;
+  end_ts: string;
+  /** Relative activity intensity; comparable within one run only. */
+  activity_score: number;
+}
+
+export interface BleAnalyzerOutput {
+  address_classification: AddressClassificationRow[];
+  probabilistic_links: ProbabilisticLink[];
+  timeline_segments: TimelineSegment[];
+}
+
+export const BLE_ANALYZER_TOOL = 'bluetooth_address_analyzer';
+
+export function isBleAnalyzerOutput(output: unknown): output is BleAnalyzerOutput {
+  if (typeof output !== 'object' || output === null) return false;
+  const candidate = output as Record<string, unknown>;
+  return Array.isArray(candidate.address_classification) && Array.isArray(candidate.probabilistic_links) && Array.isArray(candidate.timeline_segments);
+}

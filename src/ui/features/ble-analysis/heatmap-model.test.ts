@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import fixture from './__fixtures__/lab-floor-output.json' with { type: 'json' };
+import { largeBleOutput } from './__fixtures__/large-output.ts';
+import type { BleAnalyzerOutput } from './ble-output.ts';
+import { blockDiagonalMatrix, cellAt, cellSize, clusterMatrix, describeCell, fillHeatmapPixels, NOT_REPORTED_RGB, probabilityColor } from './heatmap-model.ts';
+
+const output = fixture as BleAnalyzerOutput;
+
+describe('heatmap matrices', () => {
+  it('one cluster is its own matrix', () => {
+    const matrix = clusterMatrix(output.probabilistic_links, 0);
+    expect(matrix.size).toBe(3);
+    expect([...matrix.values]).toEqual([1, 0.91, 0.88, 0.91, 1, 0.86, 0.88, 0.86, 1]);
+  });
+
+  it('all clusters sit on the diagonal; cells across clusters are not reported', () => {
+    const matrix = blockDiagonalMatrix(output.probabilistic_links);
+    expect(matrix.size).toBe(9);
+    expect(matrix.blocks).toEqual([
+      { clusterIndex: 0, start: 0, size: 3 },
+      { clusterIndex: 1, start: 3, size: 2 },
+      { clusterIndex: 2, start: 5, size: 2 },
+      { clusterIndex: 3, start: 7, size: 2 },
+    ]);
+    expect(describeCell(matrix, 3, 4)).toEqual({ rowAddress: '4B:10:7E:22:9A:01', columnAddress: '52:E3:0C:71:B8:6D', probability: 0.83, clusterIndex: 1 });
+    expect(describeCell(matrix, 0, 8)).toEqual({ rowAddress: '7A:4C:21:9D:10:EF', columnAddress: '48:F2:6B:0D:91:A7', probability: null, clusterIndex: null });
+    // Symmetric, NaN cells included (Object.is(NaN, NaN) is true).
+    for (let row = 0; row < 9; row++) for (let column = 0; column < 9; column++) expect(Object.is(matrix.values[row * 9 + column], matrix.values[column * 9 + row])).toBe(true);
+  });
+});
+
+describe('hit-testing and sizing', () => {
+  it('finds the cell by arithmetic, with edges belonging to the next cell', () => {
+    expect(cellAt(0, 0, 10, 3)).toEqual({ row: 0, column: 0 });
+    expect(cellAt(9.99, 10, 10, 3)).toEqual({ row: 1, column: 0 });
+    expect(cellAt(29.9, 29.9, 10, 3)).toEqual({ row: 2, column: 2 });
+    expect(cellAt(30, 5, 10, 3)).toBeNull();
+    expect(cellAt(-1, 5, 10, 3)).toBeNull();
+    expect(cellAt(Number.NaN, 5, 10, 3)).toBeNull();
+    // 500 × 500 at one pixel per cell.
+    expect(cellAt(499.5, 250.2, 1, 500)).toEqual({ row: 250, column: 499 });
+  });
+
+  it('sizes cells to fit the canvas', () => {
+    expect(cellSize(3, 500)).toBe(40);
+    expect(cellSize(9, 500)).toBe(40);
+    expect(cellSize(20, 500)).toBe(25);
+    expect(cellSize(500, 500)).toBe(1);
+    expect(cellSize(800, 500)).toBe(1);
+  });
+});
+
+describe('colours and pixels', () => {
+  it('runs light to dark and marks unreported cells apart', () => {
+    expect(probabilityColor(0)).toEqual([255, 247, 236]);
+    expect(probabilityColor(1)).toEqual([127, 0, 0]);
+    expect(probabilityColor(1.5)).toEqual([127, 0, 0]);
+    expect(probabilityColor(Number.NaN)).toEqual([...NOT_REPORTED_RGB]);
+    const darkness = (p: number) => probabilityColor(p).reduce((sum, channel) => sum + channel, 0);
+    for (let p = 0; p < 1; p += 0.05) expect(darkness(p + 0.05)).toBeLessThan(darkness(p));
+  });
+
+  it('fills each cell with its colour', () => {
+    const matrix = blockDiagonalMatrix(output.probabilistic_links);
+    const cell = 4;
+    const side = matrix.size * cell;
+    const pixels = new Uint8ClampedArray(side * side * 4);
+    fillHeatmapPixels(matrix, cell, pixels);
+    const pixel = (x: number, y: number) => [...pixels.slice((y * side + x) * 4, (y * side + x) * 4 + 4)];
+    // Row 0, column 1 (p = 0.91): every pixel of the cell, its last one included.
+    const expected = [...probabilityColor(Math.round(0.91 * 255) / 255), 255];
+    expect(pixel(4, 0)).toEqual(expected);
+    expect(pixel(7, 3)).toEqual(expected);
+    expect(pixel(8 * cell, 0)).toEqual([...NOT_REPORTED_RGB, 255]);
+    expect(() => fillHeatmapPixels(matrix, cell, new Uint8ClampedArray(10))).toThrow(/too small/);
+  });
+
+  it('builds and fills a 500 × 500 matrix quickly', () => {
+    const single = largeBleOutput({ linked: 500, standalone: 0, singleCluster: true });
+    const blocks = largeBleOutput({ linked: 500, standalone: 0 });
+    for (const links of [single.probabilistic_links, blocks.probabilistic_links]) {
+      const started = performance.now();
+      const matrix = links.length === 1 ? clusterMatrix(links, 0) : blockDiagonalMatrix(links);
+      const pixels = new Uint8ClampedArray(matrix.size * matrix.size * 4);
+      fillHeatmapPixels(matrix, cellSize(matrix.size, 500), pixels);
+      const elapsed = performance.now() - started;
+      expect(matrix.size).toBe(500);
+      // A frame is 16 ms; leave room for slow CI machines.
+      expect(elapsed).toBeLessThan(100);
+    }
+  });
+});

@@ -1,0 +1,141 @@
+import type { ProbabilisticLink } from './ble-output.ts';
+
+/**
+ * A square matrix of link probabilities laid out for the heatmap: one cluster's matrix, or every
+ * cluster's matrix on the diagonal of one big matrix. Cells outside a cluster's block are NaN:
+ * the analyzer reports no probability for addresses in different clusters.
+ */
+export interface HeatmapMatrix {
+  addresses: string[];
+  /** Row-major, `size × size`. */
+  values: Float64Array;
+  /** Index into `probabilistic_links` of each row's cluster. */
+  clusterOf: Int32Array;
+  /** Each cluster's block: first row and size. */
+  blocks: Array<{ clusterIndex: number; start: number; size: number }>;
+  size: number;
+}
+
+/** One cluster's matrix. */
+export function clusterMatrix(links: ReadonlyArray<ProbabilisticLink>, clusterIndex: number): HeatmapMatrix {
+  return assemble(links, [clusterIndex]);
+}
+
+/** Every cluster's matrix along the diagonal ("all linked addresses"). */
+export function blockDiagonalMatrix(links: ReadonlyArray<ProbabilisticLink>): HeatmapMatrix {
+  return assemble(
+    links,
+    links.map((_, index) => index),
+  );
+}
+
+function assemble(links: ReadonlyArray<ProbabilisticLink>, clusterIndexes: number[]): HeatmapMatrix {
+  const size = clusterIndexes.reduce((total, index) => total + links[index].addresses.length, 0);
+  const values = new Float64Array(size * size).fill(Number.NaN);
+  const clusterOf = new Int32Array(size);
+  const addresses: string[] = [];
+  const blocks: HeatmapMatrix['blocks'] = [];
+  let start = 0;
+  for (const clusterIndex of clusterIndexes) {
+    const link = links[clusterIndex];
+    const count = link.addresses.length;
+    blocks.push({ clusterIndex, start, size: count });
+    for (let row = 0; row < count; row++) {
+      addresses.push(link.addresses[row]);
+      clusterOf[start + row] = clusterIndex;
+      const source = link.pairwise_probability_matrix[row] ?? [];
+      for (let column = 0; column < count; column++) {
+        const value = source[column];
+        // A ragged or missing cell stays NaN ("not reported") rather than breaking the drawing.
+        values[(start + row) * size + start + column] = typeof value === 'number' ? value : Number.NaN;
+      }
+    }
+    start += count;
+  }
+  return { addresses, values, clusterOf, blocks, size };
+}
+
+/** Side of one cell in CSS pixels: as large as fits in `maxSide`, between 1 and `maxCell`. */
+export function cellSize(size: number, maxSide: number, maxCell = 40): number {
+  if (size <= 0) return maxCell;
+  return Math.max(1, Math.min(maxCell, Math.floor(maxSide / size)));
+}
+
+/** The cell under a point given in the canvas's own pixels, or null outside the matrix. */
+export function cellAt(x: number, y: number, cell: number, size: number): { row: number; column: number } | null {
+  if (!(x >= 0 && y >= 0)) return null;
+  const column = Math.floor(x / cell);
+  const row = Math.floor(y / cell);
+  return row < size && column < size ? { row, column } : null;
+}
+
+/** Colour stops of the sequential scale, probability 0 → 1 (light to dark, print-safe). */
+const STOPS: ReadonlyArray<[number, number, number]> = [
+  [255, 247, 236],
+  [253, 212, 158],
+  [252, 141, 89],
+  [215, 48, 31],
+  [127, 0, 0],
+];
+/** Cells with no reported probability. */
+export const NOT_REPORTED_RGB: readonly [number, number, number] = [241, 245, 249];
+
+export function probabilityColor(probability: number): [number, number, number] {
+  if (Number.isNaN(probability)) return [...NOT_REPORTED_RGB];
+  const position = Math.min(1, Math.max(0, probability)) * (STOPS.length - 1);
+  const low = Math.min(STOPS.length - 2, Math.floor(position));
+  const fraction = position - low;
+  const a = STOPS[low];
+  const b = STOPS[low + 1];
+  return [0, 1, 2].map((channel) => Math.round(a[channel] + (b[channel] - a[channel]) * fraction)) as [number, number, number];
+}
+
+export function cssColor(rgb: readonly [number, number, number]): string {
+  return `rgb(${rgb[0]}, ${rgb[1]}, ${rgb[2]})`;
+}
+
+/**
+ * Writes the matrix as RGBA pixels, `cell` pixels per cell, into `pixels` (side `size × cell`).
+ * One pass of 32-bit writes from a 257-entry colour table (256 probability steps and "not
+ * reported"), so a 500 × 500 matrix costs a few milliseconds.
+ */
+export function fillHeatmapPixels(matrix: HeatmapMatrix, cell: number, pixels: Uint8ClampedArray): void {
+  const side = matrix.size * cell;
+  if (pixels.length < side * side * 4) throw new Error(`pixel buffer too small: ${pixels.length} < ${side * side * 4}`);
+  // Colours packed the way this platform lays out bytes: written as bytes, read back as words.
+  const tableBytes = new Uint8ClampedArray(257 * 4);
+  for (let step = 0; step <= 256; step++) tableBytes.set([...(step === 256 ? NOT_REPORTED_RGB : probabilityColor(step / 255)), 255], step * 4);
+  const table = new Uint32Array(tableBytes.buffer);
+  const words = new Uint32Array(pixels.buffer, pixels.byteOffset, side * side);
+  for (let row = 0; row < matrix.size; row++) {
+    const rowStart = row * cell * side;
+    for (let column = 0; column < matrix.size; column++) {
+      const value = matrix.values[row * matrix.size + column];
+      const color = table[Number.isNaN(value) ? 256 : Math.round(Math.min(1, Math.max(0, value)) * 255)];
+      for (let x = rowStart + column * cell, end = x + cell; x < end; x++) words[x] = color;
+    }
+    // A matrix row is `cell` identical pixel rows.
+    for (let y = 1; y < cell; y++) words.copyWithin(rowStart + y * side, rowStart, rowStart + side);
+  }
+}
+
+/** What the tooltip says about one cell. */
+export interface CellDescription {
+  rowAddress: string;
+  columnAddress: string;
+  /** Null when the analyzer reports no probability (addresses in different clusters). */
+  probability: number | null;
+  /** The cluster both addresses are in, or null when they are in different clusters. */
+  clusterIndex: number | null;
+}
+
+export function describeCell(matrix: HeatmapMatrix, row: number, column: number): CellDescription {
+  const value = matrix.values[row * matrix.size + column];
+  const sameCluster = matrix.clusterOf[row] === matrix.clusterOf[column];
+  return {
+    rowAddress: matrix.addresses[row],
+    columnAddress: matrix.addresses[column],
+    probability: Number.isNaN(value) ? null : value,
+    clusterIndex: sameCluster ? matrix.clusterOf[row] : null,
+  };
+}
