@@ -31,5 +31,11 @@ export default defineConfig({
       url: 'http://127.0.0.1:4175/health',
       reuseExistingServer: !process.env.CI,
     },
+    {
+      // A mock LLM server (OpenAI, Anthropic and OpenAI-compatible wire formats; loopback only) for the Planner journeys.
+      command: 'node e2e/fixtures/mock-llm-server.mjs --port 4177',
+      url: 'http://127.0.0.1:4177/v1/models',
+      reuseExistingServer: !process.env.CI,
+    },
   ],
 });

@@ -17,6 +17,8 @@ import {
 import { ThreadRunner } from './thread-runner.ts';
 import { runCanon } from './canon-command.ts';
 import { runManifest } from './manifest-command.ts';
+import { runGenerate } from './generate-command.ts';
+import { runPlan } from './plan-command.ts';
 
 /** Exit codes of agent-contract.md, as the runner uses them. */
 export const EXIT = { ok: 0, executionFailure: 1, badArguments: 4, validationFailure: 5 } as const;
@@ -29,6 +31,8 @@ const USAGE = `Usage:
   sextant canon FILE|-... [--format openai|anthropic|mcp|langchain|raw] [--emit canonical|openai|anthropic|mcp|json_schema|manifest]
   sextant manifest check FILE|-
   sextant manifest diff OLD NEW
+  sextant generate ble --seed N [--scenario NAME] --out FILE [--per-receiver]
+  sextant plan --prompt TEXT [--config FILE] [--provider scripted:FILE|openai:MODEL|anthropic:MODEL|openai-compatible:URL#MODEL]... [--test-tools]
 
 invoke     runs one ToolInvocation or an ordered array of them (a plan) and prints the
            ToolResult (or an array of them) as JSON on stdout
@@ -41,6 +45,11 @@ import     reads a capture file and prints its import report as JSON on stdout: 
            advertising_packets[_crc_ok], advertisers[_crc_ok], adv_type_counts, skipped, ...);
            with --out, also writes the normalized table as an Arrow IPC file
 manifests  lists the installed tool manifests as JSON
+generate   ble: writes a synthetic BLE scenario (Arrow IPC captures + FILE.truth.json) and
+           prints a JSON summary; see \`sextant generate --help\` and docs/ble-scenarios.md
+plan       runs a planner session (LLM plan → validate → execute → repair → final report)
+           and prints its result as JSON; see \`sextant plan --help\` (exit 0 success, 1 session
+           failure, 4 bad arguments or configuration)
 
 --capture ID=PATH   adds a capture from a BLE capture (pcap, pcapng, btsnoop), Arrow IPC
                     (file or stream) or CSV file
@@ -89,6 +98,8 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   // canon and manifest parse their own flags (--format, --emit), which the shared parser rejects.
   if (argv[0] === 'canon') return runCanon(argv.slice(1), io);
   if (argv[0] === 'manifest') return runManifest(argv.slice(1), io);
+  if (argv[0] === 'generate') return runGenerate(argv.slice(1), io);
+  if (argv[0] === 'plan') return runPlan(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({

@@ -6,7 +6,7 @@ test('imports a CSV capture, filters it with the filter language and starts a to
   await page.goto('/#/captures');
   await page.getByTestId('captures.file-input').setInputFiles(fixture('lab-floor.csv'));
   await expect(page.getByTestId('captures.import-job')).toHaveAttribute('data-state', 'done', { timeout: 20_000 });
-  await expect(page.getByTestId('captures.card').filter({ hasText: 'lab_floor' })).toBeVisible();
+  await expect(page.getByTestId('captures.card').filter({ has: page.getByText('lab_floor', { exact: true }) })).toBeVisible();
 
   const detail = page.getByTestId('capture.detail');
   await expect(detail).toContainText('lab_floor');
@@ -34,5 +34,5 @@ test('a file that is not a capture fails with a coded error and the app keeps wo
   const job = page.getByTestId('captures.import-job');
   await expect(job).toHaveAttribute('data-state', 'failed');
   await expect(job).toContainText('EMPTY_FILE');
-  await expect(page.getByTestId('captures.card')).toHaveCount(1);
+  await expect(page.getByTestId('captures.card')).toHaveCount(3);
 });

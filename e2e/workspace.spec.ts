@@ -14,8 +14,8 @@ test('captures and runs survive a reload', async ({ tools, page }) => {
 
   await page.reload();
   await page.goto('/#/captures');
-  await expect(page.getByTestId('captures.card').filter({ hasText: 'lab_floor' })).toBeVisible({ timeout: 20_000 });
-  await page.getByTestId('captures.card').filter({ hasText: 'lab_floor' }).click();
+  await expect(page.getByTestId('captures.card').filter({ has: page.getByText('lab_floor', { exact: true }) })).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('captures.card').filter({ has: page.getByText('lab_floor', { exact: true }) }).click();
   await expect(page.getByTestId('capture.filter-count')).toHaveText('300 of 300 rows');
 
   await page.goto('/#/runs');
@@ -26,11 +26,11 @@ test('captures and runs survive a reload', async ({ tools, page }) => {
   await expect(page.getByTestId('result.coefficient-table')).toBeVisible();
 
   await page.goto('/#/captures');
-  await page.getByTestId('captures.card').filter({ hasText: 'lab_floor' }).click();
+  await page.getByTestId('captures.card').filter({ has: page.getByText('lab_floor', { exact: true }) }).click();
   await page.getByTestId('capture.delete').click();
-  await expect(page.getByTestId('captures.card').filter({ hasText: 'lab_floor' })).toHaveCount(0);
+  await expect(page.getByTestId('captures.card').filter({ has: page.getByText('lab_floor', { exact: true }) })).toHaveCount(0);
   await page.reload();
-  await expect(page.getByTestId('captures.card')).toHaveCount(1);
+  await expect(page.getByTestId('captures.card')).toHaveCount(3);
 });
 
 test('a file without ts_ms goes through the column-mapping step', async ({ page }) => {
@@ -66,5 +66,5 @@ test('the workspace exports to one file, and a malformed workspace file is rejec
   await expect(page.getByTestId('settings.workspace-message')).toContainText('NOT_A_WORKSPACE_FILE');
   await page.reload();
   await page.goto('/#/captures');
-  await expect(page.getByTestId('captures.card').filter({ hasText: 'lab_floor' })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('captures.card').filter({ has: page.getByText('lab_floor', { exact: true }) })).toBeVisible({ timeout: 20_000 });
 });

@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, lazy, useSyncExternalStore } from 'react';
 import { CapturesPage } from '../features/captures/CapturesPage.tsx';
+import { PlannerPage } from '../features/planner/PlannerPage.tsx';
 import { RunsPage } from '../features/runs/RunsPage.tsx';
 import { SettingsPage } from '../features/settings/SettingsPage.tsx';
 import { ToolsPage } from '../features/tools/ToolsPage.tsx';
@@ -23,6 +24,7 @@ const PAGES = {
     ),
   },
   runs: { title: 'Runs', render: () => <RunsPage /> },
+  planner: { title: 'Planner', render: () => <PlannerPage /> },
   settings: { title: 'Settings', render: () => <SettingsPage /> },
 } as const;
 type PageId = keyof typeof PAGES;

@@ -7,6 +7,7 @@ export type {
   CaptureEntry,
   CaptureSummary,
   WorkspaceRun,
+  WorkspacePlannerRun,
   NewWorkspaceRun,
   StorageUsage,
   PersistenceResult,

@@ -1,5 +1,5 @@
 import type { CaptureInfo } from '../../../core/index.ts';
-import type { WorkspaceRun } from './workspace-types.ts';
+import type { WorkspacePlannerRun, WorkspaceRun } from './workspace-types.ts';
 
 // Shape checks for what comes back from a workspace file (untrusted) or goes into the store.
 // Each returns null when the value is fine, else what is wrong with it.
@@ -57,6 +57,39 @@ export function runProblem(value: unknown): string | null {
 
 export function isWorkspaceRun(value: unknown): value is WorkspaceRun {
   return runProblem(value) === null;
+}
+
+const CREDENTIAL_PROPERTIES = new Set(['apikey', 'api_key', 'authorization', 'x-api-key']);
+
+/** Path of the first property that holds a credential, or null. */
+function credentialPath(value: unknown, path: string): string | null {
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = credentialPath(item, `${path}[${index}]`);
+      if (found !== null) return found;
+    }
+  } else if (isObject(value)) {
+    for (const [key, item] of Object.entries(value)) {
+      if (CREDENTIAL_PROPERTIES.has(key.toLowerCase())) return `${path}.${key}`;
+      const found = credentialPath(item, `${path}.${key}`);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+const plannerRunChecks: Checks = {
+  id: (value) => isString(value) && value.length > 0,
+  startedAt: isIsoInstant,
+  record: isObject,
+};
+
+/** Problem with a planner run, or null when it is a valid {@link WorkspacePlannerRun} holding no credential. */
+export function plannerRunProblem(value: unknown): string | null {
+  const shape = firstFailure(value, plannerRunChecks);
+  if (shape !== null) return shape;
+  const secret = credentialPath((value as WorkspacePlannerRun).record, 'record');
+  return secret === null ? null : `holds a credential at ${secret}; API keys are never stored`;
 }
 
 export { isIsoInstant, isObject, isString, isFiniteNumber };

@@ -1,11 +1,11 @@
 import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { CaptureInfo } from '../../../core/index.ts';
-import type { WorkspaceRun } from './workspace-types.ts';
+import type { WorkspacePlannerRun, WorkspaceRun } from './workspace-types.ts';
 
 /** Default IndexedDB database name. */
 export const WORKSPACE_DB_NAME = 'sextant-workspace';
 /** Current schema version; {@link upgradeWorkspaceDb} migrates every older one. */
-export const WORKSPACE_DB_VERSION = 1;
+export const WORKSPACE_DB_VERSION = 2;
 
 /** A capture's description and report; its bytes live in `capture-bytes` under the same key. */
 export interface CaptureRecord {
@@ -37,11 +37,13 @@ export interface WorkspaceSchema extends DBSchema {
   'capture-bytes': { key: string; value: CaptureBytesRecord };
   runs: { key: string; value: WorkspaceRun; indexes: { 'by-startedAt': string } };
   settings: { key: string; value: SettingRecord };
+  /** Version 2: the Planner page's runs (recordings without API keys). */
+  'planner-runs': { key: string; value: WorkspacePlannerRun; indexes: { 'by-startedAt': string } };
 }
 
 export type WorkspaceDb = IDBPDatabase<WorkspaceSchema>;
 export type WorkspaceStore = StoreNames<WorkspaceSchema>;
-export const ALL_STORES: WorkspaceStore[] = ['captures', 'capture-bytes', 'runs', 'settings'];
+export const ALL_STORES: WorkspaceStore[] = ['captures', 'capture-bytes', 'runs', 'settings', 'planner-runs'];
 
 /** Creates or migrates the stores, one step per version, so any older database reaches the current one. */
 export function upgradeWorkspaceDb(db: WorkspaceDb, oldVersion: number): void {
@@ -53,7 +55,12 @@ export function upgradeWorkspaceDb(db: WorkspaceDb, oldVersion: number): void {
     runs.createIndex('by-startedAt', 'startedAt');
     db.createObjectStore('settings', { keyPath: 'key' });
   }
-  // Version 2 and later: add `if (oldVersion < 2) { … }` here; never edit a step that has shipped.
+  if (oldVersion < 2) {
+    // Adds a store; every version-1 store and its data stay as they are.
+    const plannerRuns = db.createObjectStore('planner-runs', { keyPath: 'id' });
+    plannerRuns.createIndex('by-startedAt', 'startedAt');
+  }
+  // Version 3 and later: add `if (oldVersion < 3) { … }` here; never edit a step that has shipped.
 }
 
 /**

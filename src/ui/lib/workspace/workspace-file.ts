@@ -1,6 +1,6 @@
 import { safeParseJson, type JsonValue, type Result } from '../../../core/index.ts';
-import { captureInfoProblem, isFiniteNumber, isIsoInstant, isObject, isString, runProblem } from './validate.ts';
-import type { CaptureSummary, WorkspaceProblem, WorkspaceRun } from './workspace-types.ts';
+import { captureInfoProblem, isFiniteNumber, isIsoInstant, isObject, isString, plannerRunProblem, runProblem } from './validate.ts';
+import type { CaptureSummary, WorkspacePlannerRun, WorkspaceProblem, WorkspaceRun } from './workspace-types.ts';
 
 /**
  * # Workspace file format, version 1
@@ -16,8 +16,9 @@ import type { CaptureSummary, WorkspaceProblem, WorkspaceRun } from './workspace
  * | 16 + H   | …    | payload: the captures' Arrow IPC bytes, one after another, unpadded |
  *
  * Each header capture has `offset` (from the start of the payload) and `byteLength`; captures are
- * contiguous and in header order, so the file is exactly `16 + H + payloadBytes` long. Runs and
- * settings are in the header as JSON.
+ * contiguous and in header order, so the file is exactly `16 + H + payloadBytes` long. Runs,
+ * planner runs (optional `plannerRuns`, added without a version change: readers that do not know
+ * it ignore it, files without it read as none) and settings are in the header as JSON.
  *
  * Why not one JSON with base64: base64 adds a third, and building or parsing one JSON string the
  * size of all captures needs that much contiguous memory twice over. Here export assembles a `Blob`
@@ -51,6 +52,8 @@ export interface WorkspaceFileHeader {
   payloadBytes: number;
   captures: WorkspaceFileCapture[];
   runs: WorkspaceRun[];
+  /** The Planner page's runs; absent in files written before planner runs existed. */
+  plannerRuns?: WorkspacePlannerRun[];
   settings: Array<{ key: string; value: JsonValue }>;
 }
 
@@ -59,6 +62,7 @@ export interface WorkspaceFileContent {
   exportedAt: string;
   captures: Array<{ summary: CaptureSummary; bytes: Blob | ArrayBuffer }>;
   runs: WorkspaceRun[];
+  plannerRuns?: WorkspacePlannerRun[];
   settings: Array<{ key: string; value: JsonValue }>;
 }
 
@@ -67,6 +71,7 @@ export interface DecodedWorkspaceFile {
   header: WorkspaceFileHeader;
   captures: Array<{ summary: CaptureSummary; bytes: Blob }>;
   runs: WorkspaceRun[];
+  plannerRuns: WorkspacePlannerRun[];
   settings: Array<{ key: string; value: JsonValue }>;
 }
 
@@ -88,6 +93,7 @@ export function encodeWorkspaceFile(content: WorkspaceFileContent): Blob {
     payloadBytes: offset,
     captures,
     runs: content.runs,
+    ...(content.plannerRuns && content.plannerRuns.length > 0 ? { plannerRuns: content.plannerRuns } : {}),
     settings: content.settings,
   };
   const headerBytes = encoder.encode(JSON.stringify(header));
@@ -151,6 +157,7 @@ export async function decodeWorkspaceFile(file: Blob): Promise<Result<DecodedWor
         bytes: file.slice(payloadStart + offset, payloadStart + offset + summary.byteLength),
       })),
       runs: checked.runs,
+      plannerRuns: checked.plannerRuns ?? [],
       settings: checked.settings,
     },
   };
@@ -193,6 +200,17 @@ function headerProblem(header: unknown): string | null {
     const id = (run as { id: string }).id;
     if (runIds.has(id)) return `lists run '${id}' twice`;
     runIds.add(id);
+  }
+  if (header.plannerRuns !== undefined) {
+    if (!Array.isArray(header.plannerRuns)) return "has a 'plannerRuns' that is not a list";
+    const plannerIds = new Set<string>();
+    for (const [index, run] of header.plannerRuns.entries()) {
+      const shape = plannerRunProblem(run);
+      if (shape !== null) return `planner run ${index} ${shape}`;
+      const id = (run as { id: string }).id;
+      if (plannerIds.has(id)) return `lists planner run '${id}' twice`;
+      plannerIds.add(id);
+    }
   }
   const settingKeys = new Set<string>();
   for (const [index, setting] of header.settings.entries()) {

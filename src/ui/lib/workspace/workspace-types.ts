@@ -1,4 +1,4 @@
-import type { CaptureInfo, ExecutionRecord } from '../../../core/index.ts';
+import type { CaptureInfo, ExecutionRecord, JsonValue } from '../../../core/index.ts';
 
 /** A capture to store: its description, its normalized table as Arrow IPC bytes, and its import report. */
 export interface CaptureEntry {
@@ -35,6 +35,20 @@ export interface WorkspaceRun {
   records: ExecutionRecord[];
   /** Wall time of the whole run, in milliseconds. */
   durationMs: number;
+}
+
+/**
+ * A Planner page run as stored: the question, the targets (without keys), the settings and the
+ * loop's step recording, in whatever shape the page records (plain JSON). The workspace refuses
+ * one that holds a credential property (`apiKey`, `authorization`, …).
+ */
+export interface WorkspacePlannerRun {
+  /** Key; saving the same id again replaces the run (it is saved after every step). */
+  id: string;
+  /** When it started, ISO 8601. */
+  startedAt: string;
+  /** The Planner page's record of the run. */
+  record: JsonValue;
 }
 
 /** A run to save; without an id, one is generated. */
@@ -94,6 +108,7 @@ export type WorkspaceProblemCode = WorkspaceProblem['code'];
 /** Counts of what an import wrote. */
 export interface WorkspaceImportSummary {
   captures: number;
+  /** Tool runs and planner runs. */
   runs: number;
   settings: number;
   /** Entries left alone because an entry with the same id already existed (`onConflict: 'skip'`). */

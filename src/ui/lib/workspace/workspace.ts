@@ -2,7 +2,7 @@ import type { JsonValue, Result } from '../../../core/index.ts';
 import { ALL_STORES, WORKSPACE_DB_NAME, openWorkspaceDb, type CaptureRecord, type WorkspaceDb, type WorkspaceStore, type WorkspaceTransaction } from './workspace-db.ts';
 import { decodeWorkspaceFile, encodeWorkspaceFile } from './workspace-file.ts';
 import { defaultStorageManager, formatBytes, requestPersistentStorage, storageEstimate } from './storage.ts';
-import { captureInfoProblem, runProblem } from './validate.ts';
+import { captureInfoProblem, plannerRunProblem, runProblem } from './validate.ts';
 import type {
   CaptureEntry,
   CaptureSummary,
@@ -11,6 +11,7 @@ import type {
   StorageManagerLike,
   StorageUsage,
   WorkspaceImportSummary,
+  WorkspacePlannerRun,
   WorkspaceProblem,
   WorkspaceRun,
 } from './workspace-types.ts';
@@ -66,6 +67,12 @@ export interface Workspace {
   listRuns(options?: { limit?: number }): Promise<Result<WorkspaceRun[], WorkspaceProblem>>;
   /** Deletes a run; `ok(false)` when there was none. */
   deleteRun(id: string): Promise<Result<boolean, WorkspaceProblem>>;
+  /** Stores a planner run (replacing one with the same id); `INVALID_ENTRY` when it holds a credential. */
+  savePlannerRun(run: WorkspacePlannerRun): Promise<Result<WorkspacePlannerRun, WorkspaceProblem>>;
+  /** Stored planner runs, newest first, at most `limit`. */
+  listPlannerRuns(options?: { limit?: number }): Promise<Result<WorkspacePlannerRun[], WorkspaceProblem>>;
+  /** Deletes a planner run; `ok(false)` when there was none. */
+  deletePlannerRun(id: string): Promise<Result<boolean, WorkspaceProblem>>;
   /** A stored setting, or `undefined` when unset. */
   getSetting(key: string): Promise<Result<unknown, WorkspaceProblem>>;
   /** Stores a JSON setting. */
@@ -256,6 +263,38 @@ function createWorkspace(db: WorkspaceDb, name: string, options: OpenWorkspaceOp
       });
     },
 
+    async savePlannerRun(run) {
+      const shape = plannerRunProblem(run);
+      if (shape !== null) return { ok: false, error: { code: 'INVALID_ENTRY', message: `The planner run ${shape}` } };
+      const stored: WorkspacePlannerRun = { id: run.id, startedAt: run.startedAt, record: run.record };
+      const saved = await write(['planner-runs'], { description: `saving planner run ${run.id}`, bytes: approximateJsonBytes(stored) }, async (tx) => {
+        await tx.objectStore('planner-runs').put(stored);
+      });
+      return saved.ok ? { ok: true, value: stored } : saved;
+    },
+
+    listPlannerRuns(listOptions = {}) {
+      const limit = listOptions.limit ?? Number.POSITIVE_INFINITY;
+      return read(async () => {
+        const runs: WorkspacePlannerRun[] = [];
+        if (limit <= 0) return runs;
+        let cursor = await db.transaction('planner-runs').store.index('by-startedAt').openCursor(null, 'prev');
+        while (cursor && runs.length < limit) {
+          runs.push(cursor.value);
+          cursor = await cursor.continue();
+        }
+        return runs;
+      });
+    },
+
+    deletePlannerRun(id) {
+      return write(['planner-runs'], { description: `deleting planner run ${id}`, bytes: 0 }, async (tx) => {
+        const existed = (await tx.objectStore('planner-runs').count(id)) > 0;
+        await tx.objectStore('planner-runs').delete(id);
+        return existed;
+      });
+    },
+
     async getSetting(key) {
       const loaded = await read(() => db.get('settings', key));
       return loaded.ok ? { ok: true, value: loaded.value?.value } : loaded;
@@ -270,17 +309,18 @@ function createWorkspace(db: WorkspaceDb, name: string, options: OpenWorkspaceOp
     async exportWorkspace() {
       const snapshot = await read(async () => {
         const tx = db.transaction(ALL_STORES, 'readonly');
-        const [captures, bytes, runs, settings] = await Promise.all([
+        const [captures, bytes, runs, settings, plannerRuns] = await Promise.all([
           tx.objectStore('captures').index('by-addedAt').getAll(),
           tx.objectStore('capture-bytes').getAll(),
           tx.objectStore('runs').index('by-startedAt').getAll(),
           tx.objectStore('settings').getAll(),
+          tx.objectStore('planner-runs').index('by-startedAt').getAll(),
           tx.done,
         ]);
-        return { captures, bytes: new Map(bytes.map((record) => [record.id, record.arrow])), runs, settings };
+        return { captures, bytes: new Map(bytes.map((record) => [record.id, record.arrow])), runs, settings, plannerRuns };
       });
       if (!snapshot.ok) return snapshot;
-      const { captures, bytes, runs, settings } = snapshot.value;
+      const { captures, bytes, runs, settings, plannerRuns } = snapshot.value;
       const parts: Array<{ summary: CaptureSummary; bytes: Blob | ArrayBuffer }> = [];
       for (const capture of captures) {
         const arrow = bytes.get(capture.id);
@@ -293,6 +333,7 @@ function createWorkspace(db: WorkspaceDb, name: string, options: OpenWorkspaceOp
           exportedAt: now().toISOString(),
           captures: parts,
           runs,
+          plannerRuns,
           // Safe: saveSetting only accepts JsonValue, and imports only JSON.
           settings: settings.map(({ key, value }) => ({ key, value: value as JsonValue })),
         }),
@@ -317,14 +358,19 @@ function createWorkspace(db: WorkspaceDb, name: string, options: OpenWorkspaceOp
       } catch (error) {
         return { ok: false, error: { code: 'UNREADABLE_FILE', message: `The file could not be read: ${describe(error)}` } };
       }
-      const bytes = content.header.payloadBytes + approximateJsonBytes(content.runs);
+      const bytes = content.header.payloadBytes + approximateJsonBytes(content.runs) + approximateJsonBytes(content.plannerRuns);
       return write(ALL_STORES, { description: 'importing the workspace', bytes }, async (tx) => {
         const summary: WorkspaceImportSummary = { captures: 0, runs: 0, settings: 0, skipped: 0 };
-        const [captureKeys, runKeys, settingKeys] =
+        const [captureKeys, runKeys, settingKeys, plannerRunKeys] =
           onConflict === 'skip'
-            ? await Promise.all([tx.objectStore('captures').getAllKeys(), tx.objectStore('runs').getAllKeys(), tx.objectStore('settings').getAllKeys()])
-            : [[], [], []];
-        const existing = { captures: new Set(captureKeys), runs: new Set(runKeys), settings: new Set(settingKeys) };
+            ? await Promise.all([
+                tx.objectStore('captures').getAllKeys(),
+                tx.objectStore('runs').getAllKeys(),
+                tx.objectStore('settings').getAllKeys(),
+                tx.objectStore('planner-runs').getAllKeys(),
+              ])
+            : [[], [], [], []];
+        const existing = { captures: new Set(captureKeys), runs: new Set(runKeys), settings: new Set(settingKeys), plannerRuns: new Set(plannerRunKeys) };
         const writes: Array<() => Promise<unknown>> = [];
         for (const { summary: capture, arrow } of captures) {
           if (existing.captures.has(capture.id)) {
@@ -343,6 +389,14 @@ function createWorkspace(db: WorkspaceDb, name: string, options: OpenWorkspaceOp
             continue;
           }
           writes.push(() => tx.objectStore('runs').put(run));
+          summary.runs++;
+        }
+        for (const run of content.plannerRuns) {
+          if (existing.plannerRuns.has(run.id)) {
+            summary.skipped++;
+            continue;
+          }
+          writes.push(() => tx.objectStore('planner-runs').put(run));
           summary.runs++;
         }
         for (const setting of content.settings) {

@@ -1,0 +1,174 @@
+import { memo } from 'react';
+import { ResultView } from '../../components/ResultView.tsx';
+import { ErrorList } from '../../components/IssueList.tsx';
+import { formatCount } from '../../components/format.ts';
+import { InvocationDiff } from './InvocationDiff.tsx';
+import type { TimelineStep } from './timeline-steps.ts';
+
+// A result view (plots, tables) is costly to rebuild; its record keeps its identity between saves.
+const StableResultView = memo(ResultView);
+
+/** The loop's steps in order. Every text that came from a model or a capture is rendered as text. */
+export function Timeline({ steps, running }: { steps: ReadonlyArray<TimelineStep>; running: boolean }) {
+  return (
+    <ol className="timeline" data-testid="planner.timeline" aria-label="Planner steps">
+      {steps.map((step, index) => (
+        <li key={index} className={`timeline__step timeline__step--${step.kind}`} data-testid={`planner.step.${step.kind}`}>
+          <StepView step={step} />
+        </li>
+      ))}
+      {running && (
+        <li className="timeline__step timeline__step--pending muted" data-testid="planner.step.pending">
+          Working…
+        </li>
+      )}
+    </ol>
+  );
+}
+
+function StepView({ step }: { step: TimelineStep }) {
+  switch (step.kind) {
+    case 'discover':
+      return (
+        <>
+          <h3>Discover</h3>
+          <p>
+            {step.tools.length} tool definitions sent ({step.tools.map((tool) => tool.name).join(', ')}) · about{' '}
+            <span data-testid="planner.discover.tokens">{formatCount(step.tokenEstimate)}</span> tokens
+          </p>
+          <details>
+            <summary>Tool definitions as sent</summary>
+            <pre data-testid="planner.discover.definitions">{JSON.stringify(step.tools, null, 2)}</pre>
+          </details>
+        </>
+      );
+    case 'llm-request':
+      return (
+        <>
+          <h3>
+            LLM request · turn {step.turn}, attempt {step.attempt}{' '}
+            <span className={`badge badge--${step.status === 'ok' ? 'ok' : step.status === 'pending' ? 'running' : 'error'}`} data-testid="planner.llm.status">
+              {step.status}
+            </span>
+          </h3>
+          <p className="small">
+            <span data-testid="planner.llm.target">
+              {step.provider}:{step.model}
+            </span>{' '}
+            · {step.latencyMs.toFixed(0)} ms · {formatCount(step.inputTokens)} in / {formatCount(step.outputTokens)} out
+            {step.cachedTokens > 0 ? ` / ${formatCount(step.cachedTokens)} cached` : ''} tokens
+            {step.expectedTokens !== undefined ? ` · guard estimate ${formatCount(step.expectedTokens)}` : ''}
+            {step.toolCalls && step.toolCalls.length > 0 ? ` · called ${step.toolCalls.join(', ')}` : ''}
+          </p>
+          {(step.notices ?? []).map((notice, index) => (
+            <p key={index} className="muted small">
+              Sent with this attempt only: {notice}
+            </p>
+          ))}
+          {step.ignored && <p className="muted small">The response was not used ({step.ignored}).</p>}
+          {step.failure && (
+            <p className="notice notice--blocked" data-testid="planner.llm.failure" data-kind={step.failure.kind}>
+              <strong>{step.failure.kind}</strong>
+              {step.failure.httpStatus !== undefined ? ` (HTTP ${step.failure.httpStatus})` : ''}: {step.failure.message}
+              {step.failure.retryAfterMs !== undefined ? ` Retry-After ${step.failure.retryAfterMs} ms.` : ''}
+              {step.failure.fatal ? ' Not retried: the session ends.' : ''}
+            </p>
+          )}
+          {step.waitMs !== undefined && step.waitMs > 0 && (
+            <p className="muted small" data-testid="planner.llm.wait">
+              Waited {step.waitMs} ms before the next attempt.
+            </p>
+          )}
+          {step.reasoning && (
+            <details>
+              <summary>Reasoning</summary>
+              <pre className="model-text">{step.reasoning}</pre>
+            </details>
+          )}
+          {step.text && <pre className="model-text" data-testid="planner.llm.text">{step.text}</pre>}
+        </>
+      );
+    case 'invocation':
+      return (
+        <>
+          <h3>
+            Invocation <code>{step.toolName}</code>{' '}
+            <span className={`badge badge--${step.valid ? 'ok' : 'error'}`} data-testid="planner.invocation.validation">
+              {step.valid ? 'valid' : 'invalid'}
+            </span>
+            {step.source === 'offline-repairer' && <span className="tag tag--repairer">from the offline repairer</span>}
+            {step.argumentsRepaired && (
+              <span className="tag" title="The arguments were not valid JSON; jsonrepair fixed them and they were validated again">
+                arguments repaired
+              </span>
+            )}
+          </h3>
+          <ErrorList errors={step.errors} />
+          {step.rawArguments !== undefined && (
+            <details>
+              <summary>Arguments as the model sent them</summary>
+              <pre>{step.rawArguments}</pre>
+            </details>
+          )}
+          <details>
+            <summary>Invocation as validated</summary>
+            <pre>{JSON.stringify(step.invocation, null, 2)}</pre>
+          </details>
+        </>
+      );
+    case 'repair':
+      return (
+        <>
+          <h3>Repair</h3>
+          <InvocationDiff failed={step.failed} regenerated={step.regenerated} errors={step.errors} source={step.source} />
+          {(step.reasons ?? []).length > 0 && (
+            <ul className="small planner-repair-reasons">
+              {step.reasons!.map((reason, index) => (
+                <li key={index}>{reason}</li>
+              ))}
+            </ul>
+          )}
+        </>
+      );
+    case 'execution':
+      return (
+        <>
+          <StableResultView record={step.record} title={`Execution · ${step.record.requestId ?? step.callId}`} />
+          {(step.notes ?? []).map((note, index) => (
+            <p key={index} className="muted small" data-testid="planner.execution.note">
+              {note}
+            </p>
+          ))}
+        </>
+      );
+    case 'notice':
+      return (
+        <p className="muted" data-testid="planner.notice">
+          {step.text}
+        </p>
+      );
+    case 'final-report':
+      return (
+        <>
+          <h3>
+            Final report{' '}
+            <span className={`badge badge--${step.status === 'success' ? 'ok' : 'error'}`} data-testid="planner.final.status">
+              {step.status}
+            </span>{' '}
+            <span className="tag">{step.format}</span>
+            {step.source && <span className="muted small">from {step.source === 'synthetic' ? 'the runtime (synthetic)' : step.source.replaceAll('_', ' ')}</span>}
+          </h3>
+          {/* A model's text is data: shown as text, never parsed as HTML. */}
+          <pre className="model-text final-report" data-testid="planner.final.content">
+            {step.content}
+          </pre>
+        </>
+      );
+    case 'session-error':
+      return (
+        <p className="notice notice--blocked" data-testid="planner.session-error">
+          {step.message}
+        </p>
+      );
+  }
+}

@@ -1,0 +1,157 @@
+import { useSyncExternalStore } from 'react';
+import type { ExecutionRecord, JsonValue, ProviderKind } from '../../core/index.ts';
+import { getKeyStore } from './planner-keys.ts';
+import { containsNoSecret, redactSecrets } from './planner-redact.ts';
+import { getWorkspace } from './workspace-session.ts';
+
+/** A provider target as a run records it: everything but the key. */
+export interface PlannerTargetConfig {
+  provider: ProviderKind;
+  model: string;
+  baseUrl?: string;
+  contextWindow?: number;
+  /** The scripted provider's JSON array. */
+  script?: JsonValue;
+  label?: string;
+}
+
+/** One event of the loop's recording, with when it happened. */
+export interface RecordedEvent {
+  /** Milliseconds since the run started. */
+  at: number;
+  /** The loop's event, as plain JSON. */
+  event: JsonValue;
+}
+
+/** A re-run of a run's failed invocations: executed again with fresh request ids, no model involved. */
+export interface PlannerRerun {
+  at: string;
+  steps: Array<{ originalRequestId: string | null; invocation: JsonValue; record: ExecutionRecord }>;
+}
+
+/** The session result with the contract's names (agent-contract §2, §4, §5, §6). */
+export interface PlannerRunResult {
+  success: boolean;
+  error?: string;
+  /** The failure kind behind `error` (`auth`, `quota`, `cancelled`, …). */
+  errorKind?: string;
+  finalReport?: JsonValue;
+  turns?: number;
+  accounting: JsonValue[];
+  conversation: JsonValue[];
+}
+
+/** A Planner page run: saved after every event, exported whole, replayed from `events`. Never holds a key. */
+export interface PlannerRunRecord {
+  id: string;
+  startedAt: string;
+  question: string;
+  /** `demo`: the built-in offline demo. */
+  kind: 'live' | 'demo';
+  targets: PlannerTargetConfig[];
+  /** The effective settings and the layer each came from. */
+  settings: { values: Record<string, number | string>; layers: Record<string, string> };
+  state: 'running' | 'done' | 'stopped';
+  /** The offline repairer was allowed to fix failed invocations. */
+  offlineRepairer?: boolean;
+  events: RecordedEvent[];
+  result: PlannerRunResult | null;
+  reruns: PlannerRerun[];
+  durationMs: number;
+  /** Why the last save failed, when it did (the run is still shown). */
+  saveProblem?: string;
+}
+
+let runs: PlannerRunRecord[] = [];
+const listeners = new Set<() => void>();
+
+function emit(): void {
+  for (const listener of listeners) listener();
+}
+
+function put(run: PlannerRunRecord): void {
+  const others = runs.filter((entry) => entry.id !== run.id);
+  runs = [run, ...others].sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id));
+  emit();
+}
+
+/** Strips keys and anything echoing one: the form a run takes whenever it leaves memory. */
+export function exportablePlannerRun(run: PlannerRunRecord): PlannerRunRecord {
+  const { saveProblem: _saveProblem, ...rest } = run;
+  return redactSecrets(rest, getKeyStore().allKeys());
+}
+
+const saving = new Map<string, Promise<void>>();
+
+/**
+ * Saves the run in the workspace, then shows it: what the user has seen survives a reload. Saves
+ * of one run are queued so an older snapshot never overwrites a newer one.
+ */
+export function savePlannerRun(run: PlannerRunRecord): Promise<void> {
+  const previous = saving.get(run.id) ?? Promise.resolve();
+  const next = previous.then(async () => {
+    const saveProblem = await store(exportablePlannerRun(run));
+    // The page shows the run itself (it holds no key: targets are recorded without theirs), so
+    // unchanged events keep their identity and their views are not rebuilt on every save.
+    const { saveProblem: _stale, ...shown } = run;
+    put(saveProblem ? { ...shown, saveProblem } : shown);
+  });
+  saving.set(run.id, next);
+  return next;
+}
+
+async function store(run: PlannerRunRecord): Promise<string | undefined> {
+  const workspace = await getWorkspace();
+  if (!workspace) return 'The browser offers no storage here';
+  // Safe: a PlannerRunRecord is plain JSON (ExecutionRecords included).
+  const saved = await workspace.savePlannerRun({ id: run.id, startedAt: run.startedAt, record: run as unknown as JsonValue });
+  return saved.ok ? undefined : saved.error.message;
+}
+
+export async function deletePlannerRun(id: string): Promise<void> {
+  const workspace = await getWorkspace();
+  await workspace?.deletePlannerRun(id);
+  runs = runs.filter((entry) => entry.id !== id);
+  emit();
+}
+
+let restoring: Promise<void> | null = null;
+
+/** Loads the planner runs saved in the workspace, once. */
+export function restorePlannerRuns(): Promise<void> {
+  restoring ??= (async () => {
+    const workspace = await getWorkspace();
+    const stored = workspace ? await workspace.listPlannerRuns({ limit: 200 }) : null;
+    if (!stored?.ok) return;
+    const known = new Set(runs.map((entry) => entry.id));
+    for (const entry of stored.value) {
+      // Safe enough: written by savePlannerRun; the events check below skips anything else, and the views read fields defensively.
+      const record = entry.record as unknown as PlannerRunRecord;
+      if (known.has(entry.id) || !Array.isArray(record.events)) continue;
+      // A run still marked running was cut off by a reload: it is over now.
+      put({ ...record, state: record.state === 'running' ? 'stopped' : record.state, reruns: record.reruns ?? [] });
+    }
+  })();
+  return restoring;
+}
+
+export function getPlannerRun(id: string): PlannerRunRecord | undefined {
+  return runs.find((entry) => entry.id === id);
+}
+
+export function usePlannerRuns(): PlannerRunRecord[] {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => runs,
+  );
+}
+
+/** The run as a JSON file's text; refuses to produce one that mentions a known key. */
+export function plannerRunJson(run: PlannerRunRecord): string {
+  const text = JSON.stringify(exportablePlannerRun(run), null, 2);
+  if (!containsNoSecret(text, getKeyStore().allKeys())) throw new Error('The export still mentions an API key; nothing was exported');
+  return text;
+}

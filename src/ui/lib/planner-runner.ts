@@ -1,0 +1,118 @@
+import type { JsonValue, PlannerSettings, ProviderTarget } from '../../core/index.ts';
+import { keySlotOf, getKeyStore } from './planner-keys.ts';
+import { runPlannerLoop } from './planner-loop-adapter.ts';
+import { savePlannerRun, type PlannerRerun, type PlannerRunRecord, type PlannerTargetConfig } from './planner-run-store.ts';
+import { plannerEnvironment } from './planner-runtime.ts';
+import { toJson } from './planner-json.ts';
+
+export interface StartPlannerRunInput {
+  question: string;
+  kind: PlannerRunRecord['kind'];
+  targets: PlannerTargetConfig[];
+  settings: PlannerRunRecord['settings'];
+  offlineRepairer: boolean;
+}
+
+export interface PlannerRunHandle {
+  id: string;
+  /** Aborts the session: the in-flight request or tool is cancelled and the loop returns. */
+  stop(): void;
+  /** Settles when the run is over and saved. */
+  done: Promise<void>;
+}
+
+function newRunId(): string {
+  const random = typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID().slice(0, 8) : Math.random().toString(36).slice(2, 10);
+  return `plan-${Date.now().toString(36)}-${random}`;
+}
+
+/** The targets with their keys, looked up at the last moment and never recorded. */
+function withKeys(targets: ReadonlyArray<PlannerTargetConfig>): ProviderTarget[] {
+  const keys = getKeyStore();
+  return targets.map((target) => {
+    const slot = keySlotOf(target);
+    const apiKey = slot === null ? undefined : keys.get(slot);
+    return apiKey ? { ...target, apiKey } : { ...target };
+  });
+}
+
+/**
+ * The settings the loop takes from the page's effective values: numbers stay numbers, and a
+ * context window that is not a number (`auto`) means the per-provider default.
+ */
+export function loopSettings(values: Record<string, number | string>): Partial<PlannerSettings> {
+  const out: Record<string, number | string | null> = {};
+  for (const [key, value] of Object.entries(values)) out[key] = key === 'contextWindow' && typeof value !== 'number' ? null : value;
+  // Safe: the values come from the settings form, which checks each against its field's kind.
+  return out as Partial<PlannerSettings>;
+}
+
+/**
+ * Starts a planner session: records every event of the loop, saving the run before showing each
+ * one, and the result at the end. Resolves its handle at once; the run goes on in the background.
+ */
+export function startPlannerRun(input: StartPlannerRunInput): PlannerRunHandle {
+  const controller = new AbortController();
+  const started = Date.now();
+  const record: PlannerRunRecord = {
+    id: newRunId(),
+    startedAt: new Date(started).toISOString(),
+    question: input.question,
+    kind: input.kind,
+    targets: input.targets,
+    settings: input.settings,
+    state: 'running',
+    events: [],
+    result: null,
+    reruns: [],
+    durationMs: 0,
+    offlineRepairer: input.offlineRepairer,
+  };
+  const snapshot = (): PlannerRunRecord => ({ ...record, events: [...record.events], durationMs: Date.now() - started });
+
+  const done = (async () => {
+    await savePlannerRun(snapshot());
+    try {
+      const environment = await plannerEnvironment();
+      const result = await runPlannerLoop({
+        question: input.question,
+        targets: withKeys(input.targets),
+        settings: loopSettings(input.settings.values),
+        offlineRepairer: input.offlineRepairer,
+        environment,
+        signal: controller.signal,
+        onEvent: (event) => {
+          record.events.push({ at: Date.now() - started, event: toJson(event) });
+          void savePlannerRun(snapshot());
+        },
+      });
+      record.result = result;
+    } catch (error) {
+      // The loop returns failures as values; reaching here is a bug, still shown as a failed run.
+      record.result = { success: false, error: `The planner stopped unexpectedly: ${error instanceof Error ? error.message : String(error)}`, accounting: [], conversation: [] };
+    }
+    record.state = controller.signal.aborted ? 'stopped' : 'done';
+    await savePlannerRun(snapshot());
+  })();
+
+  return { id: record.id, stop: () => controller.abort(), done };
+}
+
+/**
+ * Validates and executes again the given invocations, each with a fresh request id, with no
+ * model involved; appends the outcome to the run as a re-run and saves it.
+ */
+export async function rerunInvocations(run: PlannerRunRecord, invocations: ReadonlyArray<JsonValue>): Promise<PlannerRerun> {
+  const environment = await plannerEnvironment();
+  const steps: PlannerRerun['steps'] = [];
+  for (const invocation of invocations) {
+    const envelope = typeof invocation === 'object' && invocation !== null && !Array.isArray(invocation) ? invocation : {};
+    const originalRequestId = typeof envelope.request_id === 'string' ? envelope.request_id : null;
+    const fresh = { ...envelope, request_id: `req-${crypto.randomUUID()}` };
+    const executed = await environment.executor.execute(fresh);
+    steps.push({ originalRequestId, invocation: fresh, record: executed });
+  }
+  const rerun: PlannerRerun = { at: new Date().toISOString(), steps };
+  await savePlannerRun({ ...run, reruns: [...run.reruns, rerun] });
+  return rerun;
+}

@@ -1,0 +1,44 @@
+import type { CaptureInfo, Executor, FetchFunction, PlannerClock, ToolManifest } from '../../core/index.ts';
+import { getRuntime } from './sextant-runtime.ts';
+
+/**
+ * What the planner loop needs from the browser, built at the edge so the core stays pure: the
+ * real `fetch`, a clock on `setTimeout`, the app's executor (validation here, execution in the
+ * worker pool) and the installed manifests.
+ */
+export interface PlannerEnvironment {
+  fetch: FetchFunction;
+  clock: PlannerClock;
+  executor: Executor;
+  manifests: ToolManifest[];
+  /** The captures the planner may name (built-in, imported, restored). */
+  captures: CaptureInfo[];
+  /** This page's origin: it lets the adapters tell a CORS refusal from a network failure. */
+  pageOrigin: string;
+}
+
+/** `fetch` bound to the window (an unbound call throws "Illegal invocation" in some browsers). */
+export const browserFetch: FetchFunction = (url, init) => fetch(url, init);
+
+/** Wall-clock time and a sleep that ends early, without throwing, when the signal aborts. */
+export const browserClock: PlannerClock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve) => {
+      if (signal?.aborted) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      signal?.addEventListener('abort', done, { once: true });
+    }),
+};
+
+/** The environment of the app's runtime, once its captures and saved manifests are loaded. */
+export async function plannerEnvironment(): Promise<PlannerEnvironment> {
+  const runtime = getRuntime();
+  const [captures] = await Promise.all([runtime.captures(), runtime.savedManifestsReady()]);
+  return { fetch: browserFetch, clock: browserClock, executor: runtime.currentExecutor, manifests: runtime.manifests(), captures, pageOrigin: window.location.origin };
+}
