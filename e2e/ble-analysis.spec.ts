@@ -29,7 +29,10 @@ interface Output {
 test('runs the §7.4 analysis on the demo captures and reads its table, matrix, timeline and packets', async ({ tools, page }) => {
   const ble = new BleResultObject(page);
   await tools.open();
-  await tools.writeJson(SPEC_INVOCATION);
+  // The one-click example is the specification's invocation, verbatim.
+  await tools.loadExample('ble-analyzer');
+  await page.getByTestId('invocation-editor.json-tab').click();
+  expect(JSON.parse(await page.getByTestId('invocation-editor.json').inputValue())).toEqual(SPEC_INVOCATION);
   await tools.run();
   const result = tools.results().first();
   await expect(result).toHaveAttribute('data-status', /^(ok|partial)$/, { timeout: 60_000 });

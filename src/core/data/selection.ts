@@ -66,6 +66,34 @@ function fromBle(value: JsonObject): NormalizedSelection {
   };
 }
 
+/**
+ * The normalized selection written in one of the two envelope shapes, so that a manifest whose
+ * `input_schema` declares `capture_selection` in one shape accepts a caller who wrote the other
+ * (settled decision 3: both shapes are accepted). Only schema validation reads this value;
+ * execution always uses the normalized selection itself. A generic selection without a time
+ * range covers every selected capture's bounds. Returns undefined when the selection cannot be
+ * written in that shape (several captures in the one-capture generic shape).
+ */
+export function renderSelection(selection: NormalizedSelection, shape: 'generic' | 'ble', catalog: CaptureLookup): JsonObject | undefined {
+  const filters = selection.filters.map((filter) => filter.expression);
+  if (shape === 'generic') {
+    if (selection.captures.length !== 1) return undefined;
+    const selectors: JsonObject = {};
+    if (selection.timeRange) selectors.time_range = { ...selection.timeRange.range };
+    if (selection.channels) selectors.channels = [...selection.channels.values];
+    if (filters.length > 0) selectors.filters = filters;
+    return { capture_id: selection.captures[0].id, selectors };
+  }
+  const bounds = selection.captures.map(({ id }) => catalog.get(id)?.bounds).filter((range): range is TimeRange => range !== undefined);
+  const window = selection.timeRange?.range ?? {
+    start_ms: bounds.length > 0 ? Math.min(...bounds.map((range) => range.start_ms)) : 0,
+    end_ms: bounds.length > 0 ? Math.max(...bounds.map((range) => range.end_ms)) : 0,
+  };
+  const rendered: JsonObject = { capture_ids: selection.captures.map(({ id }) => id), time_window: { start_ms: window.start_ms, end_ms: window.end_ms } };
+  if (filters.length > 0) rendered.filter_expression = filters.map((expression) => `(${expression})`).join(' AND ');
+  return rendered;
+}
+
 /** Looks captures up by id; what validation needs is their description only. */
 export interface CaptureLookup {
   get(id: string): CaptureInfo | undefined;

@@ -91,7 +91,7 @@ export const correctedPlanExample = [
   },
 ];
 
-/** §7.4: the BLE analyzer invocation (its tool and captures arrive with later issues). */
+/** §7.4: the BLE analyzer invocation; it runs on the built-in lab_floor demo captures. */
 export const bleExampleInvocation = {
   tool_name: 'bluetooth_address_analyzer',
   tool_version: '1.0.0',
@@ -127,4 +127,5 @@ export const SPEC_EXAMPLES: SpecExample[] = [
   { id: 'regression', title: 'Regression example (§4)', value: regressionExampleInvocation },
   { id: 'invalid-plan', title: 'Invalid plan (repair example)', value: invalidPlanExample },
   { id: 'corrected-plan', title: 'Corrected plan (repair step)', value: correctedPlanExample },
+  { id: 'ble-analyzer', title: 'BLE address analysis (§7.4)', value: bleExampleInvocation },
 ];

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
+  bleExampleInvocation,
   correctedPlanExample,
   invalidPlanExample,
   invalidPlanExpectedResult,
@@ -58,6 +59,33 @@ describe('the specification examples', () => {
     const { executor } = testExecutor();
     const records = await executor.executePlan(correctedPlanExample);
     expect(records.map((record) => record.result.status)).toEqual(['ok']);
+  });
+});
+
+describe('the two capture_selection shapes (settled decision 3)', () => {
+  it('runs the BLE analyzer from a generic selection as it runs from the BLE one', async () => {
+    const { executor } = testExecutor();
+    const generic = {
+      ...clone(bleExampleInvocation),
+      capture_selection: {
+        capture_id: 'lab_floor_2026_04_03_a',
+        selectors: { time_range: { start_ms: 1712131200000, end_ms: 1712133000000 }, filters: ['channel IN (37,38,39)', 'rssi > -92'] },
+      },
+    };
+    const ble = {
+      ...clone(bleExampleInvocation),
+      capture_selection: { ...clone(bleExampleInvocation.capture_selection), capture_ids: ['lab_floor_2026_04_03_a'] },
+    };
+    const [fromGeneric, fromBle] = await Promise.all([executor.execute(generic), executor.execute(ble)]);
+    expect(fromGeneric.phase).toBe('execution');
+    expect(fromGeneric.result.status).not.toBe('error');
+    expect(fromGeneric.result.structured_output).toEqual(fromBle.result.structured_output);
+  });
+
+  it('reports a generic selection naming an unknown capture at its own path, once', async () => {
+    const { executor } = testExecutor();
+    const record = await executor.execute({ ...clone(bleExampleInvocation), capture_selection: { capture_id: 'nope' } });
+    expect(record.result.errors).toEqual([expect.objectContaining({ code: 'INVALID_CAPTURE_SELECTION', field: 'capture_selection.capture_id' })]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { toolInvocationSchema } from '../contract/schemas.ts';
 import { toolError, type ToolError, type ToolWarning } from '../contract/tool-error.ts';
 import type { JsonSchema, ToolManifest } from '../contract/types.ts';
-import { checkSelection, normalizeCaptureSelection, type CaptureLookup, type NormalizedSelection } from '../data/selection.ts';
+import { checkSelection, normalizeCaptureSelection, renderSelection, type CaptureLookup, type NormalizedSelection } from '../data/selection.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { CaptureDescription, ToolImplementation } from '../tools/tool.ts';
 import { isJsonObject, jsonByteLength, type JsonObject } from '../util/json.ts';
@@ -69,7 +69,7 @@ export function validateInvocation(raw: unknown, context: ValidationContext): Va
   }
 
   if (tool && usable('arguments')) {
-    const argumentErrors = validateArguments(tool.manifest, raw.arguments as JsonObject, raw.capture_selection);
+    const argumentErrors = validateArguments(tool.manifest, raw.arguments as JsonObject, selectionForSchema(tool.manifest, raw.capture_selection, selection, context.catalog));
     errors.push(...argumentErrors.filter((error) => !selectionErrors.some((known) => known.field === error.field && known.code === error.code)));
     if (argumentErrors.length === 0 && selection && selectionErrors.length === 0 && tool.checkArguments) {
       errors.push(...tool.checkArguments(raw.arguments as JsonObject, describeSelected(selection, context.catalog)));
@@ -116,6 +116,19 @@ export function validateInvocation(raw: unknown, context: ValidationContext): Va
       invocation: raw,
     },
   };
+}
+
+/**
+ * The envelope's selection as the manifest's `input_schema` should see it: as written, unless the
+ * schema declares the other shape of settled decision 3 and the selection normalized cleanly, in
+ * which case it is rewritten into the declared shape.
+ */
+function selectionForSchema(manifest: ToolManifest, written: unknown, selection: NormalizedSelection | undefined, catalog: CaptureLookup): unknown {
+  const declared = isJsonObject(manifest.input_schema.properties) ? manifest.input_schema.properties.capture_selection : undefined;
+  if (!selection || !isJsonObject(declared) || !isJsonObject(declared.properties)) return written;
+  const wants = 'capture_ids' in declared.properties ? 'ble' : 'capture_id' in declared.properties ? 'generic' : undefined;
+  if (!wants || wants === selection.shape) return written;
+  return renderSelection(selection, wants, catalog) ?? written;
 }
 
 /**
