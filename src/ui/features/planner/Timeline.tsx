@@ -10,11 +10,14 @@ const StableResultView = memo(ResultView);
 
 /** The loop's steps in order. Every text that came from a model or a capture is rendered as text. */
 export function Timeline({ steps, running }: { steps: ReadonlyArray<TimelineStep>; running: boolean }) {
+  // An execution's result view needs the invocation it ran (the BLE view jumps to its packets).
+  const invocations = new Map<string, unknown>();
+  for (const step of steps) if (step.kind === 'invocation') invocations.set(step.callId, step.invocation);
   return (
     <ol className="timeline" data-testid="planner.timeline" aria-label="Planner steps">
       {steps.map((step, index) => (
         <li key={index} className={`timeline__step timeline__step--${step.kind}`} data-testid={`planner.step.${step.kind}`}>
-          <StepView step={step} />
+          <StepView step={step} invocation={step.kind === 'execution' ? invocations.get(step.callId) : undefined} />
         </li>
       ))}
       {running && (
@@ -26,7 +29,7 @@ export function Timeline({ steps, running }: { steps: ReadonlyArray<TimelineStep
   );
 }
 
-function StepView({ step }: { step: TimelineStep }) {
+function StepView({ step, invocation }: { step: TimelineStep; invocation?: unknown }) {
   switch (step.kind) {
     case 'discover':
       return (
@@ -133,7 +136,7 @@ function StepView({ step }: { step: TimelineStep }) {
     case 'execution':
       return (
         <>
-          <StableResultView record={step.record} title={`Execution · ${step.record.requestId ?? step.callId}`} />
+          <StableResultView record={step.record} invocation={invocation} title={`Execution · ${step.record.requestId ?? step.callId}`} />
           {(step.notes ?? []).map((note, index) => (
             <p key={index} className="muted small" data-testid="planner.execution.note">
               {note}
