@@ -225,6 +225,43 @@ test.describe('against the mock LLM server', () => {
     expect(await mockRequests(request)).toHaveLength(1);
   });
 
+  test('the pending step shows the answer as it streams, resets at the next request, and gives way to the recorded step', async ({ planner, request }) => {
+    const plan =
+      'Fitting latency against snr, jitter and packet loss on both channels of the capture, over its whole time range, ' +
+      'to see whether jitter still explains the latency spikes once the other two features are held fixed.';
+    await scriptMock(request, [
+      // A slow stream: a 40-character fragment every 300 ms (the text, then the call's arguments).
+      { ...regressionStep, text: plan, chunk_size: 40, chunk_delay_ms: 300 },
+      { ...finalReportStep('Jitter explains part of the latency.'), text: 'Writing the report.', chunk_size: 40, chunk_delay_ms: 300, delay_ms: 800 },
+    ]);
+    await planner.open();
+    await planner.useSingleTarget('openai-compatible', 'mock-model', `${MOCK}/v1`);
+    await planner.setKey('sk-e2e-stream-0123456789');
+    await planner.ask('Does jitter explain latency on ch1 and ch2 of cap_2026_03_14_a?');
+    await planner.run();
+
+    const pending = planner.steps('pending');
+    const live = pending.getByTestId('planner.live.text');
+    // Seen before the text is complete, while the run is still going.
+    let partial = '';
+    await expect.poll(async () => (partial = (await live.count()) > 0 ? ((await live.textContent()) ?? '') : ''), { intervals: [50], timeout: 15_000 }).not.toBe('');
+    expect(plan.startsWith(partial)).toBe(true);
+    expect(partial.length).toBeLessThan(plan.length);
+    await expect(planner.current()).toHaveAttribute('data-state', 'running');
+    await expect(pending.getByTestId('planner.live.tool-call')).toHaveText('calling statistical_regression_tool…');
+    await expect(live).toHaveText(plan);
+
+    // The next request starts from nothing: only its own text and call.
+    await expect(pending.getByTestId('planner.live.tool-call')).toHaveText('calling agent__final_report…', { timeout: 15_000 });
+    await expect(live).toHaveText('Writing the report.');
+
+    expect(await planner.finished()).toBe('success');
+    await expect(pending).toHaveCount(0);
+    await expect(planner.current().getByTestId('planner.live.text')).toHaveCount(0);
+    await expect(planner.steps('llm-request').first().getByTestId('planner.llm.text')).toHaveText(plan);
+    await expect(planner.steps('llm-request').nth(1).getByTestId('planner.llm.text')).toHaveText('Writing the report.');
+  });
+
   test('Stop ends a run while the provider is still answering', async ({ planner, page, request }) => {
     await scriptMock(request, [{ ...finalReportStep('too late'), delay_ms: 20_000 }]);
     await planner.open();

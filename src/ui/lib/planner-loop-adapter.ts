@@ -7,6 +7,7 @@ import {
   type PlannerEvent,
   type PlannerSettings,
   type ProviderTarget,
+  type StreamDelta,
 } from '../../core/index.ts';
 import type { PlannerRunResult } from './planner-run-store.ts';
 import type { PlannerEnvironment } from './planner-runtime.ts';
@@ -22,6 +23,8 @@ export interface PlannerLoopInput {
   environment: PlannerEnvironment;
   signal: AbortSignal;
   onEvent: (event: PlannerEvent) => void;
+  /** Text, reasoning and tool names as a response streams in: for the page, never recorded. */
+  onDelta?: (delta: StreamDelta) => void;
 }
 
 function providerFor(target: ProviderTarget, environment: PlannerEnvironment): LlmProvider {
@@ -42,6 +45,7 @@ export async function runPlannerLoop(input: PlannerLoopInput): Promise<PlannerRu
     clock: environment.clock,
     signal: input.signal,
     onEvent: input.onEvent,
+    ...(input.onDelta ? { onDelta: input.onDelta } : {}),
     ...(input.offlineRepairer ? { repairer: repairInvocationOffline } : {}),
   });
   return {

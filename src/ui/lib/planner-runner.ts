@@ -1,4 +1,4 @@
-import type { JsonValue, PlannerSettings, ProviderTarget } from '../../core/index.ts';
+import type { JsonValue, PlannerSettings, ProviderTarget, StreamDelta } from '../../core/index.ts';
 import { keySlotOf, getKeyStore } from './planner-keys.ts';
 import { runPlannerLoop } from './planner-loop-adapter.ts';
 import { savePlannerRun, type PlannerRerun, type PlannerRunRecord, type PlannerTargetConfig } from './planner-run-store.ts';
@@ -11,6 +11,17 @@ export interface StartPlannerRunInput {
   targets: PlannerTargetConfig[];
   settings: PlannerRunRecord['settings'];
   offlineRepairer: boolean;
+  /** Receives what each LLM request streams; nothing of it is recorded or saved. */
+  stream?: PlannerStreamSink;
+}
+
+/** Where the streamed output of a run's requests goes (the page's live view). */
+export interface PlannerStreamSink {
+  /** A new LLM request began: what the previous one streamed is stale. */
+  requestStarted(): void;
+  delta(delta: StreamDelta): void;
+  /** The request's response or failure is recorded and shown, or the run is over. */
+  requestEnded(): void;
 }
 
 export interface PlannerRunHandle {
@@ -70,6 +81,10 @@ export function startPlannerRun(input: StartPlannerRunInput): PlannerRunHandle {
   };
   const snapshot = (): PlannerRunRecord => ({ ...record, events: [...record.events], durationMs: Date.now() - started });
 
+  const stream = input.stream;
+  // Counts requests, so the end of one that arrives after the next began is ignored.
+  let requests = 0;
+
   const done = (async () => {
     await savePlannerRun(snapshot());
     try {
@@ -83,14 +98,29 @@ export function startPlannerRun(input: StartPlannerRunInput): PlannerRunHandle {
         signal: controller.signal,
         onEvent: (event) => {
           record.events.push({ at: Date.now() - started, event: toJson(event) });
-          void savePlannerRun(snapshot());
+          const saved = savePlannerRun(snapshot());
+          if (!stream) return;
+          if (event.type === 'llm_request') {
+            requests += 1;
+            stream.requestStarted();
+          } else if (event.type === 'llm_response' || event.type === 'llm_failure') {
+            // The live text goes once the recorded step is shown, so the answer never blinks out.
+            const request = requests;
+            const end = () => {
+              if (request === requests) stream.requestEnded();
+            };
+            void saved.then(end, end);
+          }
         },
+        ...(stream ? { onDelta: (delta: StreamDelta) => stream.delta(delta) } : {}),
       });
       record.result = result;
     } catch (error) {
       // The loop returns failures as values; reaching here is a bug, still shown as a failed run.
       record.result = { success: false, error: `The planner stopped unexpectedly: ${error instanceof Error ? error.message : String(error)}`, accounting: [], conversation: [] };
     }
+    // A stopped run may end mid-stream; nothing streams any more.
+    stream?.requestEnded();
     record.state = controller.signal.aborted ? 'stopped' : 'done';
     await savePlannerRun(snapshot());
   })();

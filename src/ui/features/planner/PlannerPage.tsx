@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { PLANNER_DEMO_BLE_TOOL, PLANNER_DEMO_MODEL, PLANNER_DEMO_QUESTION, plannerDemoScript } from '../../../core/index.ts';
 import { useManifests } from '../../lib/queries.ts';
 import { restorePlannerRuns, usePlannerRuns } from '../../lib/planner-run-store.ts';
@@ -7,6 +7,7 @@ import { useWorkspacePlannerSettings } from '../../lib/planner-settings.ts';
 import { RunCompare } from './RunCompare.tsx';
 import { RunHistory } from './RunHistory.tsx';
 import { RunView } from './RunView.tsx';
+import { createLiveOutput, type LiveOutput } from './live-output.ts';
 import { SettingsLayers, type SettingValues } from './SettingsLayers.tsx';
 import { TargetsEditor } from './TargetsEditor.tsx';
 import { PLANNER_SETTING_FIELDS } from './setting-fields.ts';
@@ -25,8 +26,8 @@ export function PlannerPage() {
   const [openId, setOpenId] = useState<string | null>(null);
   const [compare, setCompare] = useState<string[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
-  const handle = useRef<PlannerRunHandle | null>(null);
-  const [activeId, setActiveId] = useState<string | null>(null);
+  // The run started from this page, and what its requests stream (never saved).
+  const [active, setActive] = useState<{ handle: PlannerRunHandle; live: LiveOutput } | null>(null);
   const [offlineRepairer, setOfflineRepairer] = useState(false);
 
   useEffect(() => void restorePlannerRuns(), []);
@@ -34,8 +35,7 @@ export function PlannerPage() {
   const bleAnalyzer = (manifests.data ?? []).some((manifest) => manifest.name === PLANNER_DEMO_BLE_TOOL);
   const demoScript = plannerDemoScript({ bleAnalyzer });
   const defaults = plannerDefaults();
-  const active = runs.find((run) => run.id === activeId);
-  const running = active?.state === 'running';
+  const running = runs.find((run) => run.id === active?.handle.id)?.state === 'running';
   const open = runs.find((run) => run.id === openId) ?? null;
 
   const launch = (kind: 'live' | 'demo', text: string, drafts: TargetDraft[], overrides: Partial<SettingValues>, repairer: boolean) => {
@@ -51,9 +51,9 @@ export function PlannerPage() {
       values: Object.fromEntries(Object.entries(layered).map(([key, entry]) => [key, entry.value])),
       layers: Object.fromEntries(Object.entries(layered).map(([key, entry]) => [key, entry.layer])),
     };
-    const started = startPlannerRun({ question: text.trim(), kind, targets: built.flatMap((entry) => (entry.ok ? [entry.target] : [])), settings, offlineRepairer: repairer });
-    handle.current = started;
-    setActiveId(started.id);
+    const live = createLiveOutput();
+    const started = startPlannerRun({ question: text.trim(), kind, targets: built.flatMap((entry) => (entry.ok ? [entry.target] : [])), settings, offlineRepairer: repairer, stream: live });
+    setActive({ handle: started, live });
     setOpenId(started.id);
   };
 
@@ -97,7 +97,7 @@ export function PlannerPage() {
           <button type="button" className="primary" onClick={run} disabled={running} data-testid="planner.run-button">
             Run
           </button>
-          <button type="button" onClick={() => handle.current?.stop()} disabled={!running} data-testid="planner.stop">
+          <button type="button" onClick={() => active?.handle.stop()} disabled={!running} data-testid="planner.stop">
             Stop
           </button>
           <span className="spacer" />
@@ -134,7 +134,7 @@ export function PlannerPage() {
       </section>
 
       <div className="planner-main">
-        {open ? <RunView key={open.id} run={open} /> : <section className="panel muted">Ask a question, or run the offline demo.</section>}
+        {open ? <RunView key={open.id} run={open} live={open.id === active?.handle.id ? active.live : undefined} /> : <section className="panel muted">Ask a question, or run the offline demo.</section>}
         <section className="panel" aria-label="Planner runs">
           <h2>Planner runs</h2>
           <RunHistory runs={runs} openId={openId} onOpen={setOpenId} compare={compare} onCompareChange={setCompare} />

@@ -7,6 +7,7 @@ import { accountingRows } from './accounting.ts';
 import { timelineFromEvents } from './planner-events.ts';
 import { failedInvocations, summarizeRun } from './run-summary.ts';
 import { Timeline } from './Timeline.tsx';
+import type { LiveOutput } from './live-output.ts';
 
 const REPLAY_STEP_MS = 700;
 
@@ -26,8 +27,11 @@ function download(run: PlannerRunRecord): string | null {
   return null;
 }
 
-/** One run: its timeline (live, or replayed from the recording), accounting, and what can be done with it. */
-export function RunView({ run }: { run: PlannerRunRecord }) {
+/**
+ * One run: its timeline (live, or replayed from the recording), accounting, and what can be done
+ * with it. `live`: what the run's request in flight streams, when this page started the run.
+ */
+export function RunView({ run, live }: { run: PlannerRunRecord; live?: LiveOutput }) {
   const [replay, setReplay] = useState<{ cursor: number; playing: boolean } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [rerunning, setRerunning] = useState(false);
@@ -113,7 +117,7 @@ export function RunView({ run }: { run: PlannerRunRecord }) {
         )}
         {problem && <p className="field__error">{problem}</p>}
       </header>
-      <Timeline steps={steps} running={running && !replay} />
+      <Timeline steps={steps} running={running && !replay} live={replay ? undefined : live} />
       {!replay && run.result?.error && (
         <p className="notice notice--blocked" data-testid="planner.run.error">
           {run.result.error}

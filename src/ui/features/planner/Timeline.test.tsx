@@ -1,10 +1,14 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Timeline } from './Timeline.tsx';
+import { createLiveOutput, LIVE_FLUSH_MS } from './live-output.ts';
 import type { TimelineStep } from './timeline-steps.ts';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 describe('<Timeline>', () => {
   it('renders a final report and model text as text, never as HTML', () => {
@@ -43,5 +47,52 @@ describe('<Timeline>', () => {
     expect(failure.textContent).toContain('HTTP 429');
     expect(screen.getByTestId('planner.llm.wait').textContent).toContain('1000 ms');
     expect(screen.getByTestId('planner.step.pending')).toBeTruthy();
+  });
+
+  it('shows what the request in flight streams, as text, with reasoning labelled and tool calls as they begin', () => {
+    vi.useFakeTimers();
+    const live = createLiveOutput();
+    const pending: TimelineStep[] = [
+      { kind: 'llm-request', turn: 1, attempt: 1, provider: 'openai', model: 'm', status: 'pending', latencyMs: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
+    ];
+    render(<Timeline steps={pending} running live={live} />);
+    const item = screen.getByTestId('planner.step.pending');
+    expect(item.textContent).toBe('Working…');
+
+    act(() => {
+      live.requestStarted();
+      live.delta({ kind: 'reasoning', text: 'The user wants <b>a fit</b>.' });
+      live.delta({ kind: 'text', text: 'Fitting <img src=x onerror="window.pwned=1">' });
+      live.delta({ kind: 'text', text: ' latency.' });
+    });
+    // Batched: nothing shows before the flush interval.
+    expect(screen.queryByTestId('planner.live.text')).toBeNull();
+    act(() => void vi.advanceTimersByTime(LIVE_FLUSH_MS));
+    expect(screen.getByTestId('planner.live.text').textContent).toBe('Fitting <img src=x onerror="window.pwned=1"> latency.');
+    expect(screen.getByTestId('planner.live.reasoning').textContent).toBe('The user wants <b>a fit</b>.');
+    expect(item.textContent).toContain('Reasoning, streaming');
+    expect(item.querySelector('img, b')).toBeNull();
+
+    act(() => {
+      live.delta({ kind: 'tool_call', id: 'call_1', name: 'statistical_regression_tool' });
+      vi.advanceTimersByTime(LIVE_FLUSH_MS);
+    });
+    expect(screen.getByTestId('planner.live.tool-call').textContent).toBe('calling statistical_regression_tool…');
+
+    // A new request starts from nothing.
+    act(() => live.requestStarted());
+    expect(screen.queryByTestId('planner.live.text')).toBeNull();
+    expect(screen.queryByTestId('planner.live.reasoning')).toBeNull();
+    expect(screen.queryByTestId('planner.live.tool-call')).toBeNull();
+    act(() => {
+      live.delta({ kind: 'text', text: 'Second answer' });
+      vi.advanceTimersByTime(LIVE_FLUSH_MS);
+    });
+    expect(screen.getByTestId('planner.live.text').textContent).toBe('Second answer');
+
+    // The response is recorded: the live text goes, the recorded step shows it.
+    act(() => live.requestEnded());
+    expect(screen.queryByTestId('planner.live.text')).toBeNull();
+    expect(screen.getByTestId('planner.step.pending').textContent).toBe('Working…');
   });
 });

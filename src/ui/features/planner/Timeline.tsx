@@ -3,13 +3,17 @@ import { ResultView } from '../../components/ResultView.tsx';
 import { ErrorList } from '../../components/IssueList.tsx';
 import { formatCount } from '../../components/format.ts';
 import { InvocationDiff } from './InvocationDiff.tsx';
+import { useLiveOutput, type LiveOutput } from './live-output.ts';
 import type { TimelineStep } from './timeline-steps.ts';
 
 // A result view (plots, tables) is costly to rebuild; its record keeps its identity between saves.
 const StableResultView = memo(ResultView);
 
-/** The loop's steps in order. Every text that came from a model or a capture is rendered as text. */
-export function Timeline({ steps, running }: { steps: ReadonlyArray<TimelineStep>; running: boolean }) {
+/**
+ * The loop's steps in order. Every text that came from a model or a capture is rendered as text.
+ * While running, a last pending item shows what the request in flight has streamed so far (`live`).
+ */
+export function Timeline({ steps, running, live }: { steps: ReadonlyArray<TimelineStep>; running: boolean; live?: LiveOutput }) {
   // An execution's result view needs the invocation it ran (the BLE view jumps to its packets).
   const invocations = new Map<string, unknown>();
   for (const step of steps) if (step.kind === 'invocation') invocations.set(step.callId, step.invocation);
@@ -21,11 +25,42 @@ export function Timeline({ steps, running }: { steps: ReadonlyArray<TimelineStep
         </li>
       ))}
       {running && (
-        <li className="timeline__step timeline__step--pending muted" data-testid="planner.step.pending">
-          Working…
+        <li className="timeline__step timeline__step--pending" data-testid="planner.step.pending">
+          <PendingStep live={live} />
         </li>
       )}
     </ol>
+  );
+}
+
+/** Its own component, so the stream re-renders this item only, not the whole timeline. */
+function PendingStep({ live }: { live?: LiveOutput }) {
+  const response = useLiveOutput(live);
+  return (
+    <>
+      <div className="muted">Working…</div>
+      {/* Model output in progress: text nodes only, never parsed as HTML. */}
+      {response?.reasoning && (
+        <>
+          <p className="small">
+            <span className="tag">Reasoning, streaming</span>
+          </p>
+          <pre className="model-text muted" data-testid="planner.live.reasoning">
+            {response.reasoning}
+          </pre>
+        </>
+      )}
+      {response?.text && (
+        <pre className="model-text" data-testid="planner.live.text">
+          {response.text}
+        </pre>
+      )}
+      {response?.toolCalls.map((call) => (
+        <p key={call.id} className="small" data-testid="planner.live.tool-call">
+          calling <code>{call.name || 'a tool'}</code>…
+        </p>
+      ))}
+    </>
   );
 }
 
