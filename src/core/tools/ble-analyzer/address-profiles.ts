@@ -1,10 +1,9 @@
 import type { BleObservationStore } from './observations.ts';
 
 /**
- * Per-address profiles derived from the store's events sorted by (address, time): lifetime,
+ * Per-address profiles derived from the store's events grouped by address in time order: lifetime,
  * per-receiver RSSI at the start and end of the address's life, payload signatures, the
- * advertising interval and activity segments. Work is linear in the events plus a sort per
- * address that is skipped when its events already come in time order.
+ * advertising interval and activity segments. Work is linear in the events.
  */
 
 export interface BleReceiverProfile {
@@ -49,53 +48,14 @@ const SAME_EVENT_MS = 15;
 /** Gaps longer than this are not advertising intervals (the spec's maximum is 10.24 s). */
 const MAX_INTERVAL_MS = 12_000;
 
-export interface BleSortedEvents {
-  /** Event indices grouped by address, each group in time order (stable). */
-  order: Int32Array;
-  /** Group of address `a` is order[start[a] .. start[a + 1]). */
-  start: Int32Array;
-}
-
-/** Counting sort by address, then a stable time sort inside each group that is out of order. */
-export function sortEventsByAddress(store: BleObservationStore): BleSortedEvents {
-  const addresses = store.addressCount;
-  const events = store.eventCount;
-  const owner = store.eventAddress.values;
-  const time = store.eventTime.values;
-  const start = new Int32Array(addresses + 1);
-  for (let event = 0; event < events; event++) start[owner[event] + 1]++;
-  for (let a = 0; a < addresses; a++) start[a + 1] += start[a];
-  const fill = start.slice(0, addresses);
-  const order = new Int32Array(events);
-  for (let event = 0; event < events; event++) order[fill[owner[event]]++] = event;
-  for (let a = 0; a < addresses; a++) {
-    const from = start[a];
-    const to = start[a + 1];
-    let sorted = true;
-    for (let index = from + 1; index < to; index++) {
-      if (time[order[index]] < time[order[index - 1]]) {
-        sorted = false;
-        break;
-      }
-    }
-    // Event indices grow with input order, so the index tie-break keeps the sort stable.
-    if (!sorted) order.subarray(from, to).sort((x, y) => time[x] - time[y] || x - y);
-  }
-  return { order, start };
-}
-
 /** Segment gap: activity pauses longer than this split an address's timeline. */
 export function bleSegmentGapMs(advIntervalS: number): number {
   const interval = Number.isFinite(advIntervalS) ? advIntervalS * 1000 : 1000;
   return Math.max(30_000, 20 * interval);
 }
 
-export function buildAddressProfiles(store: BleObservationStore, sorted: BleSortedEvents): Array<BleAddressProfile | undefined> {
-  const { order, start } = sorted;
-  const time = store.eventTime.values;
-  const receiverOf = store.eventReceiver.values;
-  const rssiOf = store.eventRssi.values;
-  const payloadOf = store.eventPayload.values;
+export function buildAddressProfiles(store: BleObservationStore): Array<BleAddressProfile | undefined> {
+  const { start, time, receiver: receiverOf, rssi: rssiOf, payload: payloadOf } = store.events;
   const receivers = store.receiverNames.length;
   const perReceiverCount = new Int32Array(receivers);
   const headSum = new Float64Array(receivers);
@@ -106,8 +66,10 @@ export function buildAddressProfiles(store: BleObservationStore, sorted: BleSort
   const rssiN = new Int32Array(receivers);
   const lastOnReceiver = new Float64Array(receivers);
   // Payload counts per address: a dense array over payload ids (+1, so "no payload" is slot 0).
-  const payloadCounts = new Int32Array(store.payloads.length + 1);
+  const payloadCounts = new Int32Array(store.payloadCount + 1);
   const touchedPayloads: number[] = [];
+  // Receivers that heard the current address, kept sorted (there are few receivers).
+  const touched = new Int32Array(receivers);
   let scratch = new Float64Array(1024);
   const profiles: Array<BleAddressProfile | undefined> = new Array(store.addressCount);
 
@@ -115,18 +77,24 @@ export function buildAddressProfiles(store: BleObservationStore, sorted: BleSort
     const from = start[a];
     const to = start[a + 1];
     if (to === from) continue;
-    const touched: number[] = [];
+    let touchedCount = 0;
     touchedPayloads.length = 0;
     let gaps = 0;
     if (scratch.length < to - from) scratch = new Float64Array(Math.max(to - from, scratch.length * 2));
     // Advertising interval: gaps between packets on the same receiver (receiver clocks differ
     // by up to hundreds of ms, so packets of different receivers are never compared).
-    for (let index = from; index < to; index++) lastOnReceiver[receiverOf[order[index]]] = Number.NaN;
+    for (let index = from; index < to; index++) lastOnReceiver[receiverOf[index]] = Number.NaN;
     for (let index = from; index < to; index++) {
-      const event = order[index];
-      const receiver = receiverOf[event];
-      if (perReceiverCount[receiver]++ === 0) touched.push(receiver);
-      const rssi = rssiOf[event];
+      const receiver = receiverOf[index];
+      if (perReceiverCount[receiver]++ === 0) {
+        let at = touchedCount++;
+        while (at > 0 && touched[at - 1] > receiver) {
+          touched[at] = touched[at - 1];
+          at--;
+        }
+        touched[at] = receiver;
+      }
+      const rssi = rssiOf[index];
       if (!Number.isNaN(rssi)) {
         rssiSum[receiver] += rssi;
         rssiN[receiver]++;
@@ -135,9 +103,9 @@ export function buildAddressProfiles(store: BleObservationStore, sorted: BleSort
           headN[receiver]++;
         }
       }
-      const payload = payloadOf[event];
+      const payload = payloadOf[index];
       if (payloadCounts[payload + 1]++ === 0) touchedPayloads.push(payload);
-      const ts = time[event];
+      const ts = time[index];
       const previous = lastOnReceiver[receiver];
       if (Number.isNaN(previous)) lastOnReceiver[receiver] = ts;
       else if (ts - previous >= SAME_EVENT_MS) {
@@ -146,27 +114,27 @@ export function buildAddressProfiles(store: BleObservationStore, sorted: BleSort
       }
     }
     for (let index = to - 1; index >= from; index--) {
-      const event = order[index];
-      const receiver = receiverOf[event];
-      const rssi = rssiOf[event];
+      const receiver = receiverOf[index];
+      const rssi = rssiOf[index];
       if (!Number.isNaN(rssi) && tailN[receiver] < EDGE_PACKETS) {
         tailSum[receiver] += rssi;
         tailN[receiver]++;
       }
     }
-    touched.sort((x, y) => x - y);
-    const receiverProfiles: BleReceiverProfile[] = touched.map((receiver) => ({
-      receiver,
-      count: perReceiverCount[receiver],
-      meanRssi: rssiN[receiver] > 0 ? rssiSum[receiver] / rssiN[receiver] : Number.NaN,
-      headRssi: headN[receiver] > 0 ? headSum[receiver] / headN[receiver] : Number.NaN,
-      tailRssi: tailN[receiver] > 0 ? tailSum[receiver] / tailN[receiver] : Number.NaN,
-    }));
-    for (const receiver of touched) {
+    const receiverProfiles: BleReceiverProfile[] = new Array(touchedCount);
+    for (let index = 0; index < touchedCount; index++) {
+      const receiver = touched[index];
+      receiverProfiles[index] = {
+        receiver,
+        count: perReceiverCount[receiver],
+        meanRssi: rssiN[receiver] > 0 ? rssiSum[receiver] / rssiN[receiver] : Number.NaN,
+        headRssi: headN[receiver] > 0 ? headSum[receiver] / headN[receiver] : Number.NaN,
+        tailRssi: tailN[receiver] > 0 ? tailSum[receiver] / tailN[receiver] : Number.NaN,
+      };
       perReceiverCount[receiver] = 0;
       headSum[receiver] = headN[receiver] = tailSum[receiver] = tailN[receiver] = rssiSum[receiver] = rssiN[receiver] = 0;
     }
-    const advIntervalS = gaps >= 4 ? lowerQuantile(scratch.subarray(0, gaps), 0.2) / 1000 : Number.NaN;
+    const advIntervalS = gaps >= 4 ? lowerQuantile(scratch, gaps, 0.2) / 1000 : Number.NaN;
 
     let dominantPayload = -1;
     let dominantCount = -1;
@@ -182,26 +150,26 @@ export function buildAddressProfiles(store: BleObservationStore, sorted: BleSort
     profiles[a] = {
       id: a,
       count: to - from,
-      firstMs: time[order[from]],
-      lastMs: time[order[to - 1]],
+      firstMs: time[from],
+      lastMs: time[to - 1],
       receivers: receiverProfiles,
       advIntervalS,
       dominantPayload,
-      headPayload: modeOf(payloadOf, order, from, from + edge),
-      tailPayload: modeOf(payloadOf, order, to - edge, to),
+      headPayload: modeOf(payloadOf, from, from + edge),
+      tailPayload: modeOf(payloadOf, to - edge, to),
       dominantShare: dominantCount / (to - from),
       distinctPayloads: touchedPayloads.length,
-      segments: segmentsOf(time, order, from, to, bleSegmentGapMs(advIntervalS)),
+      segments: segmentsOf(time, from, to, bleSegmentGapMs(advIntervalS)),
     };
   }
   return profiles;
 }
 
-/** The q-quantile (lower) of `values` by quickselect: linear on average, reorders `values`. */
-function lowerQuantile(values: Float64Array, q: number): number {
-  const target = Math.min(values.length - 1, Math.floor(q * (values.length - 1)));
+/** The q-quantile (lower) of `values[0 .. length)` by quickselect: linear on average, reorders them. */
+function lowerQuantile(values: Float64Array, length: number, q: number): number {
+  const target = Math.min(length - 1, Math.floor(q * (length - 1)));
   let low = 0;
-  let high = values.length - 1;
+  let high = length - 1;
   while (low < high) {
     const pivot = values[(low + high) >> 1];
     let i = low;
@@ -224,14 +192,14 @@ function lowerQuantile(values: Float64Array, q: number): number {
   return values[target];
 }
 
-/** The most frequent value of `values[order[i]]` for i in [from, to); ties go to the smaller value. */
-function modeOf(values: Int32Array, order: Int32Array, from: number, to: number): number {
+/** The most frequent value of `values[i]` for i in [from, to); ties go to the smaller value. */
+function modeOf(values: Int32Array, from: number, to: number): number {
   let best = -1;
   let bestCount = 0;
   for (let i = from; i < to; i++) {
-    const candidate = values[order[i]];
+    const candidate = values[i];
     let count = 0;
-    for (let j = from; j < to; j++) if (values[order[j]] === candidate) count++;
+    for (let j = from; j < to; j++) if (values[j] === candidate) count++;
     if (count > bestCount || (count === bestCount && candidate < best)) {
       best = candidate;
       bestCount = count;
@@ -240,15 +208,15 @@ function modeOf(values: Int32Array, order: Int32Array, from: number, to: number)
   return best;
 }
 
-function segmentsOf(time: Float64Array, order: Int32Array, from: number, to: number, gapMs: number): BleSegment[] {
+function segmentsOf(time: Float64Array, from: number, to: number, gapMs: number): BleSegment[] {
   const segments: BleSegment[] = [];
-  let segmentStart = time[order[from]];
+  let segmentStart = time[from];
   let previous = segmentStart;
   let count = 0;
   let occupied = 0;
   let lastSecond = Number.NaN;
   for (let index = from; index < to; index++) {
-    const ts = time[order[index]];
+    const ts = time[index];
     if (ts - previous > gapMs) {
       segments.push({ startMs: segmentStart, endMs: previous, count, occupiedSeconds: occupied });
       segmentStart = ts;

@@ -2,11 +2,11 @@ import type { ToolWarning } from '../../contract/tool-error.ts';
 import type { SelectedData } from '../../data/selection-types.ts';
 import type { ActivitySegment, AddressClassification, AddressType, BleAnalysis, BleAnalysisOptions, LinkCandidate } from './analysis-types.ts';
 import { bleAhFor, resolvesUnder, type BleAhFunction } from './ah.ts';
-import { buildAddressProfiles, sortEventsByAddress, type BleAddressProfile } from './address-profiles.ts';
+import { buildAddressProfiles, type BleAddressProfile } from './address-profiles.ts';
 import { classifyBleAddress } from './classify.ts';
 import { buildClusters } from './clusters.ts';
 import { foldCorruptedAddresses } from './corruption.ts';
-import { linkAddresses, type BleLinkableAddress, type BleLinkEdge } from './linkage.ts';
+import { bleLinkEdge, linkAddresses, type BleLinkableAddress, type BleLinkEdge, type BleLinks } from './linkage.ts';
 import { BleScanner, type BleObservationStore } from './observations.ts';
 import { BLE_NEUTRAL_ROTATION, bleRotationModel, describeLifetimeRange, learnRotationModel, type BleRotationModel } from './rotation-model.ts';
 
@@ -18,14 +18,18 @@ import { BLE_NEUTRAL_ROTATION, bleRotationModel, describeLifetimeRange, learnRot
 export function analyzeBle(selection: SelectedData, options: BleAnalysisOptions): BleAnalysis {
   const scanner = new BleScanner({ columns: options.addressColumns, includeCrcBad: options.includeCrcBad ?? false });
   for (const batch of selection.batches) scanner.add(batch);
-  return analyzeBleStore(scanner.store, options);
+  const store = scanner.finish();
+  return analyzeBleStore(store, options);
 }
 
 const VOTES = 4;
 const ROLES = 4;
 
+const COUNT_FORMAT = new Intl.NumberFormat('en-US');
+
+/** `toLocaleString('en-US')`, with the formatter made once. */
 function formatCount(value: number): string {
-  return value.toLocaleString('en-US');
+  return COUNT_FORMAT.format(value);
 }
 
 export function analyzeBleStore(store: BleObservationStore, options: BleAnalysisOptions): BleAnalysis {
@@ -42,8 +46,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   if (store.noTimestamp > 0) warnings.push({ code: 'ROWS_DROPPED', message: `${formatCount(store.noTimestamp)} selected packets have no timestamp and were skipped` });
   if (store.noAddress > 0) warnings.push({ code: 'NO_ADDRESS', message: `${formatCount(store.noAddress)} selected packets carry no transmitter address (reserved PDU types, anonymous advertising) and were skipped` });
 
-  const sorted = sortEventsByAddress(store);
-  const profiles = buildAddressProfiles(store, sorted);
+  const profiles = buildAddressProfiles(store);
   const observations = store.eventCount;
   let dataStartMs = Infinity;
   let dataEndMs = -Infinity;
@@ -157,12 +160,14 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
       linkable.push({ profile, address: store.addressTexts[id], type, irk: irkOf[id] });
     }
     linkable.sort((x, y) => (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
-    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloads: store.payloads, receiverNames: store.receiverNames, dataStartMs, dataEndMs, irkLabels };
-    let edges: BleLinkEdge[] = linkAddresses(linkable, context);
+    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloadFeatures: (payload: number) => store.payloadFeatures(payload), receiverNames: store.receiverNames, dataStartMs, dataEndMs, irkLabels };
+    let links: BleLinks = linkAddresses(linkable, context);
     if (options.rotationModel === 'learned') {
-      const lifetimes = edges
-        .filter((edge) => edge.probability > 0.7 && linkable[edge.earlier].profile.firstMs - dataStartMs > 5_000)
-        .map((edge) => (linkable[edge.earlier].profile.lastMs - linkable[edge.earlier].profile.firstMs) / 1000);
+      const lifetimes: number[] = [];
+      for (let e = 0; e < links.earlier.length; e++) {
+        const earlier = linkable[links.earlier[e]].profile;
+        if (links.probability[e] > 0.7 && earlier.firstMs - dataStartMs > 5_000) lifetimes.push((earlier.lastMs - earlier.firstMs) / 1000);
+      }
       const learned = learnRotationModel(lifetimes);
       if (learned) {
         model = learned;
@@ -177,16 +182,23 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
           message: `too few confident hand-offs (${lifetimes.length}, need 5) to learn RPA lifetimes; used the spec_default range ${describeLifetimeRange(model)}`,
         });
       }
-      edges = linkAddresses(linkable, { ...context, model });
+      links = linkAddresses(linkable, { ...context, model });
       classify(model);
     }
-    candidates = edges.map((edge) => ({
-      earlier: linkable[edge.earlier].address,
-      later: linkable[edge.later].address,
-      probability: edge.probability,
-      factors: edge.factors.map((factor) => `${factor.name}: ${factor.text}`),
-    }));
-    clusters = buildClusters(linkable, edges, irkLabels);
+    candidates = new Array<LinkCandidate>(links.earlier.length);
+    // Clusters only take pairs with p > 0.5: only those become edge objects.
+    const likely: BleLinkEdge[] = [];
+    for (let e = 0; e < links.earlier.length; e++) {
+      const factors = links.factors[e];
+      candidates[e] = {
+        earlier: linkable[links.earlier[e]].address,
+        later: linkable[links.later[e]].address,
+        probability: links.probability[e],
+        factors: factors ? factors.map((factor) => `${factor.name}: ${factor.text}`) : [],
+      };
+      if (links.probability[e] > 0.5) likely.push(bleLinkEdge(linkable, links, e));
+    }
+    clusters = buildClusters(linkable, likely, irkLabels);
   }
   if (sparse > 0) {
     warnings.push({
@@ -214,7 +226,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
 
 function payloadNote(store: BleObservationStore, profile: BleAddressProfile): string | undefined {
   if (profile.dominantPayload < 0) return undefined;
-  const features = store.payloads[profile.dominantPayload];
+  const features = store.payloadFeatures(profile.dominantPayload);
   const what = features.manufacturerData ? 'manufacturer data' : features.serviceUuids ? 'service UUID' : 'advertising data';
   if (profile.distinctPayloads === 1) return `Stable ${what} payload signature`;
   if (profile.dominantShare >= 0.8) return `Mostly stable ${what} payload signature (${Math.round(profile.dominantShare * 100)}% of packets)`;

@@ -39,8 +39,15 @@ export interface BleClassVerdict {
 
 const BASE: Record<AddressType, number> = { public: 0.98, random_static: 0.96, rpa: 0.96, nrpa: 0.92, unknown: 0.9 };
 
-function plural(count: number, word: string): string {
-  return `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
+/** `toLocaleString('en-US')` with the formatter made once (it is called a few times per address). */
+const COUNT_FORMAT = new Intl.NumberFormat('en-US');
+
+function count(value: number): string {
+  return COUNT_FORMAT.format(value);
+}
+
+function plural(value: number, word: string): string {
+  return `${count(value)} ${word}${value === 1 ? '' : 's'}`;
 }
 
 export function classifyBleAddress(input: BleClassInput): BleClassVerdict {
@@ -66,16 +73,16 @@ export function classifyBleAddress(input: BleClassInput): BleClassVerdict {
   } else if (publicVotes >= randomVotes) {
     type = 'public';
     confidence = BASE.public * (publicVotes / (publicVotes + randomVotes));
-    evidence.push(`Public address: TxAdd = 0 in ${publicVotes.toLocaleString('en-US')} of ${(publicVotes + randomVotes).toLocaleString('en-US')} packets`);
+    evidence.push(`Public address: TxAdd = 0 in ${count(publicVotes)} of ${count(publicVotes + randomVotes)} packets`);
   } else {
     const bits = classifyRandomBits(input.value);
     type = bits.type;
     confidence = BASE[type] * (randomVotes / (publicVotes + randomVotes));
     evidence.push(bits.reason);
-    evidence.push(`Random address: TxAdd = 1 in ${randomVotes.toLocaleString('en-US')} of ${(publicVotes + randomVotes).toLocaleString('en-US')} packets`);
+    evidence.push(`Random address: TxAdd = 1 in ${count(randomVotes)} of ${count(publicVotes + randomVotes)} packets`);
   }
   if (total > 0 && publicVotes > 0 && randomVotes > 0) {
-    evidence.push(`Conflicting TxAdd: ${plural(publicVotes, 'packet')} say public, ${randomVotes.toLocaleString('en-US')} random`);
+    evidence.push(`Conflicting TxAdd: ${plural(publicVotes, 'packet')} say public, ${count(randomVotes)} random`);
   }
 
   const roles = input.roles;

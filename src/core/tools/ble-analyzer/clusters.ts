@@ -13,6 +13,9 @@ import type { BleLinkableAddress, BleLinkEdge, BleLinkFactor } from './linkage.t
  * `cluster_id` is derived from content: `cluster_<kind>_<earliest member's address hex>`, so
  * the same input always gives the same ids.
  */
+/** `a.localeCompare(b)` (the same default collation), without building a collator per call. */
+const COLLATOR = new Intl.Collator();
+
 export function buildClusters(addresses: ReadonlyArray<BleLinkableAddress>, edges: ReadonlyArray<BleLinkEdge>, irkLabels: ReadonlyArray<string>): AddressCluster[] {
   const successor = new Int32Array(addresses.length).fill(-1);
   const predecessor = new Int32Array(addresses.length).fill(-1);
@@ -31,7 +34,7 @@ export function buildClusters(addresses: ReadonlyArray<BleLinkableAddress>, edge
   };
   const ranked = edges
     .filter((edge) => edge.probability > 0.5)
-    .sort((x, y) => y.probability - x.probability || addresses[x.earlier].address.localeCompare(addresses[y.earlier].address) || addresses[x.later].address.localeCompare(addresses[y.later].address));
+    .sort((x, y) => y.probability - x.probability || COLLATOR.compare(addresses[x.earlier].address, addresses[y.earlier].address) || COLLATOR.compare(addresses[x.later].address, addresses[y.later].address));
   const kept: BleLinkEdge[] = [];
   for (const edge of ranked) {
     if (successor[edge.earlier] >= 0 || predecessor[edge.later] >= 0) continue;
@@ -66,19 +69,28 @@ export function buildClusters(addresses: ReadonlyArray<BleLinkableAddress>, edge
   const clusters: AddressCluster[] = [];
   for (const [root, members] of groups) {
     if (members.length < 2) continue;
-    members.sort((x, y) => addresses[x].profile.firstMs - addresses[y].profile.firstMs || addresses[x].address.localeCompare(addresses[y].address));
+    members.sort((x, y) => addresses[x].profile.firstMs - addresses[y].profile.firstMs || COLLATOR.compare(addresses[x].address, addresses[y].address));
     const chainEdges = keptByMember.get(root) ?? [];
     clusters.push(describeCluster(addresses, members, chainEdges, irkLabels));
   }
-  clusters.sort((x, y) => x.clusterId.localeCompare(y.clusterId));
+  clusters.sort((x, y) => COLLATOR.compare(x.clusterId, y.clusterId));
   return clusters;
 }
 
+// Per-cluster code below uses plain loops rather than array callbacks: it runs for every
+// cluster, and closures made per call are a large share of its cost.
+
 function describeCluster(addresses: ReadonlyArray<BleLinkableAddress>, members: number[], chainEdges: BleLinkEdge[], irkLabels: ReadonlyArray<string>): AddressCluster {
   const size = members.length;
-  const position = new Map(members.map((member, index) => [member, index]));
+  const position = new Map<number, number>();
+  for (let index = 0; index < size; index++) position.set(members[index], index);
   // Strongest-path products: max-product Floyd–Warshall over the cluster (clusters are small).
-  const best: number[][] = Array.from({ length: size }, (_, i) => Array.from({ length: size }, (_, j) => (i === j ? 1 : 0)));
+  const best: number[][] = new Array(size);
+  for (let i = 0; i < size; i++) {
+    const row: number[] = new Array(size).fill(0);
+    row[i] = 1;
+    best[i] = row;
+  }
   for (const edge of chainEdges) {
     const i = position.get(edge.earlier)!;
     const j = position.get(edge.later)!;
@@ -91,71 +103,110 @@ function describeCluster(addresses: ReadonlyArray<BleLinkableAddress>, members: 
     }
   }
   for (let via = 0; via < size; via++) {
+    const viaRow = best[via];
     for (let i = 0; i < size; i++) {
-      if (best[i][via] === 0) continue;
+      const row = best[i];
+      const toVia = row[via];
+      if (toVia === 0) continue;
       for (let j = 0; j < size; j++) {
-        const through = best[i][via] * best[via][j];
-        if (through > best[i][j]) best[i][j] = through;
+        const through = toVia * viaRow[j];
+        if (through > row[j]) row[j] = through;
       }
     }
   }
-  const matrix = best.map((row) => row.map((value) => Math.round(value * 1000) / 1000));
-  const kinds = new Set(members.map((member) => addresses[member].type));
-  const kind = kinds.size === 1 ? [...kinds][0] : 'mixed';
+  const matrix: number[][] = new Array(size);
+  const memberAddresses: string[] = new Array(size);
+  let kind: string = addresses[members[0]].type;
+  for (let i = 0; i < size; i++) {
+    const row = best[i];
+    const rounded: number[] = new Array(size);
+    for (let j = 0; j < size; j++) rounded[j] = Math.round(row[j] * 1000) / 1000;
+    matrix[i] = rounded;
+    memberAddresses[i] = addresses[members[i]].address;
+    if (addresses[members[i]].type !== kind) kind = 'mixed';
+  }
   const first = addresses[members[0]].address.replace(/:/g, '');
   return {
     clusterId: `cluster_${kind}_${first}`,
-    addresses: members.map((member) => addresses[member].address),
+    addresses: memberAddresses,
     matrix,
     rationale: clusterRationale(addresses, members, chainEdges, irkLabels),
   };
 }
 
+/** The factors of one name across the edges, in edge order. */
 function factorsNamed(edges: ReadonlyArray<BleLinkEdge>, name: BleLinkFactor['name']): BleLinkFactor[] {
-  return edges.flatMap((edge) => edge.factors.filter((factor) => factor.name === name));
+  const found: BleLinkFactor[] = [];
+  for (const edge of edges) for (const factor of edge.factors) if (factor.name === name) found.push(factor);
+  return found;
+}
+
+/** "low–high" of the values at `digits` decimals, or one number when both print the same. */
+function printedRange(values: ReadonlyArray<number>, digits: number): string {
+  let low = Infinity;
+  let high = -Infinity;
+  for (const value of values) {
+    if (value < low) low = value;
+    if (value > high) high = value;
+  }
+  const lowText = low.toFixed(digits);
+  const highText = high.toFixed(digits);
+  return lowText === highText ? lowText : `${lowText}–${highText}`;
+}
+
+function joinedTexts(factors: ReadonlyArray<BleLinkFactor>): string {
+  let text = '';
+  for (let index = 0; index < factors.length; index++) text += (index > 0 ? '; ' : '') + factors[index].text;
+  return text;
 }
 
 function clusterRationale(addresses: ReadonlyArray<BleLinkableAddress>, members: number[], chainEdges: BleLinkEdge[], irkLabels: ReadonlyArray<string>): string[] {
   const lines: string[] = [];
-  const keys = new Set(members.map((member) => addresses[member].irk).filter((key) => key >= 0));
+  const keys = new Set<number>();
+  for (const member of members) if (addresses[member].irk >= 0) keys.add(addresses[member].irk);
   for (const key of keys) {
-    const count = members.filter((member) => addresses[member].irk === key).length;
+    let count = 0;
+    for (const member of members) if (addresses[member].irk === key) count++;
     lines.push(`irk_resolution: ${count} addresses resolve under IRK '${irkLabels[key]}' (probability 1)`);
   }
   if (chainEdges.length > 0) {
-    const gaps = chainEdges.map((edge) => edge.gapS);
-    const overlaps = gaps.filter((gap) => gap < -1);
-    const lifetimes = chainEdges.map((edge) => (addresses[edge.earlier].profile.lastMs - addresses[edge.earlier].profile.firstMs) / 60_000);
-    const range = (values: number[], digits: number) => {
-      const low = Math.min(...values).toFixed(digits);
-      const high = Math.max(...values).toFixed(digits);
-      return low === high ? low : `${low}–${high}`;
-    };
+    const gaps: number[] = [];
+    const lifetimes: number[] = [];
+    let overlaps = 0;
+    let minimum = Infinity;
+    for (const edge of chainEdges) {
+      gaps.push(edge.gapS);
+      if (edge.gapS < -1) overlaps++;
+      const earlier = addresses[edge.earlier].profile;
+      lifetimes.push((earlier.lastMs - earlier.firstMs) / 60_000);
+      if (edge.probability < minimum) minimum = edge.probability;
+    }
     lines.push(
-      `rotation_interval_fit: ${overlaps.length === 0 ? 'sequential non-overlapping activity windows' : 'hand-offs'} consistent with RPA rotation; hand-off gaps ${range(gaps, 1)} s, address lifetimes ${range(lifetimes, 1)} min`,
+      `rotation_interval_fit: ${overlaps === 0 ? 'sequential non-overlapping activity windows' : 'hand-offs'} consistent with RPA rotation; hand-off gaps ${printedRange(gaps, 1)} s, address lifetimes ${printedRange(lifetimes, 1)} min`,
     );
     const rssi = factorsNamed(chainEdges, 'rssi_continuity');
     if (rssi.length > 0) {
-      const positive = rssi.filter((factor) => factor.llr > 0).length;
-      lines.push(`rssi_continuity: ${positive} of ${rssi.length} hand-offs continuous in RSSI (${rssi.map((factor) => factor.text).join('; ')})`);
+      let positive = 0;
+      for (const factor of rssi) if (factor.llr > 0) positive++;
+      lines.push(`rssi_continuity: ${positive} of ${rssi.length} hand-offs continuous in RSSI (${joinedTexts(rssi)})`);
     }
     const payload = factorsNamed(chainEdges, 'payload_signature_match');
     if (payload.length > 0) {
-      const exact = payload.filter((factor) => factor.text.startsWith('same payload signature')).length;
+      let exact = 0;
+      for (const factor of payload) if (factor.text.startsWith('same payload signature')) exact++;
       lines.push(
         exact === payload.length
           ? `payload_signature_match: identical payload signature carried across all ${members.length} addresses`
-          : `payload_signature_match: ${payload.map((factor) => factor.text).join('; ')}`,
+          : `payload_signature_match: ${joinedTexts(payload)}`,
       );
     }
     const interval = factorsNamed(chainEdges, 'adv_interval_similarity');
-    if (interval.length > 0) lines.push(`adv_interval_similarity: ${interval.map((factor) => factor.text).join('; ')}`);
+    if (interval.length > 0) lines.push(`adv_interval_similarity: ${joinedTexts(interval)}`);
     lines.push(
-      overlaps.length === 0
+      overlaps === 0
         ? 'co_occurrence: no two members active at the same time (evidence against linkage absent)'
-        : `co_occurrence: ${overlaps.length} hand-offs overlap in time (one phone can advertise several sets at once)`,
+        : `co_occurrence: ${overlaps} hand-offs overlap in time (one phone can advertise several sets at once)`,
     );
-    const minimum = Math.min(...chainEdges.map((edge) => edge.probability));
     lines.push(`weakest hand-off probability ${minimum.toFixed(2)}; non-adjacent cells are products along the chain`);
   }
   return lines;

@@ -1,55 +1,106 @@
-import { DataType, type RecordBatch, type Vector } from 'apache-arrow';
+import { DataType, Precision, type RecordBatch, type Vector } from 'apache-arrow';
 
 /**
- * Direct, allocation-free access to the Arrow columns the analyzer reads: dictionary indices
- * instead of strings, typed arrays instead of boxed values. A string is only made once per
- * distinct dictionary entry.
+ * Direct, allocation-light access to the Arrow columns the analyzer reads: dictionary indices
+ * instead of strings, the column's own typed arrays instead of boxed values. A string is only
+ * made once per distinct dictionary entry. The scan's row loop reads these arrays directly, so
+ * each accessor hands back a plain array (null as -1 for codes, NaN for numbers) and copies
+ * only when the column has some, but not all, values null.
  */
 
-/** A string column of one batch as integer codes: `code(row)` is -1 for null. */
-export interface BleCodedColumn {
-  /** Code of the row's value, or -1 when null. */
-  code(row: number): number;
+/**
+ * A string column of one batch as integer codes. A class rather than an object of closures: the
+ * scan calls `text` from its row loop, and one shared method keeps that call site monomorphic
+ * across batches and runs.
+ */
+export class BleCodedColumn {
+  constructor(
+    /** Code of each row, -1 for null (the dictionary indices themselves when nothing is null). */
+    readonly codes: ArrayLike<number>,
+    /** Number of distinct codes (dictionary length, or distinct values seen for plain strings). */
+    readonly size: number,
+    /** Identity of the code space: equal for batches that share one dictionary. */
+    readonly space: object,
+    /** True when every row is null. */
+    readonly allNull: boolean,
+    private readonly dictionary: Vector | undefined,
+    private readonly texts: ReadonlyArray<string> | undefined,
+  ) {}
+
   /** The string of a code (made once per code, by the caller's cache). */
-  text(code: number): string;
-  /** Number of distinct codes (dictionary length, or distinct values seen for plain strings). */
-  size: number;
-  /** Identity of the code space: equal for batches that share one dictionary. */
-  space: object;
+  text(code: number): string {
+    if (this.texts) return this.texts[code];
+    return asciiEntry(this.dictionary!, code) ?? String(this.dictionary!.get(code));
+  }
 }
 
-function validityReader(bitmap: Uint8Array | null | undefined, offset: number, nullCount: number): ((row: number) => boolean) | undefined {
-  if (!bitmap || bitmap.length === 0 || nullCount === 0) return undefined;
-  return (row: number) => {
-    const bit = offset + row;
-    return (bitmap[bit >> 3] & (1 << (bit & 7))) !== 0;
-  };
+/**
+ * A UTF-8 dictionary entry made straight from its bytes when they are all ASCII (hex
+ * signatures, addresses): the same string as the generic getter's UTF-8 decoding, several times
+ * faster for short entries. Undefined when that does not apply.
+ */
+function asciiEntry(dictionary: Vector, code: number): string | undefined {
+  if (dictionary.data.length !== 1 || !DataType.isUtf8(dictionary.type)) return undefined;
+  const data = dictionary.data[0];
+  const bitmap = data.nullBitmap;
+  if (bitmap && bitmap.length > 0 && data.nullCount > 0 && !isValid(bitmap, data.offset + code)) return undefined;
+  const offsets = data.valueOffsets as Int32Array;
+  const bytes = (data.values as Uint8Array).subarray(offsets[code], offsets[code + 1]);
+  if (bytes.length > 256) return undefined;
+  for (let index = 0; index < bytes.length; index++) if (bytes[index] >= 0x80) return undefined;
+  return charCodesToString(bytes);
+}
+
+/**
+ * `String.fromCharCode` of a byte array, through `Reflect.apply`, which takes any array-like:
+ * spreading the bytes would allocate an iterator result per byte.
+ */
+function charCodesToString(bytes: Uint8Array): string {
+  return Reflect.apply(String.fromCharCode, null, bytes) as string;
+}
+
+function isValid(bitmap: Uint8Array, bit: number): boolean {
+  return (bitmap[bit >> 3] & (1 << (bit & 7))) !== 0;
+}
+
+/** The validity bitmap when some value may be null, else undefined. */
+function nullBitmap(vector: Vector): Uint8Array | undefined {
+  const data = vector.data[0];
+  const bitmap = data.nullBitmap;
+  return bitmap && bitmap.length > 0 && data.nullCount > 0 ? bitmap : undefined;
 }
 
 /** A dictionary (or plain string) column as codes; undefined when the column is absent. */
 export function bleCodedColumn(batch: RecordBatch, name: string): BleCodedColumn | undefined {
   const vector = batch.getChild(name);
   if (!vector) return undefined;
+  const rows = batch.numRows;
   const data = vector.data[0];
   if (DataType.isDictionary(vector.type) && data.dictionary && vector.data.length === 1) {
     const indices = data.values as ArrayLike<number>;
-    const valid = validityReader(data.nullBitmap, data.offset, data.nullCount);
     const dictionary: Vector = data.dictionary;
-    return {
-      code: valid ? (row) => (valid(row) ? indices[row] : -1) : (row) => indices[row],
-      text: (code) => String(dictionary.get(code)),
-      size: dictionary.length,
-      space: dictionary,
-    };
+    const bitmap = nullBitmap(vector);
+    let codes: ArrayLike<number> = indices;
+    if (bitmap) {
+      const copy = new Int32Array(rows);
+      // The typed-array copy, then nulls marked from the bitmap: this helper sees index arrays of
+      // every width, so reading `indices` per row here would be a slow polymorphic access.
+      copy.set((indices as Int32Array).subarray(0, rows));
+      for (let row = 0; row < rows; row++) if (!isValid(bitmap, data.offset + row)) copy[row] = -1;
+      codes = copy;
+    }
+    return new BleCodedColumn(codes, dictionary.length, dictionary, rows > 0 && data.nullCount >= rows, dictionary, undefined);
   }
   // Plain strings (e.g. tabular imports): codes are made per batch, one Map lookup per row.
-  const codes = new Int32Array(batch.numRows);
+  const codes = new Int32Array(rows);
   const texts: string[] = [];
   const seen = new Map<string, number>();
-  for (let row = 0; row < batch.numRows; row++) {
+  let nulls = 0;
+  for (let row = 0; row < rows; row++) {
     const value: unknown = vector.get(row);
     if (value === null || value === undefined) {
       codes[row] = -1;
+      nulls++;
       continue;
     }
     const text = Array.isArray(value) ? value.join(',') : String(value);
@@ -61,60 +112,85 @@ export function bleCodedColumn(batch: RecordBatch, name: string): BleCodedColumn
     }
     codes[row] = code;
   }
-  return { code: (row) => codes[row], text: (code) => texts[code], size: texts.length, space: codes };
+  return new BleCodedColumn(codes, texts.length, codes, rows > 0 && nulls === rows, undefined, texts);
 }
 
-/** A numeric column as float64 with NaN for null; undefined when absent or not numeric. */
-export function bleNumberColumn(batch: RecordBatch, name: string): Float64Array | undefined {
+/**
+ * A numeric column with NaN for null: the column's own values when none is null, else a float64
+ * copy. Undefined when absent or not numeric, and (with `allNullAsAbsent`) when every value is null.
+ */
+export function bleNumberColumn(batch: RecordBatch, name: string, allNullAsAbsent = false): ArrayLike<number> | undefined {
   const vector = batch.getChild(name);
   if (!vector) return undefined;
   const type = vector.type;
   if (!(DataType.isInt(type) || DataType.isFloat(type))) return undefined;
+  const rows = batch.numRows;
   const data = vector.data[0];
-  const out = new Float64Array(batch.numRows);
+  if (allNullAsAbsent && rows > 0 && vector.data.length === 1 && data.nullCount >= rows) return undefined;
   if (vector.data.length === 1 && ArrayBuffer.isView(data.values) && !(data.values instanceof BigInt64Array) && !(data.values instanceof BigUint64Array)) {
-    out.set((data.values as Float64Array).subarray(0, batch.numRows));
-    const valid = validityReader(data.nullBitmap, data.offset, data.nullCount);
-    if (valid) for (let row = 0; row < batch.numRows; row++) if (!valid(row)) out[row] = Number.NaN;
+    const values = data.values as Float64Array;
+    const bitmap = nullBitmap(vector);
+    if (!bitmap && values.length >= rows) return values;
+    const out = new Float64Array(rows);
+    out.set(values.subarray(0, rows));
+    if (bitmap) for (let row = 0; row < rows; row++) if (!isValid(bitmap, data.offset + row)) out[row] = Number.NaN;
     return out;
   }
-  for (let row = 0; row < batch.numRows; row++) {
+  const out = new Float64Array(rows);
+  for (let row = 0; row < rows; row++) {
     const value: unknown = vector.get(row);
     out[row] = typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : Number.NaN;
   }
   return out;
 }
 
-/** A boolean column as 1 (true), 0 (false), 255 (null); undefined when absent. */
-export function bleBooleanColumn(batch: RecordBatch, name: string): Uint8Array | undefined {
+/**
+ * A boolean column as a bitmap in which bit `offset + row` is 0 exactly when the value is false
+ * (null reads as 1); undefined when absent.
+ */
+export function bleFalseBits(batch: RecordBatch, name: string): { bits: Uint8Array; offset: number } | undefined {
   const vector = batch.getChild(name);
   if (!vector || !DataType.isBool(vector.type)) return undefined;
-  const out = new Uint8Array(batch.numRows);
-  if (vector.data.length === 1) {
+  const rows = batch.numRows;
+  if (vector.data.length === 1 && !nullBitmap(vector)) {
     const data = vector.data[0];
-    const bits = data.values as Uint8Array;
-    const valid = validityReader(data.nullBitmap, data.offset, data.nullCount);
-    for (let row = 0; row < batch.numRows; row++) {
-      if (valid && !valid(row)) {
-        out[row] = 255;
-        continue;
-      }
-      const bit = data.offset + row;
-      out[row] = (bits[bit >> 3] >> (bit & 7)) & 1;
-    }
-    return out;
+    return { bits: data.values as Uint8Array, offset: data.offset };
   }
-  for (let row = 0; row < batch.numRows; row++) {
+  const bits = new Uint8Array((rows + 7) >> 3);
+  for (let row = 0; row < rows; row++) {
     const value: unknown = vector.get(row);
-    out[row] = value === null || value === undefined ? 255 : value ? 1 : 0;
+    if (value !== false) bits[row >> 3] |= 1 << (row & 7);
   }
-  return out;
+  return { bits, offset: 0 };
 }
 
-/** A list-of-strings column's value at one row, joined with commas (null → ''). */
-export function bleListText(batch: RecordBatch, name: string, row: number): string {
-  const vector = batch.getChild(name);
+/** One cell of any column at one row, reading dictionary and numeric columns without the generic getter. */
+function cell(vector: Vector, row: number): unknown {
+  if (vector.data.length === 1) {
+    const data = vector.data[0];
+    const bitmap = nullBitmap(vector);
+    if (bitmap && !isValid(bitmap, data.offset + row)) return null;
+    if (DataType.isDictionary(vector.type) && data.dictionary) {
+      const code = (data.values as ArrayLike<number>)[row];
+      return asciiEntry(data.dictionary, code) ?? data.dictionary.get(code);
+    }
+    const type = vector.type;
+    if ((DataType.isInt(type) && type.bitWidth <= 32) || (DataType.isFloat(type) && type.precision !== Precision.HALF)) return (data.values as Float64Array)[row];
+  }
+  return vector.get(row);
+}
+
+/** A numeric cell, NaN for null, non-numbers or an absent column. */
+export function bleCellNumber(vector: Vector | undefined, row: number): number {
+  const value: unknown = vector ? cell(vector, row) : null;
+  return typeof value === 'number' ? value : Number.NaN;
+}
+
+/** A list-of-strings cell joined with commas ('' for null or an absent column). */
+export function bleListText(vector: Vector | undefined, row: number): string {
   if (!vector) return '';
+  const direct = asciiListText(vector, row);
+  if (direct !== undefined) return direct;
   const value: unknown = vector.get(row);
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
@@ -122,10 +198,34 @@ export function bleListText(batch: RecordBatch, name: string, row: number): stri
   return String(value);
 }
 
-/** One scalar value of any column at one row, as text ('' for null). */
-export function bleCellText(batch: RecordBatch, name: string, row: number): string {
-  const vector = batch.getChild(name);
+/**
+ * A List<Utf8> cell read from its offsets when every item is non-null ASCII: what the generic
+ * getter (a Vector per cell, then its array) would give, without the allocations. Undefined
+ * when that does not apply.
+ */
+function asciiListText(vector: Vector, row: number): string | undefined {
+  if (vector.data.length !== 1 || !DataType.isList(vector.type)) return undefined;
+  const data = vector.data[0];
+  const bitmap = nullBitmap(vector);
+  if (bitmap && !isValid(bitmap, data.offset + row)) return '';
+  const items = data.children[0];
+  if (!items || !DataType.isUtf8(items.type) || items.nullCount > 0) return undefined;
+  const offsets = data.valueOffsets as Int32Array;
+  const itemOffsets = items.valueOffsets as Int32Array;
+  const bytes = items.values as Uint8Array;
+  let text = '';
+  for (let item = offsets[row]; item < offsets[row + 1]; item++) {
+    const value = bytes.subarray(itemOffsets[item], itemOffsets[item + 1]);
+    if (value.length > 256) return undefined;
+    for (let index = 0; index < value.length; index++) if (value[index] >= 0x80) return undefined;
+    text += (item > offsets[row] ? ',' : '') + charCodesToString(value);
+  }
+  return text;
+}
+
+/** A scalar cell as text ('' for null or an absent column). */
+export function bleCellText(vector: Vector | undefined, row: number): string {
   if (!vector) return '';
-  const value: unknown = vector.get(row);
+  const value: unknown = cell(vector, row);
   return value === null || value === undefined ? '' : String(value);
 }

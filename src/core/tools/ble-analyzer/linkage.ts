@@ -1,6 +1,7 @@
 import type { AddressType } from './analysis-types.ts';
 import type { BleAddressProfile } from './address-profiles.ts';
 import type { BlePayloadFeatures } from './observations.ts';
+import { BleGrowableInt32 } from './growable.ts';
 import { rotationFitRatio, type BleRotationModel } from './rotation-model.ts';
 
 /**
@@ -32,7 +33,8 @@ export interface BleLinkableAddress {
 export interface BleLinkContext {
   linkageWindowS: number;
   model: BleRotationModel;
-  payloads: ReadonlyArray<BlePayloadFeatures>;
+  /** AD features of a payload id. */
+  payloadFeatures: (payload: number) => BlePayloadFeatures;
   receiverNames: ReadonlyArray<string>;
   /** Time span of the analysed data (ms): addresses active at its edges are censored. */
   dataStartMs: number;
@@ -47,12 +49,29 @@ export interface BleLinkFactor {
   text: string;
 }
 
+/** One scored pair as an object (clusters and learned models read a few of them). */
 export interface BleLinkEdge {
   earlier: number;
   later: number;
   probability: number;
   gapS: number;
   factors: BleLinkFactor[];
+}
+
+/** Every scored pair, as parallel arrays: pair e is earlier[e] → later[e]. */
+export interface BleLinks {
+  earlier: Int32Array;
+  later: Int32Array;
+  probability: Float64Array;
+  /** Factors of the pairs that are described (probability ≥ DESCRIBE_ABOVE or a shared IRK); undefined for the rest. */
+  factors: Array<BleLinkFactor[] | undefined>;
+}
+
+/** Pair `e` of `links` as an object. */
+export function bleLinkEdge(addresses: ReadonlyArray<BleLinkableAddress>, links: BleLinks, e: number): BleLinkEdge {
+  const earlier = links.earlier[e];
+  const later = links.later[e];
+  return { earlier, later, probability: links.probability[e], gapS: (addresses[later].profile.firstMs - addresses[earlier].profile.lastMs) / 1000, factors: links.factors[e] ?? [] };
 }
 
 const OVERLAP_LIMIT_S = 30;
@@ -84,11 +103,11 @@ interface PayloadRarity {
   templateCount: Map<string, number>;
 }
 
-function templateOf(payloads: ReadonlyArray<BlePayloadFeatures>, payload: number): string {
-  return payload < 0 ? '(no AD data)' : payloads[payload].template;
+function templateOf(payloads: BleLinkContext['payloadFeatures'], payload: number): string {
+  return payload < 0 ? '(no AD data)' : payloads(payload).template;
 }
 
-function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: ReadonlyArray<BlePayloadFeatures>): PayloadRarity {
+function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: BleLinkContext['payloadFeatures']): PayloadRarity {
   const signatureCount = new Map<number, number>();
   const templateCount = new Map<string, number>();
   for (const { profile } of addresses) {
@@ -101,16 +120,11 @@ function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: R
 }
 
 /**
- * Summed log-likelihood ratio of one candidate pair (A earlier, B later). With `factors`, each
- * contribution is also described (text is only made for pairs that are reported: it dominates
- * the cost otherwise).
+ * The evidence of one candidate pair (A earlier, B later), each log-likelihood-ratio term
+ * described. Only reported pairs are described (the text dominates the cost otherwise);
+ * `PairScorer` sums the same terms for every pair.
  */
-function pairEvidence(a: BleLinkableAddress, b: BleLinkableAddress, context: BleLinkContext, rarity: PayloadRarity, factors?: BleLinkFactor[]): number {
-  let total = 0;
-  const add = (name: BleLinkFactor['name'], llr: number, text: () => string): void => {
-    total += llr;
-    if (factors) factors.push({ name, llr, text: text() });
-  };
+function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: BleLinkContext, rarity: PayloadRarity, factors: BleLinkFactor[]): void {
   const window = context.linkageWindowS;
   const pa = a.profile;
   const pb = b.profile;
@@ -129,19 +143,19 @@ function pairEvidence(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
     const broadSpan = a.type === 'nrpa' ? Math.min(window, 90) : window;
     const same = (1 - broad) * Math.exp(-g / scale) / scale + (g <= broadSpan ? broad / broadSpan : 0);
     const llr = Math.log(same * span);
-    add('handoff_gap', llr, () => `hand-off gap ${fixed(gapS)} s (${signed(llr)})`);
+    factors.push({ name: 'handoff_gap', llr, text: `hand-off gap ${fixed(gapS)} s (${signed(llr)})` });
   } else {
     const overlapS = -gapS;
     // Beyond the tolerance, each second of simultaneous activity is strong evidence of two emitters
     // (but not proof: a phone's advertising sets overlap), hence the floor instead of −∞.
     const llr = Math.max(-8, Math.log((0.03 * span) / OVERLAP_LIMIT_S) - 0.25 * overlapS);
-    add('co_occurrence', llr, () => `activity overlaps by ${fixed(overlapS)} s (${signed(llr)})`);
+    factors.push({ name: 'co_occurrence', llr, text: `activity overlaps by ${fixed(overlapS)} s (${signed(llr)})` });
   }
 
   // RSSI continuity: A's last packets against B's first, per receiver that heard both.
   let rssiLlr = 0;
   let heardBoth = 0;
-  const parts: string[] | undefined = factors ? [] : undefined;
+  let parts = '';
   for (const ra of pa.receivers) {
     if (Number.isNaN(ra.tailRssi)) continue;
     let rb: (typeof pb.receivers)[number] | undefined;
@@ -153,47 +167,50 @@ function pairEvidence(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
     const llr = clamp(Math.log(different / same) - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
     rssiLlr += 0.8 * llr;
     heardBoth++;
-    parts?.push(`${context.receiverNames[ra.receiver]} Δ${fixed(Math.abs(d))} dB`);
+    parts += `${heardBoth > 1 ? ', ' : ''}${context.receiverNames[ra.receiver]} Δ${fixed(Math.abs(d))} dB`;
   }
-  if (heardBoth > 0) add('rssi_continuity', rssiLlr, () => `RSSI ${parts!.join(', ')} (${signed(rssiLlr)})`);
+  if (heardBoth > 0) factors.push({ name: 'rssi_continuity', llr: rssiLlr, text: `RSSI ${parts} (${signed(rssiLlr)})` });
 
   // Payload: exact signature carried over, else same template (vendor/model structure), else different.
   const n = Math.max(1, rarity.total - 1);
   const floor = 0.5 / n;
   const sigA = pa.tailPayload;
   const sigB = pb.headPayload;
-  const templateA = templateOf(context.payloads, sigA);
-  const templateB = templateOf(context.payloads, sigB);
+  const templateA = templateOf(context.payloadFeatures, sigA);
+  const templateB = templateOf(context.payloadFeatures, sigB);
   const templateShare = Math.max(floor, ((rarity.templateCount.get(templateA) ?? 1) - 1) / n);
   if (sigA === sigB && sigA >= 0) {
     const share = Math.max(floor, ((rarity.signatureCount.get(sigA) ?? 1) - 1) / n);
     const llr = Math.log(0.6 / share);
-    add('payload_signature_match', llr, () => `same payload signature (${Math.round(share * n)} other addresses carry it) (${signed(llr)})`);
+    factors.push({ name: 'payload_signature_match', llr, text: `same payload signature (${Math.round(share * n)} other addresses carry it) (${signed(llr)})` });
   } else if (templateA === templateB) {
     const llr = Math.log(0.38 / templateShare);
-    add('payload_signature_match', llr, () => `same AD template${sigA >= 0 ? ', rotating content' : ' (no AD data)'} (${Math.round(templateShare * n)} other addresses share it) (${signed(llr)})`);
+    factors.push({
+      name: 'payload_signature_match',
+      llr,
+      text: `same AD template${sigA >= 0 ? ', rotating content' : ' (no AD data)'} (${Math.round(templateShare * n)} other addresses share it) (${signed(llr)})`,
+    });
   } else {
     const llr = Math.log(0.02 / Math.max(0.05, 1 - templateShare));
-    add('payload_signature_match', llr, () => `different AD content (${signed(llr)})`);
+    factors.push({ name: 'payload_signature_match', llr, text: `different AD content (${signed(llr)})` });
   }
 
   // Advertising interval: same device keeps its interval (log ratio σ 0.25); devices differ (σ 1).
   if (Number.isFinite(pa.advIntervalS) && Number.isFinite(pb.advIntervalS)) {
     const r = Math.log(pa.advIntervalS / pb.advIntervalS);
     const llr = clamp(Math.log(1 / 0.25) - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
-    add('adv_interval_similarity', llr, () => `advertising interval ${Math.round(pa.advIntervalS * 1000)} → ${Math.round(pb.advIntervalS * 1000)} ms (${signed(llr)})`);
+    factors.push({ name: 'adv_interval_similarity', llr, text: `advertising interval ${Math.round(pa.advIntervalS * 1000)} → ${Math.round(pb.advIntervalS * 1000)} ms (${signed(llr)})` });
   }
 
-  if (a.type !== b.type) add('address_kind', -2.5, () => `${a.type} → ${b.type}: devices rarely switch address kind (−2.5)`);
+  if (a.type !== b.type) factors.push({ name: 'address_kind', llr: -2.5, text: `${a.type} → ${b.type}: devices rarely switch address kind (−2.5)` });
   if (a.irk >= 0 && b.irk !== a.irk) {
     const llr = b.irk >= 0 ? -LOG_K_LIMIT : -8;
-    add('irk_resolution', llr, () => `${a.address} resolves under IRK '${context.irkLabels[a.irk]}', ${b.address} does not (${signed(llr)})`);
+    factors.push({ name: 'irk_resolution', llr, text: `${a.address} resolves under IRK '${context.irkLabels[a.irk]}', ${b.address} does not (${signed(llr)})` });
   }
-  return total;
 }
 
-/** Odds that A's successor is visible at all: rotation fit of A's lifetime, and room after A. */
-function successorPriorLogOdds(a: BleLinkableAddress, context: BleLinkContext): { logOdds: number; factor: () => BleLinkFactor } {
+/** Log odds that A's successor is visible at all: rotation fit of A's lifetime, and room after A. */
+function successorPriorLogOdds(a: BleLinkableAddress, context: BleLinkContext): number {
   const p = a.profile;
   const lifetimeS = (p.lastMs - p.firstMs) / 1000;
   const startSeen = p.firstMs - context.dataStartMs > 5_000;
@@ -202,14 +219,160 @@ function successorPriorLogOdds(a: BleLinkableAddress, context: BleLinkContext): 
   // Still active when the data ends: a successor cannot be seen.
   if (context.dataEndMs - p.lastMs < 5_000) logOdds -= 4;
   if (a.type === 'nrpa') logOdds = Math.max(logOdds, 0);
+  return logOdds;
+}
+
+function describePrior(a: BleLinkableAddress, context: BleLinkContext, logOdds: number): BleLinkFactor {
+  const p = a.profile;
+  const lifetimeS = (p.lastMs - p.firstMs) / 1000;
+  const startSeen = p.firstMs - context.dataStartMs > 5_000;
   return {
-    logOdds,
-    factor: () => ({
-      name: 'rotation_interval_fit',
-      llr: logOdds,
-      text: `lifetime ${lifetimeS >= 120 ? `${fixed(lifetimeS / 60)} min` : `${Math.round(lifetimeS)} s`}${startSeen ? '' : ' (start not seen)'} vs ${context.model.name} (${signed(logOdds)})`,
-    }),
+    name: 'rotation_interval_fit',
+    llr: logOdds,
+    text: `lifetime ${lifetimeS >= 120 ? `${fixed(lifetimeS / 60)} min` : `${Math.round(lifetimeS)} s`}${startSeen ? '' : ' (start not seen)'} vs ${context.model.name} (${signed(logOdds)})`,
   };
+}
+
+/**
+ * `describePair` without the descriptions, over per-address arrays made once: the same terms
+ * added in the same order, so the sums are bit-identical.
+ */
+class PairScorer {
+  private readonly first: Float64Array;
+  private readonly last: Float64Array;
+  private readonly interval: Float64Array;
+  private readonly nrpa: Uint8Array;
+  private readonly irk: Int32Array;
+  private readonly headPayload: Int32Array;
+  private readonly tailPayload: Int32Array;
+  private readonly headTemplate: Int32Array;
+  private readonly tailTemplate: Int32Array;
+  /** Per address: linkable addresses sharing its tail template's / tail payload's rarity counts. */
+  private readonly tailTemplateCount: Float64Array;
+  private readonly tailSignatureCount: Float64Array;
+  /** Per address × receiver: mean RSSI of the last / first packets, NaN where not heard. */
+  private readonly tailRssi: Float64Array;
+  private readonly headRssi: Float64Array;
+  private readonly receivers: number;
+  private readonly window: number;
+  private readonly span: number;
+  private readonly n: number;
+  private readonly floor: number;
+
+  constructor(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext, rarity: PayloadRarity) {
+    const count = addresses.length;
+    this.receivers = context.receiverNames.length;
+    this.first = new Float64Array(count);
+    this.last = new Float64Array(count);
+    this.interval = new Float64Array(count);
+    this.nrpa = new Uint8Array(count);
+    this.irk = new Int32Array(count);
+    this.headPayload = new Int32Array(count);
+    this.tailPayload = new Int32Array(count);
+    this.headTemplate = new Int32Array(count);
+    this.tailTemplate = new Int32Array(count);
+    this.tailTemplateCount = new Float64Array(count);
+    this.tailSignatureCount = new Float64Array(count);
+    this.tailRssi = new Float64Array(count * this.receivers).fill(Number.NaN);
+    this.headRssi = new Float64Array(count * this.receivers).fill(Number.NaN);
+    const templateIds = new Map<string, number>();
+    const templateId = (template: string): number => {
+      let id = templateIds.get(template);
+      if (id === undefined) {
+        id = templateIds.size;
+        templateIds.set(template, id);
+      }
+      return id;
+    };
+    for (let i = 0; i < count; i++) {
+      const { profile, type, irk } = addresses[i];
+      this.first[i] = profile.firstMs;
+      this.last[i] = profile.lastMs;
+      this.interval[i] = profile.advIntervalS;
+      this.nrpa[i] = type === 'nrpa' ? 1 : 0;
+      this.irk[i] = irk;
+      this.headPayload[i] = profile.headPayload;
+      this.tailPayload[i] = profile.tailPayload;
+      const tailTemplate = templateOf(context.payloadFeatures, profile.tailPayload);
+      this.headTemplate[i] = templateId(templateOf(context.payloadFeatures, profile.headPayload));
+      this.tailTemplate[i] = templateId(tailTemplate);
+      this.tailTemplateCount[i] = rarity.templateCount.get(tailTemplate) ?? 1;
+      this.tailSignatureCount[i] = rarity.signatureCount.get(profile.tailPayload) ?? 1;
+      for (const receiver of profile.receivers) {
+        this.tailRssi[i * this.receivers + receiver.receiver] = receiver.tailRssi;
+        this.headRssi[i * this.receivers + receiver.receiver] = receiver.headRssi;
+      }
+    }
+    this.window = context.linkageWindowS;
+    this.span = this.window + OVERLAP_LIMIT_S;
+    this.n = Math.max(1, rarity.total - 1);
+    this.floor = 0.5 / this.n;
+  }
+
+  /** The summed log-likelihood ratio of A (earlier) → B (later); mirrors `describePair` term by term. */
+  score(a: number, b: number): number {
+    let total = 0;
+    const window = this.window;
+    const span = this.span;
+    const gapS = (this.first[b] - this.last[a]) / 1000;
+    const intervalA = this.interval[a];
+    const intervalB = this.interval[b];
+    const interval = Math.max(Number.isFinite(intervalA) ? intervalA : 1, Number.isFinite(intervalB) ? intervalB : 1);
+    const scale = Math.max(1, 2 * interval);
+    if (gapS >= -OVERLAP_TOLERANCE_S) {
+      const g = Math.max(0, gapS);
+      const nrpa = this.nrpa[a] === 1;
+      const broad = nrpa ? 0.5 : 0.15;
+      const broadSpan = nrpa ? Math.min(window, 90) : window;
+      const same = (1 - broad) * Math.exp(-g / scale) / scale + (g <= broadSpan ? broad / broadSpan : 0);
+      total += Math.log(same * span);
+    } else {
+      const overlapS = -gapS;
+      total += Math.max(-8, Math.log((0.03 * span) / OVERLAP_LIMIT_S) - 0.25 * overlapS);
+    }
+
+    const receivers = this.receivers;
+    let rssiLlr = 0;
+    let heardBoth = 0;
+    for (let receiver = 0; receiver < receivers; receiver++) {
+      const tail = this.tailRssi[a * receivers + receiver];
+      if (Number.isNaN(tail)) continue;
+      const head = this.headRssi[b * receivers + receiver];
+      if (Number.isNaN(head)) continue;
+      const d = head - tail;
+      const same = RSSI_SAME_SD_DB;
+      const different = RSSI_DIFFERENT_SD_DB;
+      const llr = clamp(Math.log(different / same) - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
+      rssiLlr += 0.8 * llr;
+      heardBoth++;
+    }
+    if (heardBoth > 0) total += rssiLlr;
+
+    const n = this.n;
+    const floor = this.floor;
+    const sigA = this.tailPayload[a];
+    const sigB = this.headPayload[b];
+    const templateShare = Math.max(floor, (this.tailTemplateCount[a] - 1) / n);
+    if (sigA === sigB && sigA >= 0) {
+      const share = Math.max(floor, (this.tailSignatureCount[a] - 1) / n);
+      total += Math.log(0.6 / share);
+    } else if (this.tailTemplate[a] === this.headTemplate[b]) {
+      total += Math.log(0.38 / templateShare);
+    } else {
+      total += Math.log(0.02 / Math.max(0.05, 1 - templateShare));
+    }
+
+    if (Number.isFinite(intervalA) && Number.isFinite(intervalB)) {
+      const r = Math.log(intervalA / intervalB);
+      total += clamp(Math.log(1 / 0.25) - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
+    }
+
+    if (this.nrpa[a] !== this.nrpa[b]) total += -2.5;
+    const irkA = this.irk[a];
+    const irkB = this.irk[b];
+    if (irkA >= 0 && irkB !== irkA) total += irkB >= 0 ? -LOG_K_LIMIT : -8;
+    return total;
+  }
 }
 
 /** Candidate pairs as parallel arrays: pair e is earlier[e] → later[e]. */
@@ -220,11 +383,20 @@ export interface BleCandidatePairs {
 
 /** Candidate pairs by a time sweep over addresses sorted by first packet. */
 export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, linkageWindowS: number): BleCandidatePairs {
-  const byFirst = addresses.map((_, index) => index).sort((x, y) => addresses[x].profile.firstMs - addresses[y].profile.firstMs || (addresses[x].address < addresses[y].address ? -1 : 1));
-  const firsts = byFirst.map((index) => addresses[index].profile.firstMs);
+  const count = addresses.length;
+  const byFirst = Int32Array.from({ length: count }, (_, index) => index).sort(
+    (x, y) => addresses[x].profile.firstMs - addresses[y].profile.firstMs || (addresses[x].address < addresses[y].address ? -1 : 1),
+  );
+  // Parallel arrays in sweep order: the inner loop reads nothing else.
+  const firsts = new Float64Array(count);
+  const lasts = new Float64Array(count);
+  for (let k = 0; k < count; k++) {
+    firsts[k] = addresses[byFirst[k]].profile.firstMs;
+    lasts[k] = addresses[byFirst[k]].profile.lastMs;
+  }
   const lowerBound = (value: number): number => {
     let low = 0;
-    let high = firsts.length;
+    let high = count;
     while (low < high) {
       const mid = (low + high) >> 1;
       if (firsts[mid] < value) low = mid + 1;
@@ -232,65 +404,96 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
     }
     return low;
   };
-  const earlier: number[] = [];
-  const later: number[] = [];
+  const earlier = new BleGrowableInt32(1024);
+  const later = new BleGrowableInt32(1024);
   const windowMs = linkageWindowS * 1000;
-  const found: Array<[number, number]> = [];
-  for (let ai = 0; ai < addresses.length; ai++) {
-    const a = addresses[ai].profile;
-    const from = lowerBound(a.lastMs - OVERLAP_LIMIT_S * 1000);
-    found.length = 0;
-    for (let k = from; k < byFirst.length && firsts[k] <= a.lastMs + windowMs; k++) {
+  const foundAddress = new Int32Array(count);
+  const foundDistance = new Float64Array(count);
+  const nearestAddress = new Int32Array(MAX_CANDIDATES);
+  const nearestDistance = new Float64Array(MAX_CANDIDATES);
+  for (let ai = 0; ai < count; ai++) {
+    const aFirst = addresses[ai].profile.firstMs;
+    const aLast = addresses[ai].profile.lastMs;
+    const from = lowerBound(aLast - OVERLAP_LIMIT_S * 1000);
+    let found = 0;
+    for (let k = from; k < count && firsts[k] <= aLast + windowMs; k++) {
       const bi = byFirst[k];
-      const b = addresses[bi].profile;
-      if (bi === ai || b.firstMs <= a.firstMs || b.lastMs <= a.lastMs) continue;
-      found.push([bi, Math.abs(b.firstMs - a.lastMs)]);
+      if (bi === ai || firsts[k] <= aFirst || lasts[k] <= aLast) continue;
+      foundAddress[found] = bi;
+      foundDistance[found] = Math.abs(firsts[k] - aLast);
+      found++;
     }
-    if (found.length > MAX_CANDIDATES) found.sort((x, y) => x[1] - y[1] || x[0] - y[0]).length = MAX_CANDIDATES;
-    for (const [bi] of found) {
+    if (found <= MAX_CANDIDATES) {
+      for (let index = 0; index < found; index++) {
+        earlier.push(ai);
+        later.push(foundAddress[index]);
+      }
+      continue;
+    }
+    // The MAX_CANDIDATES nearest by (distance, index), ascending: insertion into a short sorted list.
+    let kept = 0;
+    for (let index = 0; index < found; index++) {
+      const bi = foundAddress[index];
+      const distance = foundDistance[index];
+      if (kept === MAX_CANDIDATES) {
+        const worst = kept - 1;
+        if (distance > nearestDistance[worst] || (distance === nearestDistance[worst] && bi > nearestAddress[worst])) continue;
+        kept--;
+      }
+      let at = kept;
+      while (at > 0 && (nearestDistance[at - 1] > distance || (nearestDistance[at - 1] === distance && nearestAddress[at - 1] > bi))) {
+        nearestDistance[at] = nearestDistance[at - 1];
+        nearestAddress[at] = nearestAddress[at - 1];
+        at--;
+      }
+      nearestDistance[at] = distance;
+      nearestAddress[at] = bi;
+      kept++;
+    }
+    for (let index = 0; index < kept; index++) {
       earlier.push(ai);
-      later.push(bi);
+      later.push(nearestAddress[index]);
     }
   }
-  return { earlier: Int32Array.from(earlier), later: Int32Array.from(later) };
+  return { earlier: earlier.view().slice(), later: later.view().slice() };
 }
 
 /** Pairs below this probability are reported without factor texts (making them dominates the cost). */
 const DESCRIBE_ABOVE = 0.01;
 
 /** Scores and calibrates every candidate pair. */
-export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext): BleLinkEdge[] {
+export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext): BleLinks {
   const pairs = sweepCandidates(addresses, context.linkageWindowS);
-  const rarity = payloadRarity(addresses, context.payloads);
+  const rarity = payloadRarity(addresses, context.payloadFeatures);
+  const scorer = new PairScorer(addresses, context, rarity);
   const candidateCount = new Int32Array(addresses.length);
   for (let e = 0; e < pairs.earlier.length; e++) candidateCount[pairs.earlier[e]]++;
-  const priors = addresses.map((address) => successorPriorLogOdds(address, context));
+  const priors = Float64Array.from(addresses, (address) => successorPriorLogOdds(address, context));
+  const irk = Int32Array.from(addresses, (address) => address.irk);
   const count = pairs.earlier.length;
   const logK = new Float64Array(count);
   for (let e = 0; e < count; e++) {
     const ai = pairs.earlier[e];
-    const a = addresses[ai];
-    const b = addresses[pairs.later[e]];
-    const sameKey = a.irk >= 0 && a.irk === b.irk;
-    logK[e] = sameKey ? LOG_K_LIMIT : clamp(priors[ai].logOdds - Math.log(candidateCount[ai]) + pairEvidence(a, b, context, rarity), -LOG_K_LIMIT, LOG_K_LIMIT);
+    const bi = pairs.later[e];
+    const sameKey = irk[ai] >= 0 && irk[ai] === irk[bi];
+    logK[e] = sameKey ? LOG_K_LIMIT : clamp(priors[ai] - Math.log(candidateCount[ai]) + scorer.score(ai, bi), -LOG_K_LIMIT, LOG_K_LIMIT);
   }
   const marginals = matchingMarginals(addresses.length, pairs, logK);
-  const edges: BleLinkEdge[] = new Array(count);
+  const probability = new Float64Array(count);
+  const factors: Array<BleLinkFactor[] | undefined> = new Array(count);
   for (let e = 0; e < count; e++) {
     const ai = pairs.earlier[e];
     const bi = pairs.later[e];
-    const a = addresses[ai];
-    const b = addresses[bi];
-    const sameKey = a.irk >= 0 && a.irk === b.irk;
-    const probability = sameKey ? 1 : marginals[e];
-    let factors: BleLinkFactor[] = [];
-    if (probability >= DESCRIBE_ABOVE) {
-      factors = sameKey ? [{ name: 'irk_resolution', llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` }] : [priors[ai].factor()];
-      pairEvidence(a, b, context, rarity, factors);
+    const sameKey = irk[ai] >= 0 && irk[ai] === irk[bi];
+    probability[e] = sameKey ? 1 : marginals[e];
+    if (probability[e] >= DESCRIBE_ABOVE) {
+      const a = addresses[ai];
+      const described = sameKey ? [{ name: 'irk_resolution' as const, llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` }] : [describePrior(a, context, priors[ai])];
+      describePair(a, addresses[bi], context, rarity, described);
+      factors[e] = described;
     }
-    edges[e] = { earlier: ai, later: bi, probability, gapS: (b.profile.firstMs - a.profile.lastMs) / 1000, factors };
   }
-  return edges;
+  return { earlier: pairs.earlier, later: pairs.later, probability, factors };
 }
 
 /**
@@ -301,36 +504,44 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
 export function matchingMarginals(nodes: number, pairs: BleCandidatePairs, logK: Float64Array): Float64Array {
   const { earlier, later } = pairs;
   const edges = earlier.length;
-  const k = new Float64Array(edges);
-  for (let e = 0; e < edges; e++) k[e] = Math.exp(logK[e]);
-  const m = new Float64Array(edges).fill(1);
-  const nMsg = new Float64Array(edges).fill(1);
-  const rowTotal = new Float64Array(nodes);
-  const colTotal = new Float64Array(nodes);
-  for (let iteration = 0; iteration < 50; iteration++) {
-    rowTotal.fill(1);
-    for (let e = 0; e < edges; e++) rowTotal[earlier[e]] += k[e] * nMsg[e];
-    let change = 0;
-    for (let e = 0; e < edges; e++) {
-      const rest = Math.max(1, rowTotal[earlier[e]] - k[e] * nMsg[e]);
-      // Damped in the log domain (geometric mean of old and new) so loops cannot oscillate.
-      const damped = Math.sqrt((m[e] * k[e]) / rest);
-      change = Math.max(change, Math.abs(damped - m[e]) / (damped + m[e]));
-      m[e] = damped;
-    }
-    colTotal.fill(1);
-    for (let e = 0; e < edges; e++) colTotal[later[e]] += m[e];
-    for (let e = 0; e < edges; e++) {
-      const rest = Math.max(1, colTotal[later[e]] - m[e]);
-      const damped = Math.sqrt(nMsg[e] / rest);
-      change = Math.max(change, Math.abs(damped - nMsg[e]) / (damped + nMsg[e]));
-      nMsg[e] = damped;
-    }
-    if (change < 1e-4) break;
+  // Per edge [K, m, n] side by side: each pass reads one stream instead of three.
+  const state = new Float64Array(edges * 3);
+  for (let e = 0, at = 0; e < edges; e++, at += 3) {
+    state[at] = Math.exp(logK[e]);
+    state[at + 1] = 1;
+    state[at + 2] = 1;
   }
-  rowTotal.fill(1);
-  for (let e = 0; e < edges; e++) rowTotal[earlier[e]] += k[e] * nMsg[e];
+  const rowTotal = new Float64Array(nodes).fill(1);
+  const colTotal = new Float64Array(nodes);
+  // Row totals of the first iteration; later ones are summed (in the same edge order) while the
+  // n messages are updated, and the column totals while the m messages are.
+  for (let e = 0, at = 0; e < edges; e++, at += 3) rowTotal[earlier[e]] += state[at] * state[at + 2];
+  for (let iteration = 0; iteration < 50; iteration++) {
+    // Converged when every relative change is below 1e-4; once one is not, the rest need no check.
+    let moving = false;
+    colTotal.fill(1);
+    for (let e = 0, at = 0; e < edges; e++, at += 3) {
+      const k = state[at];
+      const m = state[at + 1];
+      const rest = Math.max(1, rowTotal[earlier[e]] - k * state[at + 2]);
+      // Damped in the log domain (geometric mean of old and new) so loops cannot oscillate.
+      const damped = Math.sqrt((m * k) / rest);
+      if (!moving && !(Math.abs(damped - m) / (damped + m) < 1e-4)) moving = true;
+      state[at + 1] = damped;
+      colTotal[later[e]] += damped;
+    }
+    rowTotal.fill(1);
+    for (let e = 0, at = 0; e < edges; e++, at += 3) {
+      const n = state[at + 2];
+      const rest = Math.max(1, colTotal[later[e]] - state[at + 1]);
+      const damped = Math.sqrt(n / rest);
+      if (!moving && !(Math.abs(damped - n) / (damped + n) < 1e-4)) moving = true;
+      state[at + 2] = damped;
+      rowTotal[earlier[e]] += state[at] * damped;
+    }
+    if (!moving) break;
+  }
   const marginals = new Float64Array(edges);
-  for (let e = 0; e < edges; e++) marginals[e] = clamp((k[e] * nMsg[e]) / rowTotal[earlier[e]], 0, 1);
+  for (let e = 0, at = 0; e < edges; e++, at += 3) marginals[e] = clamp((state[at] * state[at + 2]) / rowTotal[earlier[e]], 0, 1);
   return marginals;
 }

@@ -1,18 +1,20 @@
-import type { RecordBatch } from 'apache-arrow';
+import type { RecordBatch, Vector } from 'apache-arrow';
 import type { SelectedBatch } from '../../data/selection-types.ts';
 import { parseBleAddress } from './ah.ts';
-import { bleBooleanColumn, bleCellText, bleCodedColumn, bleListText, bleNumberColumn, type BleCodedColumn } from './column-access.ts';
+import { bleCellNumber, bleCellText, bleCodedColumn, bleFalseBits, bleListText, bleNumberColumn, BleCodedColumn } from './column-access.ts';
 import { BleGrowableFloat64, BleGrowableInt32 } from './growable.ts';
 
 /**
- * The scan: one pass over the selected rows that turns them into mergeable per-address state.
+ * The scan: two passes over the selected rows that turn them into mergeable per-address state.
  *
- * - Scalar accumulators per address (row counts, type votes, roles, first/last time) merge by
- *   +, min and max.
- * - Transmitter events (time, receiver, RSSI, payload, channel) are appended per row; per
- *   address they merge by concatenation in input order, and everything downstream reads them
- *   sorted by time (a stable sort), so any split of the input into batches gives the same
- *   result.
+ * - Scalar accumulators per address (row counts, type votes, roles) merge by +.
+ * - Transmitter events (time, receiver, RSSI, payload) are grouped by address, in input order
+ *   within each address; everything downstream reads them sorted by time (a stable sort), so
+ *   any split of the input into batches gives the same result.
+ *
+ * The first pass (`add`, per batch) decides each row's transmitter and counts; the second
+ * (`finish`) places every event straight into its address's group, whose sizes the first pass
+ * counted, so events are never held in arrival order and sorted afterwards.
  *
  * Rows are attributed to the address that *transmitted* them: ScanA for SCAN_REQ, InitA for
  * CONNECT_IND (their TxAdd describes that address), AdvA otherwise. The AdvA a SCAN_REQ or
@@ -60,6 +62,19 @@ export interface BleScanOptions {
   includeCrcBad: boolean;
 }
 
+/** Events grouped by address: group `a` is [start[a], start[a + 1]) of the parallel arrays. */
+export interface BleEventGroups {
+  start: Int32Array;
+  time: Float64Array;
+  receiver: Int32Array;
+  rssi: Float64Array;
+  payload: Int32Array;
+}
+
+function emptyEventGroups(): BleEventGroups {
+  return { start: new Int32Array(1), time: new Float64Array(0), receiver: new Int32Array(0), rssi: new Float64Array(0), payload: new Int32Array(0) };
+}
+
 /** What the scan collected. */
 export class BleObservationStore {
   readonly addressIds = new Map<string, number>();
@@ -72,16 +87,16 @@ export class BleObservationStore {
   readonly receiverIds = new Map<string, number>();
   readonly receiverNames: string[] = [];
   readonly payloadIds = new Map<string, number>();
-  readonly payloads: BlePayloadFeatures[] = [];
+  /** Per payload id: the first row that carried it, where its AD features are read when first asked for. */
+  private readonly payloadColumns: BlePayloadColumns[] = [];
+  private readonly payloadRows: number[] = [];
+  private readonly payloadSignatures: string[] = [];
+  private readonly payloadFeatureCache: Array<BlePayloadFeatures | undefined> = [];
   /** Capture ids seen, with their time origin metadata (RFC3339 or null for absolute clocks). */
   readonly captures = new Map<string, string | null>();
 
-  // Transmitter events, one per used row.
-  readonly eventAddress = new BleGrowableInt32(1 << 14);
-  readonly eventTime = new BleGrowableFloat64(1 << 14);
-  readonly eventReceiver = new BleGrowableInt32(1 << 14);
-  readonly eventRssi = new BleGrowableFloat64(1 << 14);
-  readonly eventPayload = new BleGrowableInt32(1 << 14);
+  /** Transmitter events, one per used row, grouped by address (set by `BleScanner.finish`). */
+  events: BleEventGroups = emptyEventGroups();
 
   selectedRows = 0;
   crcBadExcluded = 0;
@@ -96,7 +111,11 @@ export class BleObservationStore {
   }
 
   get eventCount(): number {
-    return this.eventAddress.length;
+    return this.events.time.length;
+  }
+
+  get payloadCount(): number {
+    return this.payloadSignatures.length;
   }
 
   addressId(text: string): number {
@@ -114,6 +133,38 @@ export class BleObservationStore {
     return id;
   }
 
+  /** Room for `more` new addresses, so the per-address arrays keep their buffers during a batch. */
+  reserveAddresses(more: number): void {
+    const capacity = this.addressCount + more;
+    this.votes.reserve(capacity * VOTES);
+    this.roles.reserve(capacity * ROLES);
+    this.crcBadRows.reserve(capacity);
+  }
+
+  /** The payload id of a signature, made on first sight; `row` of the batch of `columns` carries it. */
+  payloadId(signature: string, columns: BlePayloadColumns, row: number): number {
+    let id = this.payloadIds.get(signature);
+    if (id === undefined) {
+      id = this.payloadSignatures.length;
+      this.payloadSignatures.push(signature);
+      this.payloadColumns.push(columns);
+      this.payloadRows.push(row);
+      this.payloadFeatureCache.push(undefined);
+      this.payloadIds.set(signature, id);
+    }
+    return id;
+  }
+
+  /** The AD features of a payload, read from the first row that carried it (only payloads asked for are read). */
+  payloadFeatures(id: number): BlePayloadFeatures {
+    let features = this.payloadFeatureCache[id];
+    if (!features) {
+      features = readPayloadFeatures(this.payloadColumns[id], this.payloadRows[id], this.payloadSignatures[id]);
+      this.payloadFeatureCache[id] = features;
+    }
+    return features;
+  }
+
   /** Per code space (one dictionary), the global id of each code, filled lazily (-2 = not yet). */
   codeMap(column: BleCodedColumn): Int32Array {
     let map = this.codeCaches.get(column.space);
@@ -127,15 +178,10 @@ export class BleObservationStore {
   }
 }
 
-function addressCode(store: BleObservationStore, column: BleCodedColumn | undefined, map: Int32Array | undefined, row: number): number {
-  if (!column || !map) return -1;
-  const code = column.code(row);
-  if (code < 0) return -1;
-  let id = map[code];
-  if (id === -2) {
-    id = store.addressId(column.text(code).toUpperCase());
-    map[code] = id;
-  }
+/** The global id of an address code met for the first time. */
+function newAddress(store: BleObservationStore, column: BleCodedColumn, map: Int32Array, code: number): number {
+  const id = store.addressId(column.text(code).toUpperCase());
+  map[code] = id;
   return id;
 }
 
@@ -165,6 +211,18 @@ function derivedCodes(cache: WeakMap<object, Int8Array>, column: BleCodedColumn 
   return table;
 }
 
+/** An all-null address column reads like an absent one. */
+function presentCodes(column: BleCodedColumn | undefined): BleCodedColumn | undefined {
+  return column && !column.allNull ? column : undefined;
+}
+
+const NO_CODES = new Int32Array(0);
+const NO_MAP = new Int32Array(0);
+const NO_TABLE = new Int8Array(0);
+const NO_VALUES = new Float64Array(0);
+const NO_BITS = new Uint8Array(0);
+const EMPTY_COLUMN = new BleCodedColumn(NO_CODES, 0, NO_CODES, true, undefined, []);
+
 /** Scans selected batches into a store. Batches may come from several captures. */
 export class BleScanner {
   readonly store = new BleObservationStore();
@@ -172,9 +230,18 @@ export class BleScanner {
   private readonly typeCache = new WeakMap<object, Int8Array>();
   private readonly receiverCache = new WeakMap<object, Int32Array>();
   private readonly payloadCache = new WeakMap<object, Int32Array>();
+  private unknownReceiver = -1;
+  /** Per scanned batch: its columns and each row's transmitter (-1: no event), for the second pass. */
+  private readonly scanned: Array<{ columns: BatchColumns; transmitter: Int32Array }> = [];
 
   constructor(private readonly options: BleScanOptions) {}
 
+  /**
+   * The first pass over one batch. The row loop reads the columns' own arrays (see
+   * column-access.ts); strings are only touched the first time a dictionary code is met. Absent
+   * optional columns read as empty arrays behind a flag, so the loop has no per-row undefined
+   * checks. Call `finish` after the last batch.
+   */
   add(selected: SelectedBatch): void {
     const { batch, mask } = selected;
     const store = this.store;
@@ -191,108 +258,111 @@ export class BleScanner {
       store.noAddress += advertiser ? 0 : selected.selectedCount;
       return;
     }
-    const initiator = bleCodedColumn(batch, columns.initiator);
-    const scanner = columns.scanner ? bleCodedColumn(batch, columns.scanner) : undefined;
-    const advertiserMap = store.codeMap(advertiser);
-    const initiatorMap = initiator ? store.codeMap(initiator) : undefined;
-    const scannerMap = scanner ? store.codeMap(scanner) : undefined;
+    const initiator = presentCodes(bleCodedColumn(batch, columns.initiator));
+    const scanner = columns.scanner ? presentCodes(bleCodedColumn(batch, columns.scanner)) : undefined;
     const advType = bleCodedColumn(batch, 'adv_type');
-    const roleOf = derivedCodes(this.roleCache, advType, (text) => ROLE_OF_ADV_TYPE[text] ?? (text.startsWith('RESERVED') ? RowRole.NoAddress : RowRole.Advertiser));
     const addrType = bleCodedColumn(batch, 'advertiser_addr_type');
-    const voteOf = derivedCodes(this.typeCache, addrType, (text) => VOTE_OF_TYPE_NAME[text] ?? -1);
-    const txAdd = bleNumberColumn(batch, 'tx_add');
-    const rxAdd = bleNumberColumn(batch, 'rx_add');
-    const rssi = bleNumberColumn(batch, 'rssi');
-    const crc = this.options.includeCrcBad ? undefined : bleBooleanColumn(batch, 'crc_ok');
-    const crcSeen = this.options.includeCrcBad ? bleBooleanColumn(batch, 'crc_ok') : undefined;
+    const txAdd = bleNumberColumn(batch, 'tx_add', true);
+    const rxAdd = bleNumberColumn(batch, 'rx_add', true);
+    const rssi = bleNumberColumn(batch, 'rssi', true);
+    const crc = bleFalseBits(batch, 'crc_ok');
     const receiver = bleCodedColumn(batch, 'receiver');
-    const receiverMap = receiver ? this.receiverCodes(receiver) : undefined;
     const signature = bleCodedColumn(batch, 'payload_signature');
-    const payloadMap = signature ? this.payloadCodes(signature) : undefined;
-    const votes = store.votes;
-    const roles = store.roles;
 
-    for (let row = 0; row < batch.numRows; row++) {
-      if (mask[row] === 0) continue;
-      store.selectedRows++;
-      if (crc && crc[row] === 0) {
-        store.crcBadExcluded++;
-        continue;
-      }
-      const ts = time[row];
-      if (Number.isNaN(ts)) {
-        store.noTimestamp++;
-        continue;
-      }
-      const role = roleOf ? (advType!.code(row) >= 0 ? roleOf[advType!.code(row)] : RowRole.Advertiser) : RowRole.Advertiser;
-      if (role === RowRole.NoAddress) {
-        store.noAddress++;
-        continue;
-      }
-      const adv = addressCode(store, advertiser, advertiserMap, row);
-      const tx = txAdd ? txAdd[row] : Number.NaN;
-      const rx = rxAdd ? rxAdd[row] : Number.NaN;
-      let transmitter: number;
-      let transmitterVote: number;
-      if (role === RowRole.Advertiser) {
-        transmitter = adv;
-        const typeCode = addrType ? addrType.code(row) : -1;
-        transmitterVote = typeCode >= 0 && voteOf ? voteOf[typeCode] : tx === 0 ? BLE_VOTE.public : tx === 1 ? BLE_VOTE.random : -1;
-        // TargetA of a directed PDU (or directed HCI report), described by RxAdd.
-        const target = addressCode(store, initiator, initiatorMap, row);
-        if (target >= 0) {
-          roles.values[target * ROLES + BLE_ROLE.referenced]++;
-          if (crcSeen && crcSeen[row] === 0) store.crcBadRows.values[target]++;
-          if (rx === 0 || rx === 1) votes.values[target * VOTES + rx]++;
-        }
-      } else {
-        transmitter = role === RowRole.ScanRequest ? addressCode(store, scanner, scannerMap, row) : addressCode(store, initiator, initiatorMap, row);
-        transmitterVote = tx === 0 ? BLE_VOTE.public : tx === 1 ? BLE_VOTE.random : -1;
-        if (adv >= 0) {
-          roles.values[adv * ROLES + BLE_ROLE.referenced]++;
-          if (crcSeen && crcSeen[row] === 0) store.crcBadRows.values[adv]++;
-          const typeCode = addrType ? addrType.code(row) : -1;
-          const vote = typeCode >= 0 && voteOf ? voteOf[typeCode] : rx === 0 ? BLE_VOTE.public : rx === 1 ? BLE_VOTE.random : -1;
-          if (vote >= 0) votes.values[adv * VOTES + vote]++;
-        }
-      }
-      if (transmitter < 0) {
-        store.noAddress++;
-        continue;
-      }
-      if (crcSeen && crcSeen[row] === 0) {
-        store.crcBadIncluded++;
-        store.crcBadRows.values[transmitter]++;
-      }
-      if (transmitterVote >= 0) votes.values[transmitter * VOTES + transmitterVote]++;
-      roles.values[transmitter * ROLES + (role === RowRole.ScanRequest ? BLE_ROLE.scanner : role === RowRole.ConnectRequest ? BLE_ROLE.initiator : BLE_ROLE.advertiser)]++;
-      store.eventAddress.push(transmitter);
-      store.eventTime.push(ts);
-      const receiverCode = receiver ? receiver.code(row) : -1;
-      store.eventReceiver.push(receiverCode >= 0 && receiverMap ? this.receiverId(receiver!, receiverMap, receiverCode) : this.receiverId(undefined, undefined, -1));
-      store.eventRssi.push(rssi ? rssi[row] : Number.NaN);
-      const payloadCode = signature ? signature.code(row) : -1;
-      store.eventPayload.push(payloadCode >= 0 && payloadMap ? this.payloadId(batch, signature!, payloadMap, payloadCode, row) : -1);
-    }
+    const rows = batch.numRows;
+    store.reserveAddresses(advertiser.size + (initiator?.size ?? 0) + (scanner?.size ?? 0));
+    const roleOf = derivedCodes(this.roleCache, advType, (text) => ROLE_OF_ADV_TYPE[text] ?? (text.startsWith('RESERVED') ? RowRole.NoAddress : RowRole.Advertiser));
+    const voteOf = derivedCodes(this.typeCache, addrType, (text) => VOTE_OF_TYPE_NAME[text] ?? -1);
+    const batchColumns: BatchColumns = {
+      payloadColumns: new BlePayloadColumns(batch),
+      rows,
+      mask,
+      time,
+      advertiser,
+      advertiserMap: store.codeMap(advertiser),
+      initiator: initiator ?? EMPTY_COLUMN,
+      initiatorMap: initiator ? store.codeMap(initiator) : NO_MAP,
+      scanner: scanner ?? EMPTY_COLUMN,
+      scannerMap: scanner ? store.codeMap(scanner) : NO_MAP,
+      roleCodes: advType ? advType.codes : NO_CODES,
+      roleOf: roleOf ?? NO_TABLE,
+      typeCodes: addrType ? addrType.codes : NO_CODES,
+      voteOf: voteOf ?? NO_TABLE,
+      tx: txAdd ?? NO_VALUES,
+      rx: rxAdd ?? NO_VALUES,
+      rssi: rssi ?? NO_VALUES,
+      crcBits: crc ? crc.bits : NO_BITS,
+      crcOffset: crc ? crc.offset : 0,
+      excludeCrcBad: !this.options.includeCrcBad,
+      receiver: receiver ?? EMPTY_COLUMN,
+      receiverMap: receiver ? this.codeTable(this.receiverCache, receiver) : NO_MAP,
+      signature: signature ?? EMPTY_COLUMN,
+      payloadMap: signature ? this.codeTable(this.payloadCache, signature) : NO_MAP,
+      flags: (initiator ? HAS_INITIATOR : 0) | (scanner ? HAS_SCANNER : 0) | (roleOf ? HAS_ROLE : 0) | (voteOf ? HAS_TYPE : 0) | (txAdd ? HAS_TX : 0) | (rxAdd ? HAS_RX : 0) | (rssi ? HAS_RSSI : 0) | (crc ? HAS_CRC : 0) | (receiver ? HAS_RECEIVER : 0) | (signature ? HAS_SIGNATURE : 0),
+    };
+    const transmitter = new Int32Array(rows);
+    const counts = scanRows(store, batchColumns, transmitter);
+    this.scanned.push({ columns: batchColumns, transmitter });
+    store.selectedRows += counts[0];
+    store.crcBadExcluded += counts[1];
+    store.crcBadIncluded += counts[2];
+    store.noTimestamp += counts[3];
+    store.noAddress += counts[4];
   }
 
-  private receiverCodes(column: BleCodedColumn): Int32Array {
-    let map = this.receiverCache.get(column.space);
+  /**
+   * The second pass: every event written into its address's group (sizes are the transmitter
+   * role counts of the first pass), in input order, then each group put in time order.
+   */
+  finish(): BleObservationStore {
+    const store = this.store;
+    const addresses = store.addressCount;
+    const roles = store.roles.values;
+    const start = new Int32Array(addresses + 1);
+    for (let a = 0; a < addresses; a++) {
+      start[a + 1] = start[a] + roles[a * ROLES + BLE_ROLE.advertiser] + roles[a * ROLES + BLE_ROLE.scanner] + roles[a * ROLES + BLE_ROLE.initiator];
+    }
+    const events = start[addresses];
+    const groups: BleEventGroups = { start, time: new Float64Array(events), receiver: new Int32Array(events), rssi: new Float64Array(events), payload: new Int32Array(events) };
+    const fill = start.slice(0, addresses);
+    for (const { columns, transmitter } of this.scanned) placeEvents(this, store, columns, transmitter, fill, groups);
+    this.scanned.length = 0;
+    for (let a = 0; a < addresses; a++) {
+      const from = start[a];
+      const to = start[a + 1];
+      const time = groups.time;
+      for (let index = from + 1; index < to; index++) {
+        if (time[index] < time[index - 1]) {
+          sortGroup(groups, from, to);
+          break;
+        }
+      }
+    }
+    store.events = groups;
+    return store;
+  }
+
+  /** The receiver id of a code met for the first time. */
+  newReceiver(column: BleCodedColumn, map: Int32Array, code: number): number {
+    const id = this.namedReceiver(column.text(code));
+    map[code] = id;
+    return id;
+  }
+
+  /** The id of "(unknown receiver)", for rows without one. */
+  noReceiver(): number {
+    if (this.unknownReceiver < 0) this.unknownReceiver = this.namedReceiver('(unknown receiver)');
+    return this.unknownReceiver;
+  }
+
+  /** Per code space, the global id of each code (-2 = not yet). */
+  private codeTable(cache: WeakMap<object, Int32Array>, column: BleCodedColumn): Int32Array {
+    let map = cache.get(column.space);
     if (!map || map.length < column.size) {
       map = new Int32Array(column.size).fill(-2);
-      this.receiverCache.set(column.space, map);
+      cache.set(column.space, map);
     }
     return map;
-  }
-
-  private receiverId(column: BleCodedColumn | undefined, map: Int32Array | undefined, code: number): number {
-    if (!column || !map || code < 0) return this.namedReceiver('(unknown receiver)');
-    let id = map[code];
-    if (id === -2) {
-      id = this.namedReceiver(column.text(code));
-      map[code] = id;
-    }
-    return id;
   }
 
   private namedReceiver(name: string): number {
@@ -305,50 +375,258 @@ export class BleScanner {
     }
     return id;
   }
+}
 
-  private payloadCodes(column: BleCodedColumn): Int32Array {
-    let map = this.payloadCache.get(column.space);
-    if (!map || map.length < column.size) {
-      map = new Int32Array(column.size).fill(-2);
-      this.payloadCache.set(column.space, map);
+const HAS_INITIATOR = 1;
+const HAS_SCANNER = 2;
+const HAS_ROLE = 4;
+const HAS_TYPE = 8;
+const HAS_TX = 16;
+const HAS_RX = 32;
+const HAS_RSSI = 64;
+const HAS_CRC = 128;
+const HAS_RECEIVER = 256;
+const HAS_SIGNATURE = 512;
+
+/** One batch's columns as the row loop reads them; absent optional columns are empty arrays behind a flag. */
+interface BatchColumns {
+  payloadColumns: BlePayloadColumns;
+  rows: number;
+  mask: Uint8Array;
+  time: ArrayLike<number>;
+  advertiser: BleCodedColumn;
+  advertiserMap: Int32Array;
+  initiator: BleCodedColumn;
+  initiatorMap: Int32Array;
+  scanner: BleCodedColumn;
+  scannerMap: Int32Array;
+  roleCodes: ArrayLike<number>;
+  roleOf: Int8Array;
+  typeCodes: ArrayLike<number>;
+  voteOf: Int8Array;
+  tx: ArrayLike<number>;
+  rx: ArrayLike<number>;
+  rssi: ArrayLike<number>;
+  /** Bit `crcOffset + row` is 0 when the CRC failed. */
+  crcBits: Uint8Array;
+  crcOffset: number;
+  excludeCrcBad: boolean;
+  receiver: BleCodedColumn;
+  receiverMap: Int32Array;
+  signature: BleCodedColumn;
+  payloadMap: Int32Array;
+  flags: number;
+}
+
+/**
+ * The first pass's row loop, apart from the scanner so that it is compiled once and reused by
+ * every batch and run. Counts into the store's per-address arrays (reserved by the caller) and
+ * writes each row's transmitter (-1 for rows without an event); returns [selected, CRC-bad
+ * excluded, CRC-bad included, no timestamp, no address].
+ */
+function scanRows(store: BleObservationStore, c: BatchColumns, transmitterOf: Int32Array): number[] {
+  const { rows, mask, time, advertiserMap, initiatorMap, scannerMap, roleCodes, roleOf, typeCodes, voteOf, tx, rx, crcBits, crcOffset, flags } = c;
+  const advertiserCodes = c.advertiser.codes;
+  const initiatorCodes = c.initiator.codes;
+  const scannerCodes = c.scanner.codes;
+  const hasInitiator = (flags & HAS_INITIATOR) !== 0;
+  const hasScanner = (flags & HAS_SCANNER) !== 0;
+  const hasRole = (flags & HAS_ROLE) !== 0;
+  const hasType = (flags & HAS_TYPE) !== 0;
+  const hasTx = (flags & HAS_TX) !== 0;
+  const hasRx = (flags & HAS_RX) !== 0;
+  const hasCrc = (flags & HAS_CRC) !== 0;
+  const excludeCrcBad = c.excludeCrcBad;
+  const votes = store.votes.values;
+  const roles = store.roles.values;
+  const crcBadRows = store.crcBadRows.values;
+  let selectedRows = 0;
+  let crcBadExcluded = 0;
+  let crcBadIncluded = 0;
+  let noTimestamp = 0;
+  let noAddress = 0;
+
+  transmitterOf.fill(-1);
+  for (let row = 0; row < rows; row++) {
+    if (mask[row] === 0) continue;
+    selectedRows++;
+    let crcBad = false;
+    if (hasCrc) {
+      const bit = crcOffset + row;
+      crcBad = (crcBits[bit >> 3] & (1 << (bit & 7))) === 0;
+      if (crcBad && excludeCrcBad) {
+        crcBadExcluded++;
+        continue;
+      }
     }
-    return map;
+    const ts = time[row];
+    if (Number.isNaN(ts)) {
+      noTimestamp++;
+      continue;
+    }
+    let role = RowRole.Advertiser;
+    if (hasRole) {
+      const code = roleCodes[row];
+      if (code >= 0) role = roleOf[code];
+    }
+    if (role === RowRole.NoAddress) {
+      noAddress++;
+      continue;
+    }
+    let adv = -1;
+    const advCode = advertiserCodes[row];
+    if (advCode >= 0) {
+      adv = advertiserMap[advCode];
+      if (adv === -2) adv = newAddress(store, c.advertiser, advertiserMap, advCode);
+    }
+    const txValue = hasTx ? tx[row] : Number.NaN;
+    const rxValue = hasRx ? rx[row] : Number.NaN;
+    const typeCode = hasType ? typeCodes[row] : -1;
+    let transmitter = -1;
+    let transmitterVote: number;
+    if (role === RowRole.Advertiser) {
+      transmitter = adv;
+      transmitterVote = typeCode >= 0 ? voteOf[typeCode] : txValue === 0 ? BLE_VOTE.public : txValue === 1 ? BLE_VOTE.random : -1;
+      // TargetA of a directed PDU (or directed HCI report), described by RxAdd.
+      const targetCode = hasInitiator ? initiatorCodes[row] : -1;
+      if (targetCode >= 0) {
+        let target = initiatorMap[targetCode];
+        if (target === -2) target = newAddress(store, c.initiator, initiatorMap, targetCode);
+        roles[target * ROLES + BLE_ROLE.referenced]++;
+        if (crcBad) crcBadRows[target]++;
+        if (rxValue === 0 || rxValue === 1) votes[target * VOTES + rxValue]++;
+      }
+    } else {
+      if (role === RowRole.ScanRequest) {
+        const code = hasScanner ? scannerCodes[row] : -1;
+        if (code >= 0) {
+          transmitter = scannerMap[code];
+          if (transmitter === -2) transmitter = newAddress(store, c.scanner, scannerMap, code);
+        }
+      } else {
+        const code = hasInitiator ? initiatorCodes[row] : -1;
+        if (code >= 0) {
+          transmitter = initiatorMap[code];
+          if (transmitter === -2) transmitter = newAddress(store, c.initiator, initiatorMap, code);
+        }
+      }
+      transmitterVote = txValue === 0 ? BLE_VOTE.public : txValue === 1 ? BLE_VOTE.random : -1;
+      if (adv >= 0) {
+        roles[adv * ROLES + BLE_ROLE.referenced]++;
+        if (crcBad) crcBadRows[adv]++;
+        const vote = typeCode >= 0 ? voteOf[typeCode] : rxValue === 0 ? BLE_VOTE.public : rxValue === 1 ? BLE_VOTE.random : -1;
+        if (vote >= 0) votes[adv * VOTES + vote]++;
+      }
+    }
+    if (transmitter < 0) {
+      noAddress++;
+      continue;
+    }
+    if (crcBad) {
+      crcBadIncluded++;
+      crcBadRows[transmitter]++;
+    }
+    if (transmitterVote >= 0) votes[transmitter * VOTES + transmitterVote]++;
+    roles[transmitter * ROLES + (role === RowRole.ScanRequest ? BLE_ROLE.scanner : role === RowRole.ConnectRequest ? BLE_ROLE.initiator : BLE_ROLE.advertiser)]++;
+    transmitterOf[row] = transmitter;
   }
+  return [selectedRows, crcBadExcluded, crcBadIncluded, noTimestamp, noAddress];
+}
 
-  /** The payload's global id; its AD features are read from the first row that carries it. */
-  private payloadId(batch: RecordBatch, column: BleCodedColumn, map: Int32Array, code: number, row: number): number {
-    let id = map[code];
-    if (id !== -2) return id;
-    const signature = column.text(code);
-    const store = this.store;
-    const known = store.payloadIds.get(signature);
-    if (known !== undefined) {
-      map[code] = known;
-      return known;
+/** The second pass's row loop: each event of one batch into its address's group, at `fill[address]`. */
+function placeEvents(scanner: BleScanner, store: BleObservationStore, c: BatchColumns, transmitterOf: Int32Array, fill: Int32Array, groups: BleEventGroups): void {
+  const { rows, time, rssi, receiverMap, payloadMap, flags } = c;
+  const receiverCodes = c.receiver.codes;
+  const signatureCodes = c.signature.codes;
+  const hasRssi = (flags & HAS_RSSI) !== 0;
+  const hasReceiver = (flags & HAS_RECEIVER) !== 0;
+  const hasSignature = (flags & HAS_SIGNATURE) !== 0;
+  const eventTime = groups.time;
+  const eventReceiver = groups.receiver;
+  const eventRssi = groups.rssi;
+  const eventPayload = groups.payload;
+  for (let row = 0; row < rows; row++) {
+    const transmitter = transmitterOf[row];
+    if (transmitter < 0) continue;
+    const at = fill[transmitter]++;
+    eventTime[at] = time[row];
+    let receiverId: number;
+    const receiverCode = hasReceiver ? receiverCodes[row] : -1;
+    if (receiverCode >= 0) {
+      receiverId = receiverMap[receiverCode];
+      if (receiverId === -2) receiverId = scanner.newReceiver(c.receiver, receiverMap, receiverCode);
+    } else {
+      receiverId = scanner.noReceiver();
     }
-    id = store.payloads.length;
-    store.payloads.push(readPayloadFeatures(batch, row, signature));
-    store.payloadIds.set(signature, id);
-    map[code] = id;
-    return id;
+    eventReceiver[at] = receiverId;
+    eventRssi[at] = hasRssi ? rssi[row] : Number.NaN;
+    let payload = -1;
+    const payloadCode = hasSignature ? signatureCodes[row] : -1;
+    if (payloadCode >= 0) {
+      payload = payloadMap[payloadCode];
+      if (payload === -2) {
+        payload = store.payloadId(c.signature.text(payloadCode), c.payloadColumns, row);
+        payloadMap[payloadCode] = payload;
+      }
+    }
+    eventPayload[at] = payload;
   }
 }
 
-function numberCell(batch: RecordBatch, name: string, row: number): number {
-  const vector = batch.getChild(name);
-  const value: unknown = vector ? vector.get(row) : null;
-  return typeof value === 'number' ? value : Number.NaN;
+/** Stable sort of one group by time: positions follow input order, so the position tie-break keeps it stable. */
+function sortGroup(groups: BleEventGroups, from: number, to: number): void {
+  const { time, receiver, rssi, payload } = groups;
+  const length = to - from;
+  const positions = new Int32Array(length);
+  for (let index = 0; index < length; index++) positions[index] = from + index;
+  positions.sort((x, y) => time[x] - time[y] || x - y);
+  const times = new Float64Array(length);
+  const receivers = new Int32Array(length);
+  const rssis = new Float64Array(length);
+  const payloads = new Int32Array(length);
+  for (let index = 0; index < length; index++) {
+    const at = positions[index];
+    times[index] = time[at];
+    receivers[index] = receiver[at];
+    rssis[index] = rssi[at];
+    payloads[index] = payload[at];
+  }
+  time.set(times, from);
+  receiver.set(receivers, from);
+  rssi.set(rssis, from);
+  payload.set(payloads, from);
+}
+
+/** The AD columns of one batch, looked up once (a column lookup makes a new Vector each time). */
+export class BlePayloadColumns {
+  readonly companyId: Vector | undefined;
+  readonly manufacturerData: Vector | undefined;
+  readonly serviceUuids: Vector | undefined;
+  readonly txPower: Vector | undefined;
+  readonly localName: Vector | undefined;
+  readonly appearance: Vector | undefined;
+  readonly serviceDataUuid: Vector | undefined;
+
+  constructor(batch: RecordBatch) {
+    this.companyId = batch.getChild('company_id') ?? undefined;
+    this.manufacturerData = batch.getChild('manufacturer_data') ?? undefined;
+    this.serviceUuids = batch.getChild('service_uuids') ?? undefined;
+    this.txPower = batch.getChild('tx_power') ?? undefined;
+    this.localName = batch.getChild('local_name') ?? undefined;
+    this.appearance = batch.getChild('appearance') ?? undefined;
+    this.serviceDataUuid = batch.getChild('service_data_uuid') ?? undefined;
+  }
 }
 
 /** The AD features of the payload at `row`: all are functions of the AD bytes, hence of the signature. */
-export function readPayloadFeatures(batch: RecordBatch, row: number, signature: string): BlePayloadFeatures {
-  const companyId = numberCell(batch, 'company_id', row);
-  const manufacturerData = bleCellText(batch, 'manufacturer_data', row);
-  const serviceUuids = bleListText(batch, 'service_uuids', row);
-  const txPower = numberCell(batch, 'tx_power', row);
-  const localName = bleCellText(batch, 'local_name', row);
-  const appearance = numberCell(batch, 'appearance', row);
-  const serviceDataUuid = bleCellText(batch, 'service_data_uuid', row);
+export function readPayloadFeatures(columns: BlePayloadColumns, row: number, signature: string): BlePayloadFeatures {
+  const companyId = bleCellNumber(columns.companyId, row);
+  const manufacturerData = bleCellText(columns.manufacturerData, row);
+  const serviceUuids = bleListText(columns.serviceUuids, row);
+  const txPower = bleCellNumber(columns.txPower, row);
+  const localName = bleCellText(columns.localName, row);
+  const appearance = bleCellNumber(columns.appearance, row);
+  const serviceDataUuid = bleCellText(columns.serviceDataUuid, row);
   // Rotating tokens change the bytes of manufacturer data but not its length or its first
   // octet (the vendor's message type, e.g. Apple's 0x10 Nearby Info): the template keeps those.
   const template = [
