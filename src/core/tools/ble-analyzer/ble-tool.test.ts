@@ -39,6 +39,8 @@ describe('bluetooth_address_analyzer through the executor', () => {
         expect(row.length).toBe(m.length);
         expect(row[i]).toBe(1);
         row.forEach((cell, j) => expect(cell).toBe(m[j][i]));
+        // No IRK was given: no off-diagonal cell may claim certainty.
+        row.forEach((cell, j) => i !== j && expect(cell).toBeLessThan(1));
       });
       expect(cluster.rationale.some((line) => line.startsWith('rotation_interval_fit'))).toBe(true);
     }

@@ -80,6 +80,9 @@ export function buildClusters(addresses: ReadonlyArray<BleLinkableAddress>, edge
 // Per-cluster code below uses plain loops rather than array callbacks: it runs for every
 // cluster, and closures made per call are a large share of its cost.
 
+/** The largest printed probability of a link that no IRK proves (three decimals, like every cell). */
+const MAX_UNPROVEN_PROBABILITY = 0.999;
+
 function describeCluster(addresses: ReadonlyArray<BleLinkableAddress>, members: number[], chainEdges: BleLinkEdge[], irkLabels: ReadonlyArray<string>): AddressCluster {
   const size = members.length;
   const position = new Map<number, number>();
@@ -120,7 +123,12 @@ function describeCluster(addresses: ReadonlyArray<BleLinkableAddress>, members: 
   for (let i = 0; i < size; i++) {
     const row = best[i];
     const rounded: number[] = new Array(size);
-    for (let j = 0; j < size; j++) rounded[j] = Math.round(row[j] * 1000) / 1000;
+    const irk = addresses[members[i]].irk;
+    for (let j = 0; j < size; j++) {
+      const proven = i === j || (irk >= 0 && irk === addresses[members[j]].irk);
+      // Only an IRK (or the diagonal) proves a link; a behavioural score never prints as certainty.
+      rounded[j] = proven ? 1 : Math.min(MAX_UNPROVEN_PROBABILITY, Math.round(row[j] * 1000) / 1000);
+    }
     matrix[i] = rounded;
     memberAddresses[i] = addresses[members[i]].address;
     if (addresses[members[i]].type !== kind) kind = 'mixed';
@@ -207,7 +215,7 @@ function clusterRationale(addresses: ReadonlyArray<BleLinkableAddress>, members:
         ? 'co_occurrence: no two members active at the same time (evidence against linkage absent)'
         : `co_occurrence: ${overlaps} hand-offs overlap in time (one phone can advertise several sets at once)`,
     );
-    lines.push(`weakest hand-off probability ${minimum.toFixed(2)}; non-adjacent cells are products along the chain`);
+    lines.push(`weakest hand-off probability ${Math.min(MAX_UNPROVEN_PROBABILITY, minimum).toFixed(3)}; non-adjacent cells are products along the chain`);
   }
   return lines;
 }
