@@ -3,7 +3,7 @@ import type { BenchRow } from './bench-row.ts';
 import type { AnalyzerBenchRequest, AnalyzerBenchResult } from './ble-analyzer-worker.ts';
 
 const SEED = 20240403;
-const TIMED_RUNS = 3;
+const TIMED_RUNS = 5;
 /** 1,000,000 observations from about 5,000 addresses over one hour; twice both for the scaling run. */
 const SIZES = [
   { name: 'ble_analyzer_1e6', observations: 1_000_000, addresses: 5_000, durationS: 3600 },
