@@ -14,10 +14,10 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   projects: [
-    { name: 'journeys', testIgnore: /import-responsiveness/ },
-    // Measures main-thread long tasks, so it runs alone: on two cores, parallel tests would
-    // preempt the page's main thread and inflate every task's wall time.
-    { name: 'responsiveness', testMatch: /import-responsiveness/, dependencies: ['journeys'] },
+    { name: 'journeys', testIgnore: /-responsiveness\.spec\.ts$/ },
+    // These measure main-thread long tasks, so they run after the journeys and one at a time: on
+    // two cores, parallel tests would preempt the page's main thread and inflate every task's wall time.
+    { name: 'responsiveness', testMatch: /-responsiveness\.spec\.ts$/, dependencies: ['journeys'], workers: 1 },
   ],
   webServer: [
     {

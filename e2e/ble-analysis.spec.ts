@@ -63,10 +63,23 @@ test('runs the §7.4 analysis on the demo captures and reads its table, matrix, 
   await expect(tooltip).toContainText(`${cluster!.addresses[0]} × ${cluster!.addresses[1]}`);
   await expect(tooltip.getByTestId('ble.heatmap.probability')).toHaveText(cluster!.pairwise_probability_matrix[0][1].toFixed(2));
   await expect(tooltip).toContainText(cluster!.rationale[0]);
+  // Whole, not clipped by the boxes around the canvas, even at the matrix's bottom-right corner.
+  await expect(tooltip).toBeInViewport({ ratio: 1 });
+  await expect(await ble.hoverCell(cluster!.addresses.length - 1, cluster!.addresses.length - 1)).toBeInViewport({ ratio: 1 });
 
-  // Timeline: one swimlane per address with segments; the cluster's hand-offs are marked.
+  // Timeline: one swimlane per address with segments, only those in view in the DOM; the
+  // cluster's hand-offs are marked.
   const laneAddresses = new Set(output.timeline_segments.map((segment) => segment.address));
-  await expect(ble.lanes()).toHaveCount(laneAddresses.size);
+  await expect(ble.timeline()).toHaveAttribute('data-lane-count', String(laneAddresses.size));
+  const rendered = await ble.lanes().count();
+  expect(rendered).toBeGreaterThan(0);
+  expect(rendered).toBeLessThan(laneAddresses.size);
+  // Scrolling to the end brings in the last lane; back at the top, the selected cluster's lanes.
+  await ble.scrollLanes(1);
+  await expect(ble.lanes().last()).toHaveAttribute('aria-posinset', String(laneAddresses.size));
+  await ble.scrollLanes(0);
+  await expect(ble.lanes().first()).toHaveAttribute('aria-posinset', '1');
+  for (const address of cluster!.addresses) await expect(page.locator(`[data-testid="ble.timeline.lane"][data-address="${address}"]`)).toHaveCount(1);
   const clusterHandOffs = page.locator(`[data-testid="ble.timeline.handoff"][aria-label*="(${cluster!.cluster_id})"]`);
   await expect(clusterHandOffs).toHaveCount(cluster!.addresses.length - 1);
   await expect(ble.handOffs().first()).toHaveAttribute('aria-label', /^Hand-off [0-9A-F:]{17} → [0-9A-F:]{17} \(.+\), gap /);

@@ -164,7 +164,8 @@ describe('BleAnalysisView', () => {
 
   it('draws swimlanes coloured by cluster with hand-offs, and zooms and pans with buttons', () => {
     renderView();
-    expect(screen.getAllByTestId('ble.timeline.lane')).toHaveLength(41);
+    const timeline = screen.getByTestId('ble.timeline');
+    expect(timeline.getAttribute('data-lane-count')).toBe('41');
     const handOffs = screen.getAllByTestId('ble.timeline.handoff');
     expect(handOffs).toHaveLength(5);
     expect(handOffs[0].getAttribute('aria-label')).toBe('Hand-off 7A:4C:21:9D:10:EF → 61:D2:88:3C:A4:19 (cluster_rpa_004), gap 3 s');
@@ -175,6 +176,38 @@ describe('BleAnalysisView', () => {
     expect(screen.getByTestId('ble.timeline.window').textContent).toContain('08:11:15 – 08:26:15 UTC');
     fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
     expect(screen.getByTestId('ble.timeline.window').textContent).toContain('08:00:00 – 08:30:00 UTC');
+
+    // The hand-off table is built when opened.
+    expect(screen.queryByRole('table', { name: 'Hand-offs' })).toBeNull();
+    const details = screen.getByText('Hand-offs (5)').closest('details')!;
+    details.open = true;
+    fireEvent(details, new Event('toggle'));
+    expect(within(screen.getByRole('table', { name: 'Hand-offs' })).getAllByRole('row')).toHaveLength(6);
+  });
+
+  it('keeps only the lanes in view (and a few either side) in the DOM, following the scroll', () => {
+    renderView();
+    const timeline = screen.getByTestId('ble.timeline');
+    const positions = () => screen.getAllByTestId('ble.timeline.lane').map((lane) => Number(lane.getAttribute('aria-posinset')));
+    // happy-dom lays nothing out: the box is taken to be its 440 px max-height, 18 lanes below the axis.
+    expect(positions()[0]).toBe(1);
+    expect(positions().length).toBeLessThan(41);
+    expect(screen.getAllByTestId('ble.timeline.lane')[0].getAttribute('aria-setsize')).toBe('41');
+    const labels = screen.getByRole('list', { name: 'Swimlanes' });
+    expect(labels.style.paddingBottom).toBe(`${(41 - positions().length) * 24}px`);
+
+    Object.defineProperty(timeline, 'scrollTop', { configurable: true, writable: true, value: 30 * 24 });
+    fireEvent.scroll(timeline);
+    expect(positions()[0]).toBe(31 - 8);
+    expect(positions().at(-1)).toBe(41);
+    expect(labels.style.paddingTop).toBe(`${22 * 24}px`);
+    expect(labels.style.paddingBottom).toBe('0px');
+    // Hand-offs join the first nine lanes (the clusters'), now out of the rendered range.
+    expect(screen.queryAllByTestId('ble.timeline.handoff')).toHaveLength(0);
+
+    // Selecting a cluster scrolls its lanes back into the box's view.
+    fireEvent.click(within(screen.getByRole('list', { name: 'Clusters' })).getByRole('button', { name: /cluster_rpa_004/ }));
+    expect(timeline.scrollTop).toBe(0);
   });
 
   it('"Packets" opens the capture holding most of the address’s packets, filtered on the address', async () => {
@@ -218,7 +251,8 @@ describe('BleAnalysisView', () => {
     );
     const elapsed = performance.now() - started;
     expect(screen.getByTestId('ble.heatmap').getAttribute('data-size')).toBe('500');
-    expect(screen.getAllByTestId('ble.timeline.lane')).toHaveLength(700);
+    expect(screen.getByTestId('ble.timeline').getAttribute('data-lane-count')).toBe('700');
+    expect(screen.getAllByTestId('ble.timeline.lane').length).toBeLessThan(40);
     console.info(`500 linked + 200 standalone addresses rendered in ${elapsed.toFixed(0)} ms (happy-dom)`);
   });
 });

@@ -66,7 +66,11 @@ export function ClassificationTable({ rows, links, clusterOf, selectedCluster, o
         </span>
       </div>
       <div className="ble-scroll">
-        <table className="data-table ble-classification" aria-label="Address classification" data-testid="ble.classification">
+        <table
+          className="data-table ble-classification"
+          aria-label="Address classification"
+          data-testid="ble.classification"
+        >
           <thead>
             <tr>
               {COLUMNS.map((column) => (

@@ -1,6 +1,8 @@
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { createPortal } from 'react-dom';
 import type { ProbabilisticLink } from './ble-output.ts';
 import {
+  backingSide,
   blockDiagonalMatrix,
   cellAt,
   cellSize,
@@ -9,6 +11,7 @@ import {
   describeCell,
   fillHeatmapPixels,
   NOT_REPORTED_RGB,
+  placeTooltip,
   probabilityColor,
   type HeatmapMatrix,
 } from './heatmap-model.ts';
@@ -25,8 +28,9 @@ interface Props {
 }
 
 /**
- * Pairwise link probabilities as one canvas: drawn once per matrix or selection change as
- * ImageData; hovering finds the cell by arithmetic and only moves the tooltip.
+ * Pairwise link probabilities as one canvas: drawn once per matrix, selection or pixel-ratio
+ * change as ImageData at the screen's device pixels; hovering finds the cell by arithmetic and
+ * only moves the tooltip.
  */
 export function ProbabilityHeatmap({ links, selectedCluster, onSelectCluster }: Props) {
   const [wantAll, setWantAll] = useState(false);
@@ -34,8 +38,14 @@ export function ProbabilityHeatmap({ links, selectedCluster, onSelectCluster }: 
   const showAll = clusterShown === null;
   const matrix = useMemo(() => (clusterShown === null ? blockDiagonalMatrix(links) : clusterMatrix(links, clusterShown)), [links, clusterShown]);
   const cell = cellSize(matrix.size, MAX_SIDE);
+  // `side`: the matrix laid out at `cell` pixels a cell, the units of hit-testing and the tooltip;
+  // `cssSide`: the canvas's CSS size; `pixels`: its backing store, one per device pixel.
   const side = matrix.size * cell;
+  const cssSide = Math.min(side, MAX_SIDE);
+  const ratio = useDevicePixelRatio();
+  const pixels = side === 0 ? 0 : backingSide(cssSide, ratio);
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  const tooltipRef = useRef<HTMLDivElement>(null);
   // The cell under the pointer or keyboard focus, tied to the matrix it was found in.
   const [hovered, setActive] = useState<{ row: number; column: number; in: HeatmapMatrix } | null>(null);
   const active = hovered?.in === matrix ? hovered : null;
@@ -44,23 +54,56 @@ export function ProbabilityHeatmap({ links, selectedCluster, onSelectCluster }: 
   useEffect(() => {
     const canvas = canvasRef.current;
     const context = canvas?.getContext('2d');
-    if (!context || side === 0) return;
-    const image = context.createImageData(side, side);
-    fillHeatmapPixels(matrix, cell, image.data);
+    if (!context || pixels === 0) return;
+    const image = context.createImageData(pixels, pixels);
+    fillHeatmapPixels(matrix, pixels, image.data);
     context.putImageData(image, 0, 0);
     const block = showAll && selectedCluster !== null ? matrix.blocks.find((entry) => entry.clusterIndex === selectedCluster) : undefined;
     if (block) {
+      // The outline is laid out in cell units like everything else; the transform maps them to device pixels.
       const width = Math.max(2, Math.min(4, cell));
+      context.setTransform(pixels / side, 0, 0, pixels / side, 0, 0);
       context.strokeStyle = '#111827';
       context.lineWidth = width;
       context.strokeRect(block.start * cell + width / 2, block.start * cell + width / 2, block.size * cell - width, block.size * cell - width);
+      context.setTransform(1, 0, 0, 1, 0, 0);
     }
-  }, [matrix, cell, side, showAll, selectedCluster]);
+  }, [matrix, cell, side, pixels, showAll, selectedCluster]);
+
+  // The tooltip lives in document.body at fixed viewport coordinates, so no scroll box around the
+  // canvas clips it; it is placed after layout (its size depends on the rationale) and before paint.
+  useLayoutEffect(() => {
+    const canvas = canvasRef.current;
+    const tooltip = tooltipRef.current;
+    if (!canvas || !tooltip || !active) return;
+    const rect = canvas.getBoundingClientRect();
+    const scale = canvas.clientWidth > 0 ? canvas.clientWidth / side : cssSide / side;
+    const cellBox = {
+      left: rect.left + canvas.clientLeft + active.column * cell * scale,
+      top: rect.top + canvas.clientTop + active.row * cell * scale,
+      width: cell * scale,
+      height: cell * scale,
+    };
+    const size = tooltip.getBoundingClientRect();
+    const viewport = { width: document.documentElement.clientWidth, height: document.documentElement.clientHeight };
+    const { left, top } = placeTooltip(cellBox, size, viewport);
+    tooltip.style.transform = `translate(${Math.round(left)}px, ${Math.round(top)}px)`;
+  }, [active, cell, side, cssSide]);
+
+  // A fixed tooltip would drift from its cell when anything scrolls: hide it until the next move.
+  const showing = active !== null;
+  useEffect(() => {
+    if (!showing) return;
+    const hide = () => setActive(null);
+    window.addEventListener('scroll', hide, { capture: true, passive: true });
+    return () => window.removeEventListener('scroll', hide, { capture: true });
+  }, [showing]);
 
   const onPointerMove = (event: PointerEvent<HTMLCanvasElement>) => {
     const canvas = event.currentTarget;
     const rect = canvas.getBoundingClientRect();
-    // From the client point to the canvas's own pixels: skip its border, undo any CSS scaling.
+    // From the client point to cell units: skip the border, undo the CSS scaling. The backing
+    // store's size plays no part, so hit-testing is the same at every pixel ratio.
     const scale = canvas.clientWidth > 0 ? side / canvas.clientWidth : 1;
     const x = (event.clientX - rect.left - canvas.clientLeft) * scale;
     const y = (event.clientY - rect.top - canvas.clientTop) * scale;
@@ -84,9 +127,40 @@ export function ProbabilityHeatmap({ links, selectedCluster, onSelectCluster }: 
   };
 
   const description = active ? describeCell(matrix, active.row, active.column) : null;
+  const tooltip = description && active && (
+    <div
+      ref={tooltipRef}
+      role="tooltip"
+      id={tooltipId}
+      className="ble-tooltip"
+      data-testid="ble.heatmap.tooltip"
+      // The layout effect above places it with a transform, on its own compositing layer; React never sets the transform.
+      style={{ position: 'fixed', left: 0, top: 0, willChange: 'transform' }}
+    >
+      <div>
+        <code>{description.rowAddress}</code> × <code>{description.columnAddress}</code>
+      </div>
+      {description.probability === null ? (
+        <div data-testid="ble.heatmap.probability">Different clusters: no probability reported</div>
+      ) : (
+        <div>
+          p = <strong data-testid="ble.heatmap.probability">{description.probability.toFixed(2)}</strong>
+          {active.row === active.column && <span className="muted"> (same address)</span>}
+        </div>
+      )}
+      {description.clusterIndex !== null && (
+        <>
+          <div className="muted">{links[description.clusterIndex].cluster_id}</div>
+          <ul>
+            {links[description.clusterIndex].rationale.map((line, index) => (
+              <li key={index}>{line}</li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
   const title = clusterShown === null ? `all linked addresses (${matrix.size})` : `${links[clusterShown].cluster_id} (${matrix.size} addresses)`;
-  // Scaled position of the tooltip: below and right of the cell.
-  const cssScale = side > MAX_SIDE ? MAX_SIDE / side : 1;
 
   return (
     <section className="ble-section" aria-labelledby="ble-heatmap-heading">
@@ -106,9 +180,10 @@ export function ProbabilityHeatmap({ links, selectedCluster, onSelectCluster }: 
         <div className="ble-heatmap">
           <canvas
             ref={canvasRef}
-            width={side}
-            height={side}
-            style={{ width: side * cssScale, height: side * cssScale }}
+            width={pixels}
+            height={pixels}
+            // Content-box, so the border does not eat into the CSS size the backing store is made for.
+            style={{ width: cssSide, height: cssSide, boxSizing: 'content-box' }}
             role="img"
             tabIndex={0}
             aria-label={`Pairwise link probability heatmap, ${title}. Hover a cell or use the arrow keys to read it.`}
@@ -124,42 +199,33 @@ export function ProbabilityHeatmap({ links, selectedCluster, onSelectCluster }: 
               if (description?.clusterIndex !== null && description?.clusterIndex !== undefined) onSelectCluster(description.clusterIndex);
             }}
           />
-          {description && active && (
-            <div
-              role="tooltip"
-              id={tooltipId}
-              className="ble-tooltip"
-              data-testid="ble.heatmap.tooltip"
-              style={{ left: Math.min((active.column + 1) * cell * cssScale + 8, side * cssScale), top: (active.row + 1) * cell * cssScale + 8 }}
-            >
-              <div>
-                <code>{description.rowAddress}</code> × <code>{description.columnAddress}</code>
-              </div>
-              {description.probability === null ? (
-                <div data-testid="ble.heatmap.probability">Different clusters: no probability reported</div>
-              ) : (
-                <div>
-                  p = <strong data-testid="ble.heatmap.probability">{description.probability.toFixed(2)}</strong>
-                  {active.row === active.column && <span className="muted"> (same address)</span>}
-                </div>
-              )}
-              {description.clusterIndex !== null && (
-                <>
-                  <div className="muted">{links[description.clusterIndex].cluster_id}</div>
-                  <ul>
-                    {links[description.clusterIndex].rationale.map((line, index) => (
-                      <li key={index}>{line}</li>
-                    ))}
-                  </ul>
-                </>
-              )}
-            </div>
-          )}
+          {tooltip && createPortal(tooltip, document.body)}
         </div>
       )}
       {clusterShown !== null && matrix.size <= TABLE_LIMIT && <MatrixTable link={links[clusterShown]} />}
     </section>
   );
+}
+
+/**
+ * The screen's device pixel ratio, updated when it changes (browser zoom, a move to another
+ * screen): a media query on the current ratio fires once when the ratio stops matching it.
+ */
+function useDevicePixelRatio(): number {
+  const [ratio, setRatio] = useState(currentPixelRatio);
+  useEffect(() => {
+    if (typeof window.matchMedia !== 'function') return;
+    const query = window.matchMedia(`(resolution: ${ratio}dppx)`);
+    const onChange = () => setRatio(currentPixelRatio());
+    query.addEventListener('change', onChange);
+    return () => query.removeEventListener('change', onChange);
+  }, [ratio]);
+  return ratio;
+}
+
+function currentPixelRatio(): number {
+  const ratio = window.devicePixelRatio;
+  return Number.isFinite(ratio) && ratio > 0 ? ratio : 1;
 }
 
 function clampIndex(value: number, size: number): number {
@@ -185,6 +251,7 @@ function MatrixTable({ link }: { link: ProbabilisticLink }) {
     <details className="ble-matrix-table">
       <summary>Matrix of {link.cluster_id} as a table</summary>
       <div className="ble-scroll">
+        {/* One scroller, not two: see ClassificationTable. */}
         <table className="data-table" aria-label={`Pairwise probabilities of ${link.cluster_id}`}>
           <thead>
             <tr>

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import type { ProbabilisticLink } from './ble-output.ts';
+import { laneViewport, renderedLanes, scrollToShow, spansRange, type LaneViewport } from './lane-window.ts';
 import { PacketsButton, type PacketsControl } from './PacketsButton.tsx';
 import { formatClock, formatGap, formatOffset, panWindow, percentAt, timeTicks, zoomWindow, type TimeWindow } from './time-scale.ts';
 import { clusterColor, type AddressActivity, type HandOff, type Lane } from './view-model.ts';
@@ -7,6 +8,11 @@ import { clusterColor, type AddressActivity, type HandOff, type Lane } from './v
 const LANE_HEIGHT = 24;
 const BAR_HEIGHT = 12;
 const AXIS_HEIGHT = 22;
+const GEOMETRY = { laneHeight: LANE_HEIGHT, headerHeight: AXIS_HEIGHT };
+/** Lanes rendered beyond each edge of the viewport, so a short scroll shows no blank lanes. */
+const OVERSCAN = 8;
+/** The scroll box's CSS max-height: the viewport assumed until it is measured (or where nothing is laid out). */
+const DEFAULT_VIEWPORT_HEIGHT = 440;
 
 interface Props {
   lanes: ReadonlyArray<Lane>;
@@ -20,12 +26,20 @@ interface Props {
   packets: PacketsControl;
 }
 
-/** Swimlanes of activity per address, coloured by cluster, with hand-offs drawn between lanes. */
+/**
+ * Swimlanes of activity per address, coloured by cluster, with hand-offs drawn between lanes.
+ * Only the lanes in the scroll box's view (and a few either side) are in the DOM, so thousands of
+ * addresses cost no more than a screenful; the lanes' full height is kept, so scrolling is native.
+ */
 export function SegmentTimeline({ lanes, activity, handOffs, links, extent, offsetMinutes, selectedCluster, onSelectCluster, packets }: Props) {
   const [view, setView] = useState<TimeWindow>(extent);
+  const [handOffsOpen, setHandOffsOpen] = useState(false);
   const plotRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
   const drag = useRef<{ x: number; width: number; from: TimeWindow } | null>(null);
-  const laneIndex = new Map(lanes.map((lane, index) => [lane.address, index]));
+  const laneIndex = useMemo(() => new Map(lanes.map((lane, index) => [lane.address, index])), [lanes]);
+  const [viewport, setViewport] = useState<LaneViewport>(() => laneViewport(0, DEFAULT_VIEWPORT_HEIGHT, GEOMETRY));
+  const range = renderedLanes(viewport, lanes.length, OVERSCAN);
   const maxScore = useMemo(() => {
     // Scores compare within one run only (§7.2): shade relative to this run's busiest segment.
     let max = Number.MIN_VALUE;
@@ -34,6 +48,37 @@ export function SegmentTimeline({ lanes, activity, handOffs, links, extent, offs
   }, [activity]);
   const { stepMs, ticks } = timeTicks(view, 8, offsetMinutes);
   const zoomed = view.startMs > extent.startMs || view.endMs < extent.endMs;
+
+  // Follow the scroll box: re-render only when a lane boundary scrolls past or the box resizes.
+  useEffect(() => {
+    const box = scrollRef.current;
+    if (!box) return;
+    const measure = () => {
+      const next = laneViewport(box.scrollTop, viewportHeight(box), GEOMETRY);
+      setViewport((current) => (current.top === next.top && current.count === next.count ? current : next));
+    };
+    measure();
+    box.addEventListener('scroll', measure, { passive: true });
+    const resize = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : null;
+    resize?.observe(box);
+    return () => {
+      box.removeEventListener('scroll', measure);
+      resize?.disconnect();
+    };
+  }, []);
+
+  // A cluster selected elsewhere (table, list, matrix) brings its lanes into the box's view,
+  // scrolling the box only, never the page.
+  useEffect(() => {
+    const box = scrollRef.current;
+    if (!box || selectedCluster === null) return;
+    const first = lanes.findIndex((lane) => lane.clusterIndex === selectedCluster);
+    if (first < 0) return;
+    let last = first;
+    while (last + 1 < lanes.length && lanes[last + 1].clusterIndex === selectedCluster) last++;
+    const target = scrollToShow(first, last, box.scrollTop, viewportHeight(box), GEOMETRY);
+    if (target !== null) box.scrollTop = target;
+  }, [selectedCluster, lanes]);
 
   // Ctrl/⌘ + wheel zooms around the pointer; plain wheel keeps scrolling the lanes. React's wheel
   // listener is passive, so preventing the page zoom needs a native one.
@@ -92,7 +137,7 @@ export function SegmentTimeline({ lanes, activity, handOffs, links, extent, offs
         </span>
       </div>
       <p className="muted small">Ctrl + wheel zooms around the pointer; drag the lanes sideways to pan.</p>
-      <div className="ble-timeline" data-testid="ble.timeline">
+      <div className="ble-timeline" ref={scrollRef} data-testid="ble.timeline" data-lane-count={lanes.length}>
         <div className="ble-timeline__grid">
           <div className="ble-timeline__corner" style={{ height: AXIS_HEIGHT }}>
             <span className="muted small">Address</span>
@@ -107,11 +152,18 @@ export function SegmentTimeline({ lanes, activity, handOffs, links, extent, offs
               </g>
             ))}
           </svg>
-          <ol className="ble-timeline__labels" aria-label="Swimlanes">
-            {lanes.map((lane) => (
+          <ol
+            className="ble-timeline__labels"
+            aria-label="Swimlanes"
+            // The lanes not rendered keep their height, so the scroll box's height and position stay true.
+            style={{ paddingTop: range.first * LANE_HEIGHT, paddingBottom: (lanes.length - range.end) * LANE_HEIGHT }}
+          >
+            {lanes.slice(range.first, range.end).map((lane, offset) => (
               <li
                 key={lane.address}
                 style={{ height: LANE_HEIGHT }}
+                aria-setsize={lanes.length}
+                aria-posinset={range.first + offset + 1}
                 className={dimmed(lane.clusterIndex) ? 'is-dimmed' : undefined}
                 data-testid="ble.timeline.lane"
                 data-address={lane.address}
@@ -145,7 +197,8 @@ export function SegmentTimeline({ lanes, activity, handOffs, links, extent, offs
               {ticks.map((tick) => (
                 <line key={tick} x1={`${percentAt(tick, view)}%`} x2={`${percentAt(tick, view)}%`} y1={0} y2={height} className="ble-timeline__gridline" />
               ))}
-              {lanes.map((lane, index) => {
+              {lanes.slice(range.first, range.end).map((lane, offset) => {
+                const index = range.first + offset;
                 const entry = activity.get(lane.address);
                 if (!entry) return null;
                 const color = clusterColor(lane.clusterIndex);
@@ -177,7 +230,7 @@ export function SegmentTimeline({ lanes, activity, handOffs, links, extent, offs
               {handOffs.map((handOff) => {
                 const fromLane = laneIndex.get(handOff.from);
                 const toLane = laneIndex.get(handOff.to);
-                if (fromLane === undefined || toLane === undefined) return null;
+                if (fromLane === undefined || toLane === undefined || !spansRange(fromLane, toLane, range)) return null;
                 if (Math.max(handOff.fromEndMs, handOff.toStartMs) < view.startMs || Math.min(handOff.fromEndMs, handOff.toStartMs) > view.endMs) return null;
                 const color = clusterColor(handOff.clusterIndex);
                 const x1 = `${percentAt(handOff.fromEndMs, view)}%`;
@@ -199,38 +252,46 @@ export function SegmentTimeline({ lanes, activity, handOffs, links, extent, offs
         </div>
       </div>
       {handOffs.length > 0 && (
-        <details className="ble-handoffs">
+        // The table is built only while open: an analysis of thousands of addresses has thousands of hand-offs.
+        <details className="ble-handoffs" onToggle={(event) => setHandOffsOpen(event.currentTarget.open)}>
           <summary>Hand-offs ({handOffs.length})</summary>
-          <table className="data-table" aria-label="Hand-offs">
-            <thead>
-              <tr>
-                <th scope="col">Cluster</th>
-                <th scope="col">From</th>
-                <th scope="col">Ends</th>
-                <th scope="col">To</th>
-                <th scope="col">Starts</th>
-                <th scope="col">Gap</th>
-              </tr>
-            </thead>
-            <tbody>
-              {handOffs.map((handOff) => (
-                <tr key={`${handOff.from}-${handOff.to}`}>
-                  <td>{links[handOff.clusterIndex].cluster_id}</td>
-                  <td>
-                    <code>{handOff.from}</code>
-                  </td>
-                  <td>{formatClock(handOff.fromEndMs, offsetMinutes)}</td>
-                  <td>
-                    <code>{handOff.to}</code>
-                  </td>
-                  <td>{formatClock(handOff.toStartMs, offsetMinutes)}</td>
-                  <td>{formatGap(handOff.toStartMs - handOff.fromEndMs)}</td>
+          {handOffsOpen && (
+            <table className="data-table" aria-label="Hand-offs">
+              <thead>
+                <tr>
+                  <th scope="col">Cluster</th>
+                  <th scope="col">From</th>
+                  <th scope="col">Ends</th>
+                  <th scope="col">To</th>
+                  <th scope="col">Starts</th>
+                  <th scope="col">Gap</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {handOffs.map((handOff) => (
+                  <tr key={`${handOff.from}-${handOff.to}`}>
+                    <td>{links[handOff.clusterIndex].cluster_id}</td>
+                    <td>
+                      <code>{handOff.from}</code>
+                    </td>
+                    <td>{formatClock(handOff.fromEndMs, offsetMinutes)}</td>
+                    <td>
+                      <code>{handOff.to}</code>
+                    </td>
+                    <td>{formatClock(handOff.toStartMs, offsetMinutes)}</td>
+                    <td>{formatGap(handOff.toStartMs - handOff.fromEndMs)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
         </details>
       )}
     </section>
   );
+}
+
+/** The scroll box's height, or the assumed one where nothing is laid out (tests without layout). */
+function viewportHeight(box: HTMLElement): number {
+  return box.clientHeight > 0 ? box.clientHeight : DEFAULT_VIEWPORT_HEIGHT;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fixture from './__fixtures__/lab-floor-output.json' with { type: 'json' };
 import { largeBleOutput } from './__fixtures__/large-output.ts';
 import type { BleAnalyzerOutput } from './ble-output.ts';
-import { blockDiagonalMatrix, cellAt, cellSize, clusterMatrix, describeCell, fillHeatmapPixels, NOT_REPORTED_RGB, probabilityColor } from './heatmap-model.ts';
+import { backingSide, blockDiagonalMatrix, cellAt, cellEdges, cellSize, clusterMatrix, describeCell, fillHeatmapPixels, NOT_REPORTED_RGB, placeTooltip, probabilityColor } from './heatmap-model.ts';
 
 const output = fixture as BleAnalyzerOutput;
 
@@ -41,6 +41,17 @@ describe('hit-testing and sizing', () => {
     expect(cellAt(499.5, 250.2, 1, 500)).toEqual({ row: 250, column: 499 });
   });
 
+  it('places the tooltip beside the cell, flipped and kept inside the viewport', () => {
+    const viewport = { width: 1280, height: 720 };
+    const tooltip = { width: 300, height: 120 };
+    // Room below and right: there.
+    expect(placeTooltip({ left: 100, top: 100, width: 10, height: 10 }, tooltip, viewport)).toEqual({ left: 118, top: 118 });
+    // Near the right and bottom edges: left of and above the cell.
+    expect(placeTooltip({ left: 1100, top: 650, width: 10, height: 10 }, tooltip, viewport)).toEqual({ left: 792, top: 522 });
+    // No room on either side: pressed against the viewport's edge, never outside it.
+    expect(placeTooltip({ left: 200, top: 50, width: 1, height: 1 }, tooltip, { width: 400, height: 150 })).toEqual({ left: 8, top: 8 });
+  });
+
   it('sizes cells to fit the canvas', () => {
     expect(cellSize(3, 500)).toBe(40);
     expect(cellSize(9, 500)).toBe(40);
@@ -65,14 +76,40 @@ describe('colours and pixels', () => {
     const cell = 4;
     const side = matrix.size * cell;
     const pixels = new Uint8ClampedArray(side * side * 4);
-    fillHeatmapPixels(matrix, cell, pixels);
+    fillHeatmapPixels(matrix, side, pixels);
     const pixel = (x: number, y: number) => [...pixels.slice((y * side + x) * 4, (y * side + x) * 4 + 4)];
     // Row 0, column 1 (p = 0.91): every pixel of the cell, its last one included.
     const expected = [...probabilityColor(Math.round(0.91 * 255) / 255), 255];
     expect(pixel(4, 0)).toEqual(expected);
     expect(pixel(7, 3)).toEqual(expected);
     expect(pixel(8 * cell, 0)).toEqual([...NOT_REPORTED_RGB, 255]);
-    expect(() => fillHeatmapPixels(matrix, cell, new Uint8ClampedArray(10))).toThrow(/too small/);
+    expect(() => fillHeatmapPixels(matrix, side, new Uint8ClampedArray(10))).toThrow(/too small/);
+  });
+
+  it('fills any number of device pixels: cells differ by at most one, and every pixel is painted', () => {
+    const matrix = clusterMatrix(output.probabilistic_links, 0);
+    // 3 cells of 40 CSS pixels at a device pixel ratio of 1.25: 150 pixels, cells of 50.
+    expect([...cellEdges(3, backingSide(120, 1.25))]).toEqual([0, 50, 100, 150]);
+    expect([...cellEdges(3, 100)]).toEqual([0, 33, 66, 100]);
+    const side = 100;
+    const pixels = new Uint8ClampedArray(side * side * 4);
+    fillHeatmapPixels(matrix, side, pixels);
+    const pixel = (x: number, y: number) => [...pixels.slice((y * side + x) * 4, (y * side + x) * 4 + 4)];
+    const colour = (p: number) => [...probabilityColor(Math.round(p * 255) / 255), 255];
+    expect(pixel(32, 0)).toEqual(colour(1));
+    expect(pixel(33, 0)).toEqual(colour(0.91));
+    expect(pixel(99, 65)).toEqual(colour(0.86));
+    expect(pixel(99, 99)).toEqual(colour(1));
+    for (let index = 3; index < pixels.length; index += 4) expect(pixels[index]).toBe(255);
+  });
+
+  it('gives the backing store one pixel per device pixel, within a cap', () => {
+    expect(backingSide(500, 1)).toBe(500);
+    expect(backingSide(500, 2)).toBe(1000);
+    expect(backingSide(120, 1.5)).toBe(180);
+    expect(backingSide(500, 4)).toBe(1500);
+    expect(backingSide(500, Number.NaN)).toBe(500);
+    expect(backingSide(500, 0)).toBe(500);
   });
 
   it('builds and fills a 500 × 500 matrix quickly', () => {
@@ -82,7 +119,7 @@ describe('colours and pixels', () => {
       const started = performance.now();
       const matrix = links.length === 1 ? clusterMatrix(links, 0) : blockDiagonalMatrix(links);
       const pixels = new Uint8ClampedArray(matrix.size * matrix.size * 4);
-      fillHeatmapPixels(matrix, cellSize(matrix.size, 500), pixels);
+      fillHeatmapPixels(matrix, matrix.size * cellSize(matrix.size, 500), pixels);
       const elapsed = performance.now() - started;
       expect(matrix.size).toBe(500);
       // A frame is 16 ms; leave room for slow CI machines.

@@ -95,28 +95,51 @@ export function cssColor(rgb: readonly [number, number, number]): string {
 }
 
 /**
- * Writes the matrix as RGBA pixels, `cell` pixels per cell, into `pixels` (side `size × cell`).
- * One pass of 32-bit writes from a 257-entry colour table (256 probability steps and "not
- * reported"), so a 500 × 500 matrix costs a few milliseconds.
+ * Writes the matrix as RGBA pixels into `pixels`, a square image `side` pixels wide. Cell `i`
+ * spans pixels floor(i·side/size) to floor((i+1)·side/size), so the image matches the canvas's
+ * device pixels exactly whatever the ratio: cells differ by at most one pixel, and with more cells
+ * than pixels a cell may get none. One pass of 32-bit writes from a 257-entry colour table (256
+ * probability steps and "not reported"), so a 500 × 500 matrix costs a few milliseconds.
  */
-export function fillHeatmapPixels(matrix: HeatmapMatrix, cell: number, pixels: Uint8ClampedArray): void {
-  const side = matrix.size * cell;
+export function fillHeatmapPixels(matrix: HeatmapMatrix, side: number, pixels: Uint8ClampedArray): void {
   if (pixels.length < side * side * 4) throw new Error(`pixel buffer too small: ${pixels.length} < ${side * side * 4}`);
+  const size = matrix.size;
+  if (size === 0 || side === 0) return;
   // Colours packed the way this platform lays out bytes: written as bytes, read back as words.
   const tableBytes = new Uint8ClampedArray(257 * 4);
   for (let step = 0; step <= 256; step++) tableBytes.set([...(step === 256 ? NOT_REPORTED_RGB : probabilityColor(step / 255)), 255], step * 4);
   const table = new Uint32Array(tableBytes.buffer);
   const words = new Uint32Array(pixels.buffer, pixels.byteOffset, side * side);
-  for (let row = 0; row < matrix.size; row++) {
-    const rowStart = row * cell * side;
-    for (let column = 0; column < matrix.size; column++) {
-      const value = matrix.values[row * matrix.size + column];
+  const edges = cellEdges(size, side);
+  for (let row = 0; row < size; row++) {
+    const top = edges[row];
+    const bottom = edges[row + 1];
+    if (bottom === top) continue;
+    const rowStart = top * side;
+    for (let column = 0; column < size; column++) {
+      const value = matrix.values[row * size + column];
       const color = table[Number.isNaN(value) ? 256 : Math.round(Math.min(1, Math.max(0, value)) * 255)];
-      for (let x = rowStart + column * cell, end = x + cell; x < end; x++) words[x] = color;
+      for (let x = rowStart + edges[column], end = rowStart + edges[column + 1]; x < end; x++) words[x] = color;
     }
-    // A matrix row is `cell` identical pixel rows.
-    for (let y = 1; y < cell; y++) words.copyWithin(rowStart + y * side, rowStart, rowStart + side);
+    // A matrix row is `bottom - top` identical pixel rows.
+    for (let y = top + 1; y < bottom; y++) words.copyWithin(y * side, rowStart, rowStart + side);
   }
+}
+
+/** Pixel edges of `size` cells across `side` pixels: `size + 1` entries from 0 to `side`. */
+export function cellEdges(size: number, side: number): Int32Array {
+  const edges = new Int32Array(size + 1);
+  for (let index = 0; index <= size; index++) edges[index] = Math.floor((index * side) / size);
+  return edges;
+}
+
+/**
+ * Pixels of the canvas's backing store for a CSS side and a device pixel ratio: one per device
+ * pixel (so the image is not resampled on HiDPI screens), with the ratio capped to bound memory.
+ */
+export function backingSide(cssSide: number, devicePixelRatio: number, maxRatio = 3): number {
+  const ratio = Number.isFinite(devicePixelRatio) && devicePixelRatio > 0 ? Math.min(maxRatio, devicePixelRatio) : 1;
+  return Math.max(1, Math.round(cssSide * ratio));
 }
 
 /** What the tooltip says about one cell. */
@@ -138,4 +161,24 @@ export function describeCell(matrix: HeatmapMatrix, row: number, column: number)
     probability: Number.isNaN(value) ? null : value,
     clusterIndex: sameCluster ? matrix.clusterOf[row] : null,
   };
+}
+
+export interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Where the tooltip goes, in viewport pixels: below and right of the cell, flipped to the other
+ * side on an axis where it would leave the viewport, and kept `gap` inside the viewport.
+ */
+export function placeTooltip(cell: Box, tooltip: { width: number; height: number }, viewport: { width: number; height: number }, gap = 8): { left: number; top: number } {
+  const along = (start: number, length: number, size: number, limit: number): number => {
+    let position = start + length + gap;
+    if (position + size > limit - gap) position = start - gap - size;
+    return Math.max(gap, Math.min(position, limit - gap - size));
+  };
+  return { left: along(cell.left, cell.width, tooltip.width, viewport.width), top: along(cell.top, cell.height, tooltip.height, viewport.height) };
 }
