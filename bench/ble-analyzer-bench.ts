@@ -3,7 +3,7 @@ import type { BenchRow } from './bench-row.ts';
 import type { AnalyzerBenchRequest, AnalyzerBenchResult } from './ble-analyzer-worker.ts';
 
 const SEED = 20240403;
-const TIMED_RUNS = 5;
+const TIMED_RUNS = 7;
 /** 1,000,000 observations from about 5,000 addresses over one hour; twice both for the scaling run. */
 const SIZES = [
   { name: 'ble_analyzer_1e6', observations: 1_000_000, addresses: 5_000, durationS: 3600 },
@@ -14,11 +14,14 @@ const FLOOR_PEER =
   'single plain pass over the 12 columns the analysis scans (ts_ms, advertiser/initiator/scanner_addr codes, adv_type, advertiser_addr_type, tx_add, rx_add, rssi, crc_ok, receiver, payload_signature): per-address count, first/last, RSSI sum, code sum';
 
 /**
- * The fastest of the timed runs: on a shared machine other work only ever adds time, so the
- * minimum is the least disturbed estimate (medians of five still swung ±30 % here).
+ * The median of the timed runs. Not the minimum: at 1M the run time is bimodal here (≈ 240 ms
+ * or ≈ 350–460 ms, depending on where the garbage collector lands), so the fastest run is a
+ * lucky outlier rather than the analysis's cost.
  */
-function fastest(values: number[]): number {
-  return Math.min(...values);
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 const round = (value: number, digits = 1): number => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -41,7 +44,7 @@ function inWorker(request: AnalyzerBenchRequest): Promise<AnalyzerBenchResult> {
 /**
  * BLE address analyzer: `analyzeBle` in mode `both` (window 180 s, min_observation_count 25,
  * spec_default) on generated inputs of 1,000,000 observations from ~5,000 addresses and
- * 2,000,000 from ~10,000 (twice the span), each in its own worker thread (fastest of five timed
+ * 2,000,000 from ~10,000 (twice the span), each in its own worker thread (median of seven timed
  * runs after a warm-up). Peer of the 1M row: the floor, one plain pass over the same Arrow columns the
  * analysis's row scan reads (see the worker; the narrower five-column floor of earlier reports is
  * printed beside it);
@@ -53,12 +56,12 @@ export async function runBleAnalyzerBench(): Promise<BenchRow[]> {
     results.push(await inWorker({ seed: SEED, observations: size.observations, addresses: size.addresses, durationS: size.durationS, runs: TIMED_RUNS }));
   }
   const rows: BenchRow[] = [];
-  const oneMillion = fastest(results[0].analyze_runs_ms);
+  const oneMillion = median(results[0].analyze_runs_ms);
   SIZES.forEach((size, index) => {
     const result = results[index];
-    const ours = fastest(result.analyze_runs_ms);
-    const floor = fastest(result.floor_runs_ms);
-    const fiveColumnFloor = fastest(result.five_column_floor_runs_ms);
+    const ours = median(result.analyze_runs_ms);
+    const floor = median(result.floor_runs_ms);
+    const fiveColumnFloor = median(result.five_column_floor_runs_ms);
     const isScaling = index > 0;
     const peerMs = isScaling ? oneMillion : floor;
     console.log(
