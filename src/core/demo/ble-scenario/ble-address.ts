@@ -45,8 +45,11 @@ export function bleParseAddress(text: string): Uint8Array | null {
   return Uint8Array.from(text.split(':'), (part) => parseInt(part, 16));
 }
 
-/** The subtype the top two bits of a random address announce. */
-export function bleRandomSubtype(msbFirst: ArrayLike<number>): BleTruthAddressType | 'reserved' {
+/**
+ * The subtype the top two bits of a generated random address announce. The generator keeps its
+ * own copy of this rule: the truth must not share code with the analyzer it scores.
+ */
+export function truthRandomSubtype(msbFirst: ArrayLike<number>): BleTruthAddressType | 'reserved' {
   switch (msbFirst[0] >> 6) {
     case 0b11:
       return 'random_static';

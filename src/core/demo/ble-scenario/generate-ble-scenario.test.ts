@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BLE_RECORD_COLUMNS } from '../../data/ble/record-writer.ts';
 import { CAPTURE_METADATA } from '../../data/capture.ts';
 import { stringColumn } from '../../data/columns.ts';
-import { bleParseAddress, bleRandomSubtype } from './ble-address.ts';
+import { bleParseAddress, truthRandomSubtype } from './ble-address.ts';
 import { generateBleBenchmarkInput } from './ble-benchmark-input.ts';
 import { BLE_SCENARIO_NAMES } from './ble-scenarios.ts';
 import { generateBleScenario, type BleScenario } from './generate-ble-scenario.ts';
@@ -74,7 +74,7 @@ describe('generateBleScenario', () => {
     const { captures, truth } = generate(5, 'dense', 'combined');
     for (const address of truth.addresses) {
       const octets = bleParseAddress(address.address)!;
-      if (address.type !== 'public') expect(bleRandomSubtype(octets)).toBe(address.type);
+      if (address.type !== 'public') expect(truthRandomSubtype(octets)).toBe(address.type);
     }
     const types = new Map(truth.addresses.map((address) => [address.address, address.type]));
     const wrong = rowsOf(captures[0].table).filter((row) => row.crcOk && row.txAdd !== (types.get(row.address) === 'public' ? 0 : 1));

@@ -8,7 +8,7 @@ export { BLE_SCENARIO_NAMES, bleScenarioConfig, isBleScenarioName } from './ble-
 export type { BleScenarioTruth, BleTruthAddress, BleTruthDevice, BleTruthRotation, BleTruthReceiver } from './ble-truth.ts';
 export { BLE_TRUTH_FORMAT } from './ble-truth.ts';
 export type { BleTruthAddressType } from './ble-address.ts';
-export { bleParseAddress, bleRandomSubtype } from './ble-address.ts';
+export { bleParseAddress, truthRandomSubtype } from './ble-address.ts';
 export type { BleDeviceProfile, BleDeviceClass } from './ble-plan-types.ts';
 export { BLE_GENERATOR_METADATA } from './ble-table-writer.ts';
 export type { BleBenchmarkInput, BleBenchmarkInputOptions } from './ble-benchmark-input.ts';

@@ -1,4 +1,7 @@
-/** Append-only typed arrays that double when full: the analyzer's per-row and per-address stores. */
+/**
+ * Append-only typed arrays that double when full: the analyzer's per-row and per-address stores.
+ * Two classes rather than one generic, so each keeps its element accesses monomorphic in the hot loops.
+ */
 
 export class BleGrowableFloat64 {
   values: Float64Array;
