@@ -227,4 +227,21 @@ describe('sextant import', () => {
     const android = JSON.parse((await run(['import', join(REAL_CAPTURES, 'horizon74_btsnoop_hci.log')])).stdout);
     expect(android).toMatchObject({ packets: 2572, advertising_packets: 412, advertisers: 36, link_types: [201], btsnoop_datalink: 1002 });
   });
+
+  it.skipIf(!existsSync(REAL_CAPTURES))('lists the identity keys of the three HCI logs that carry them, MSB first', async () => {
+    const keys = async (name: string) => JSON.parse((await run(['import', join(REAL_CAPTURES, name)])).stdout).identity_keys;
+    expect(await keys('ec521_btsnoop_hci.log')).toEqual([
+      { irk: '267483cba09b720412251bd6638d40b7', source: 'smp_identity_information', frame_number: 14174, identity_address: '8C:1A:BF:39:FB:FD', identity_address_type: 'public' },
+      { irk: '267483cba09b720412251bd6638d40b7', source: 'resolving_list_local', frame_number: 14186 },
+    ]);
+    expect(await keys('mabip_btsnoop_hci.log')).toEqual([
+      { irk: 'c7fceac1cd0799aef2aa020d6f2f8208', source: 'resolving_list_peer', frame_number: 95, identity_address: 'BC:B8:63:89:86:8B', identity_address_type: 'public' },
+      { irk: '56f128ea744b2394f11daae178ea5e5e', source: 'resolving_list_local', frame_number: 95 },
+    ]);
+    expect(await keys('btsnooper_btsnoop_hci.log')).toEqual([
+      { irk: '0123456789abcdef0123456789abcdef', source: 'resolving_list_peer', frame_number: 79, identity_address: 'CB:76:B8:B2:65:6E', identity_address_type: 'public' },
+      { irk: 'a49ae4b68dbe0abb413aeb45e3f31637', source: 'resolving_list_local', frame_number: 79 },
+    ]);
+    expect(await keys('horizon74_btsnoop_hci.log')).toEqual([]);
+  });
 });

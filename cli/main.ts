@@ -42,7 +42,8 @@ manifest   check: lints a ToolManifest (exit 5 on problems); diff: classifies a 
            compatibility policy (patch, minor, major) and says why
 import     reads a capture file and prints its import report as JSON on stdout: for pcap,
            pcapng and btsnoop files the BLE import report (rows, bounds, link_types, packets,
-           advertising_packets[_crc_ok], advertisers[_crc_ok], adv_type_counts, skipped, ...);
+           advertising_packets[_crc_ok], advertisers[_crc_ok], adv_type_counts, skipped,
+           identity_keys: IRKs found in HCI logs, MSB first, with source and frame, ...);
            with --out, also writes the normalized table as an Arrow IPC file
 manifests  lists the installed tool manifests as JSON
 generate   ble: writes a synthetic BLE scenario (Arrow IPC captures + FILE.truth.json) and

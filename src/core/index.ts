@@ -37,6 +37,8 @@ export type {
   CaptureImportProblemCode,
   ImportReport,
   AdvTypeName,
+  IdentityKey,
+  IdentityKeySource,
 } from './data/ble/index.ts';
 export {
   createBleImporter,

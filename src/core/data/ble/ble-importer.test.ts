@@ -78,6 +78,7 @@ describe('the import', () => {
       unparsed_bytes: 0,
       receivers: ['if0'],
       channels: [37, 38],
+      identity_keys: [],
     });
   });
 

@@ -11,9 +11,10 @@ import { BtsnoopReader, isBtsnoopMagic } from './btsnoop-reader.ts';
 import { u16be, type ContainerReader, type FrameSink } from './container-reader.ts';
 import { Tally, type DecodeContext } from './decode-context.ts';
 import { decodeBtsnoopH1, decodeH4, decodeMonitor } from './hci.ts';
+import { DIRECTION, IdentityKeyCollector } from './identity-keys.ts';
 import type { BleContainer, CaptureImportProblem, ImportReport } from './import-report.ts';
 import { decodeLinkLayer, decodeLinkLayerWithPhdr, decodeNordicBle, decodePpi, unknownLinkMeta, type LinkMeta } from './link-layer.ts';
-import { DECODER, type Decoder } from './link-types.ts';
+import { DECODER, LINKTYPE, type Decoder } from './link-types.ts';
 import { isPcapMagic, PcapReader } from './pcap-reader.ts';
 import { isPcapngMagic, PcapngReader } from './pcapng-reader.ts';
 import { RecordWriter } from './record-writer.ts';
@@ -103,7 +104,16 @@ class Importer implements BleImporter, FrameSink {
   private readonly monitorReceivers = new Map<number, number>();
 
   constructor(private readonly options: BleImportOptions) {
-    this.context = { writer: this.writer, nonAdvertising: new Tally(), skipped: new Tally(), tsMs: Number.NaN, receiver: 0, frame: 0 };
+    const skipped = new Tally();
+    this.context = {
+      writer: this.writer,
+      nonAdvertising: new Tally(),
+      skipped,
+      identityKeys: new IdentityKeyCollector(skipped),
+      tsMs: Number.NaN,
+      receiver: 0,
+      frame: 0,
+    };
   }
 
   push(chunk: Uint8Array): void {
@@ -186,6 +196,8 @@ class Importer implements BleImporter, FrameSink {
     if (reader.fatal) return err({ ...reader.fatal, message: `${name}: ${reader.fatal.message}` });
 
     const stats = this.writer.stats();
+    // Before `skipped` is read: key PDUs left unfinished at the end of the file count there.
+    const identityKeys = this.context.identityKeys.keys();
     const skipped = this.context.skipped;
     const linkTypes = [...this.linkTypes].sort((a, b) => a - b);
     const bounds = stats.bounds ? { start_ms: Math.floor(stats.bounds.min), end_ms: Math.ceil(stats.bounds.max) } : null;
@@ -209,6 +221,7 @@ class Importer implements BleImporter, FrameSink {
       unparsed_bytes: reader.unparsedBytes,
       receivers: stats.receivers,
       channels: stats.channels,
+      identity_keys: identityKeys,
     };
     const metadata = new Map<string, string>([
       [CAPTURE_METADATA.captureId, this.options.captureId],
@@ -221,7 +234,9 @@ class Importer implements BleImporter, FrameSink {
       [BLE_METADATA.linkTypes, JSON.stringify(linkTypes)],
       [BLE_METADATA.packetCount, String(report.packets)],
       [BLE_METADATA.advertisingPacketCount, String(report.advertising_packets)],
-      [BLE_METADATA.importReport, JSON.stringify(report)],
+      // The table travels (Arrow files, workspace exports) where keys must not go unasked, so its
+      // copy of the report says where keys were found but not what they are.
+      [BLE_METADATA.importReport, JSON.stringify({ ...report, identity_keys: identityKeys.map(({ irk: _irk, ...rest }) => rest) })],
     ]);
     if (bounds) {
       metadata.set(CAPTURE_METADATA.declaredStartMs, String(bounds.start_ms));
@@ -253,12 +268,13 @@ class Importer implements BleImporter, FrameSink {
         decodePpi(context, bytes, start, end, this.meta);
         return;
       case DECODER.HCI_H4:
-        decodeH4(context, bytes, start, end);
+        // btsnoop H4 records say the direction in flags bit 0; plain pcap H4 (187) does not.
+        decodeH4(context, bytes, start, end, linkType === LINKTYPE.BLUETOOTH_HCI_H4 ? DIRECTION.UNKNOWN : flags & 0x01);
         return;
       case DECODER.HCI_H4_WITH_PHDR:
-        // A 4-byte direction pseudo-header (0 sent, 1 received) before the H4 packet.
+        // A 4-byte big-endian direction pseudo-header (0 sent, 1 received) before the H4 packet.
         if (end - start < 4) context.skipped.add('short_pseudo_header');
-        else decodeH4(context, bytes, start + 4, end);
+        else decodeH4(context, bytes, start + 4, end, bytes[start + 3] & 0x01);
         return;
       case DECODER.LINUX_MONITOR:
         // `[adapter index 2][opcode 2]`, big-endian, before the HCI packet.

@@ -1,4 +1,5 @@
 /** State shared by the link-layer and HCI decoders while one file is imported. */
+import type { IdentityKeyCollector } from './identity-keys.ts';
 import type { RecordWriter } from './record-writer.ts';
 
 /** Counts by name, in first-seen order. */
@@ -27,6 +28,8 @@ export interface DecodeContext {
   nonAdvertising: Tally;
   /** Frames or parts of frames that could not be decoded, by reason. */
   skipped: Tally;
+  /** Identity resolving keys in HCI commands and SMP over ACL (see identity-keys.ts). */
+  identityKeys: IdentityKeyCollector;
   /** The frame being decoded. */
   tsMs: number;
   receiver: number;

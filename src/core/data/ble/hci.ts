@@ -15,9 +15,13 @@
  *
  * Address types 2 and 3 are identities the controller resolved from an RPA with its resolving
  * list: `tx_add` is their low bit (public 0 / random 1) and `address_resolved` is true.
+ *
+ * Commands and ACL data also go to the identity-key collector (identity-keys.ts), which keeps
+ * the IRKs of LE Add Device To Resolving List and of SMP Identity Information.
  */
 import { ADV_TYPE } from './adv-types.ts';
 import { int8, type DecodeContext } from './decode-context.ts';
+import { DIRECTION } from './identity-keys.ts';
 
 const H4 = { COMMAND: 0x01, ACL: 0x02, SCO: 0x03, EVENT: 0x04, ISO: 0x05 } as const;
 const LE_META_EVENT = 0x3e;
@@ -57,8 +61,11 @@ export function extendedReportAdvType(eventType: number): number {
   return eventType & 0x08 ? ADV_TYPE.AUX_SCAN_RSP : ADV_TYPE.AUX_ADV_IND;
 }
 
-/** An H4 packet: type byte first. */
-export function decodeH4(context: DecodeContext, bytes: Uint8Array, start: number, end: number): void {
+/**
+ * An H4 packet: type byte first. `direction` (DIRECTION: sent, received or unknown) comes from
+ * the container when it records one; it only separates the two sides of a key exchange.
+ */
+export function decodeH4(context: DecodeContext, bytes: Uint8Array, start: number, end: number, direction: number = DIRECTION.UNKNOWN): void {
   if (end - start < 1) {
     context.skipped.add('empty_hci_packet');
     return;
@@ -70,9 +77,11 @@ export function decodeH4(context: DecodeContext, bytes: Uint8Array, start: numbe
       return;
     case H4.COMMAND:
       context.nonAdvertising.add('hci_command');
+      context.identityKeys.command(bytes, start + 1, end, context.frame);
       return;
     case H4.ACL:
       context.nonAdvertising.add('hci_acl_data');
+      context.identityKeys.acl(bytes, start + 1, end, context.frame, direction);
       return;
     case H4.SCO:
       context.nonAdvertising.add('hci_sco_data');
@@ -92,8 +101,14 @@ export function decodeH4(context: DecodeContext, bytes: Uint8Array, start: numbe
 export function decodeBtsnoopH1(context: DecodeContext, bytes: Uint8Array, start: number, end: number, flags: number): void {
   if (flags & 0x02) {
     if (flags & 0x01) decodeHciEvent(context, bytes, start, end);
-    else context.nonAdvertising.add('hci_command');
-  } else context.nonAdvertising.add('hci_acl_data');
+    else {
+      context.nonAdvertising.add('hci_command');
+      context.identityKeys.command(bytes, start, end, context.frame);
+    }
+  } else {
+    context.nonAdvertising.add('hci_acl_data');
+    context.identityKeys.acl(bytes, start, end, context.frame, flags & 0x01 ? DIRECTION.RECEIVED : DIRECTION.SENT);
+  }
 }
 
 /** A Linux-monitor record with its opcode; only events are decoded. */
@@ -104,10 +119,12 @@ export function decodeMonitor(context: DecodeContext, opcode: number, bytes: Uin
       return;
     case MONITOR.COMMAND:
       context.nonAdvertising.add('hci_command');
+      context.identityKeys.command(bytes, start, end, context.frame);
       return;
     case MONITOR.ACL_TX:
     case MONITOR.ACL_RX:
       context.nonAdvertising.add('hci_acl_data');
+      context.identityKeys.acl(bytes, start, end, context.frame, opcode === MONITOR.ACL_TX ? DIRECTION.SENT : DIRECTION.RECEIVED);
       return;
     case MONITOR.SCO_TX:
     case MONITOR.SCO_RX:

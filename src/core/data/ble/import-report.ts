@@ -1,4 +1,5 @@
 /** What an import returns besides the table: the report, and the whole-file problems. */
+import type { IdentityKey } from './identity-keys.ts';
 
 /** A whole-file failure: nothing was imported. */
 export type CaptureImportProblem =
@@ -93,4 +94,10 @@ export interface ImportReport {
   receivers: string[];
   /** Channel indices that occur in the table. */
   channels: number[];
+  /**
+   * Identity resolving keys the capture carries (HCI logs: SMP Identity Information, LE Add
+   * Device To Resolving List), in frame order; all-zero keys are left out. Sensitive: the copy
+   * of the report in the table's metadata omits `irk`.
+   */
+  identity_keys: IdentityKey[];
 }

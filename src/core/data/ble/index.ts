@@ -7,3 +7,4 @@ export { BLE_RECORD_COLUMNS, ADDRESS_TYPE_NAMES } from './record-writer.ts';
 export type { AdvTypeName } from './adv-types.ts';
 export { ADV_TYPE_NAMES, llPduTypeOf } from './adv-types.ts';
 export { LINKTYPE, SUPPORTED_LINK_TYPES, channelIndexOfRfChannel } from './link-types.ts';
+export type { IdentityKey, IdentityKeySource } from './identity-keys.ts';
