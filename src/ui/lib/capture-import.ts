@@ -4,6 +4,7 @@ import type { ColumnMapping, ColumnSchema, JsonObject } from '../../core/index.t
 import type { ImportOutcome, ImportWorkerApi } from '../../../workers/import-api.ts';
 import { getRuntime } from './sextant-runtime.ts';
 import { getWorkspace } from './workspace-session.ts';
+import { getKeyring } from './keyring/keyring.ts';
 
 /** One file being imported (or that failed). */
 export interface ImportJob {
@@ -117,6 +118,8 @@ async function settle(id: number, outcome: ImportOutcome | null): Promise<void> 
     const saved = workspace ? await workspace.saveCapture({ info: outcome.info, arrow: outcome.arrow, report: outcome.report }) : null;
     const saveProblem = saved === null ? 'The browser offers no storage here, so it will be gone after a reload' : saved.ok ? undefined : saved.error.message;
     await getRuntime().addCapture(outcome.arrow, outcome.report);
+    // Identity keys the capture carries go on the workspace keyring (labelled by capture and frame).
+    await getKeyring().addFromReport(outcome.info.id, outcome.report);
     update(id, { state: 'done', progress: 1, report: outcome.report, saveProblem, error: undefined });
   }
   stop(id);

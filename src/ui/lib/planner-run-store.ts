@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { ExecutionRecord, JsonValue, ProviderKind } from '../../core/index.ts';
 import { getKeyStore } from './planner-keys.ts';
+import { keyringSecrets } from './keyring/keyring.ts';
 import { containsNoSecret, redactSecrets } from './planner-redact.ts';
 import { getWorkspace } from './workspace-session.ts';
 
@@ -78,7 +79,7 @@ function put(run: PlannerRunRecord): void {
 /** Strips keys and anything echoing one: the form a run takes whenever it leaves memory. */
 export function exportablePlannerRun(run: PlannerRunRecord): PlannerRunRecord {
   const { saveProblem: _saveProblem, ...rest } = run;
-  return redactSecrets(rest, getKeyStore().allKeys());
+  return redactSecrets(rest, [...getKeyStore().allKeys(), ...keyringSecrets()]);
 }
 
 const saving = new Map<string, Promise<void>>();
@@ -152,6 +153,6 @@ export function usePlannerRuns(): PlannerRunRecord[] {
 /** The run as a JSON file's text; refuses to produce one that mentions a known key. */
 export function plannerRunJson(run: PlannerRunRecord): string {
   const text = JSON.stringify(exportablePlannerRun(run), null, 2);
-  if (!containsNoSecret(text, getKeyStore().allKeys())) throw new Error('The export still mentions an API key; nothing was exported');
+  if (!containsNoSecret(text, [...getKeyStore().allKeys(), ...keyringSecrets()])) throw new Error('The export still mentions an API key or an identity key; nothing was exported');
   return text;
 }

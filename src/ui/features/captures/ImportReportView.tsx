@@ -1,5 +1,6 @@
 import { formatCount } from '../../components/format.ts';
 import { Metric } from '../../components/Metric.tsx';
+import { identityKeysOfReport, sourceName } from '../../lib/keyring/keyring-model.ts';
 
 /** The parts of an import report people look at; any report is JSON, so every field is optional. */
 interface ReportFields {
@@ -23,6 +24,7 @@ export function ImportReportView({ report }: { report: unknown }) {
   const fields = report as ReportFields;
   const skipped = Object.entries(fields.skipped ?? {}).filter(([, count]) => count > 0);
   const pduTypes = Object.entries(fields.adv_type_counts ?? {}).sort((a, b) => b[1] - a[1]);
+  const identityKeys = identityKeysOfReport(report);
   return (
     <details className="import-report" data-testid="capture.import-report" open>
       <summary>Import report</summary>
@@ -34,6 +36,7 @@ export function ImportReportView({ report }: { report: unknown }) {
           <Metric label="Advertising packets (CRC ok)" value={`${formatCount(fields.advertising_packets)} (${formatCount(fields.advertising_packets_crc_ok ?? 0)})`} />
         )}
         {fields.advertisers !== undefined && <Metric label="Advertisers (CRC ok)" value={`${formatCount(fields.advertisers)} (${formatCount(fields.advertisers_crc_ok ?? 0)})`} />}
+        {Array.isArray(report.identity_keys) && <Metric label="Identity keys" value={formatCount(report.identity_keys.length)} />}
         <Metric label="Skipped" value={skipped.length === 0 ? 'nothing' : skipped.map(([reason, count]) => `${reason.replace(/_/g, ' ')}: ${formatCount(count)}`).join(' · ')} />
       </dl>
       {pduTypes.length > 0 && (
@@ -44,6 +47,31 @@ export function ImportReportView({ report }: { report: unknown }) {
             </span>
           ))}
         </p>
+      )}
+      {identityKeys.length > 0 && (
+        <table className="identity-keys" data-testid="capture.identity-keys">
+          <caption>Identity keys found (on the workspace keyring)</caption>
+          <thead>
+            <tr>
+              <th>Frame</th>
+              <th>Source</th>
+              <th>Identity address</th>
+              <th>IRK (MSB first)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {identityKeys.map((key) => (
+              <tr key={`${key.frame_number}:${key.source}`}>
+                <td>{key.frame_number}</td>
+                <td>{sourceName(key.source)}</td>
+                <td>{key.identity_address ?? '—'}</td>
+                <td>
+                  <code>{key.irk}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
     </details>
   );

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { updateSettings, useSettings } from '../../lib/settings.ts';
 import { WorkspacePanel } from './WorkspacePanel.tsx';
+import { KeyringPanel } from '../keyring/KeyringPanel.tsx';
 
 /** Workspace settings: worker pool size and developer options. */
 export function SettingsPage() {
@@ -39,6 +40,7 @@ export function SettingsPage() {
       </label>
     </section>
     <WorkspacePanel />
+    <KeyringPanel />
     </>
   );
 }

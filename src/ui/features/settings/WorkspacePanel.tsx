@@ -7,6 +7,7 @@ import { getWorkspace, workspaceProblem } from '../../lib/workspace-session.ts';
 export function WorkspacePanel() {
   const queryClient = useQueryClient();
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [includeIdentityKeys, setIncludeIdentityKeys] = useState(false);
   const usage = useQuery({
     queryKey: ['storage-usage'],
     queryFn: async () => (await getWorkspace())?.storageEstimate() ?? null,
@@ -15,7 +16,7 @@ export function WorkspacePanel() {
   const exportAll = async () => {
     const workspace = await getWorkspace();
     if (!workspace) return;
-    const file = await workspace.exportWorkspace();
+    const file = await workspace.exportWorkspace({ includeIdentityKeys });
     if (!file.ok) return setMessage({ kind: 'error', text: `${file.error.code}: ${file.error.message}` });
     const url = URL.createObjectURL(file.value);
     const link = document.createElement('a');
@@ -23,7 +24,7 @@ export function WorkspacePanel() {
     link.download = `sextant-workspace${WORKSPACE_FILE_EXTENSION}`;
     link.click();
     URL.revokeObjectURL(url);
-    setMessage({ kind: 'ok', text: `Exported ${formatBytes(file.value.size)}` });
+    setMessage({ kind: 'ok', text: `Exported ${formatBytes(file.value.size)}${includeIdentityKeys ? ', identity keys included' : ', without identity keys'}` });
   };
 
   const importAll = async (file: File) => {
@@ -60,6 +61,10 @@ export function WorkspacePanel() {
         <button type="button" onClick={() => void exportAll()} data-testid="settings.export-workspace">
           Export workspace
         </button>
+        <label className="checkbox">
+          <input type="checkbox" checked={includeIdentityKeys} onChange={(event) => setIncludeIdentityKeys(event.target.checked)} data-testid="settings.export-identity-keys" />
+          include identity keys
+        </label>
         <label className="button-like">
           Import workspace…
           <input type="file" accept={WORKSPACE_FILE_EXTENSION} hidden onChange={(event) => event.target.files?.[0] && void importAll(event.target.files[0])} data-testid="settings.import-workspace" />

@@ -1,6 +1,8 @@
 import { formatCount } from '../../components/format.ts';
 import type { ReactNode } from 'react';
 import type { CaptureInfo, JsonObject, JsonValue, ToolError, ToolManifest } from '../../../core/index.ts';
+import { irksOf } from '../../lib/keyring/keyring-model.ts';
+import { IrksField } from '../keyring/IrksField.tsx';
 
 interface Props {
   invocation: JsonObject;
@@ -138,7 +140,16 @@ export function InvocationForm({ invocation, manifests, captures, errors, onChan
       {manifest && (
         <fieldset>
           <legend>Arguments of {manifest.name}</legend>
-          {Object.entries(properties).map(([key, schema]) => (
+          {Object.entries(properties).map(([key, schema]) =>
+            key === 'irks' && manifest.name === 'bluetooth_address_analyzer' ? (
+              // Not inside a <label>: the picker holds several buttons and checkboxes.
+              <div key={key} className={`field${errorAt(`arguments.${key}`).length > 0 ? ' field--invalid' : ''}`}>
+                <span className="field__label">{key}</span>
+                <IrksField value={irksOf(args)} onChange={(value) => setArgument(key, value)} />
+                {schema.description && <span className="field__hint">{schema.description}</span>}
+                <FieldErrors errors={errorAt(`arguments.${key}`)} />
+              </div>
+            ) : (
             <Field key={key} label={`${key}${required.has(key) ? ' *' : ''}`} hint={schema.description} errors={errorAt(`arguments.${key}`)}>
               <ArgumentInput
                 testId={`invocation-form.argument.${key}`}
@@ -148,7 +159,8 @@ export function InvocationForm({ invocation, manifests, captures, errors, onChan
                 onChange={(value) => setArgument(key, value)}
               />
             </Field>
-          ))}
+            ),
+          )}
         </fieldset>
       )}
     </form>
@@ -229,12 +241,16 @@ function Field({ label, hint, errors, children }: { label: string; hint?: string
       <span className="field__label">{label}</span>
       {children}
       {hint && <span className="field__hint">{hint}</span>}
-      {errors.map((error, index) => (
-        <span key={index} className="field__error" role="alert">
-          {error.code}: {error.message}
-        </span>
-      ))}
+      <FieldErrors errors={errors} />
     </label>
   );
+}
+
+function FieldErrors({ errors }: { errors: ToolError[] }) {
+  return errors.map((error, index) => (
+    <span key={index} className="field__error" role="alert">
+      {error.code}: {error.message}
+    </span>
+  ));
 }
 

@@ -1,6 +1,6 @@
 // The browser workspace: captures, runs and settings kept in IndexedDB, and whole-workspace files.
 
-export type { Workspace, OpenWorkspaceOptions, ImportWorkspaceOptions } from './workspace.ts';
+export type { Workspace, OpenWorkspaceOptions, ImportWorkspaceOptions, ExportWorkspaceOptions } from './workspace.ts';
 export { openWorkspace } from './workspace.ts';
 
 export type {

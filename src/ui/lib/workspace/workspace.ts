@@ -3,6 +3,7 @@ import { ALL_STORES, WORKSPACE_DB_NAME, openWorkspaceDb, type CaptureRecord, typ
 import { decodeWorkspaceFile, encodeWorkspaceFile } from './workspace-file.ts';
 import { defaultStorageManager, formatBytes, requestPersistentStorage, storageEstimate } from './storage.ts';
 import { captureInfoProblem, plannerRunProblem, runProblem } from './validate.ts';
+import { withoutIdentityKeys } from '../keyring/keyring-model.ts';
 import type {
   CaptureEntry,
   CaptureSummary,
@@ -41,6 +42,12 @@ export interface ImportWorkspaceOptions {
   onConflict?: 'replace' | 'skip';
 }
 
+/** Options of {@link Workspace.exportWorkspace}. */
+export interface ExportWorkspaceOptions {
+  /** Include identity resolving keys (default false: they are sensitive, the analyst must ask). */
+  includeIdentityKeys?: boolean;
+}
+
 /**
  * The browser workspace: captures (Arrow IPC bytes plus description and import report), runs and
  * settings in IndexedDB. Every write resolves after its transaction has completed with strict
@@ -77,8 +84,12 @@ export interface Workspace {
   getSetting(key: string): Promise<Result<unknown, WorkspaceProblem>>;
   /** Stores a JSON setting. */
   saveSetting(key: string, value: JsonValue): Promise<Result<void, WorkspaceProblem>>;
-  /** The whole workspace as one file (format: see `workspace-file.ts`), read in one consistent snapshot. */
-  exportWorkspace(): Promise<Result<Blob, WorkspaceProblem>>;
+  /**
+   * The whole workspace as one file (format: see `workspace-file.ts`), read in one consistent
+   * snapshot. Identity keys (the keyring, keys in import reports and in runs' `irks`) are left
+   * out unless `includeIdentityKeys` is true.
+   */
+  exportWorkspace(options?: ExportWorkspaceOptions): Promise<Result<Blob, WorkspaceProblem>>;
   /**
    * Adds a workspace file's captures, runs and settings, all in one transaction. The file is checked
    * completely first: a malformed one (wrong magic, unknown version, truncated, bad header) is
@@ -306,7 +317,7 @@ function createWorkspace(db: WorkspaceDb, name: string, options: OpenWorkspaceOp
       });
     },
 
-    async exportWorkspace() {
+    async exportWorkspace(exportOptions = {}) {
       const snapshot = await read(async () => {
         const tx = db.transaction(ALL_STORES, 'readonly');
         const [captures, bytes, runs, settings, plannerRuns] = await Promise.all([
@@ -320,7 +331,8 @@ function createWorkspace(db: WorkspaceDb, name: string, options: OpenWorkspaceOp
         return { captures, bytes: new Map(bytes.map((record) => [record.id, record.arrow])), runs, settings, plannerRuns };
       });
       if (!snapshot.ok) return snapshot;
-      const { captures, bytes, runs, settings, plannerRuns } = snapshot.value;
+      const { bytes, plannerRuns } = snapshot.value;
+      const { captures, runs, settings } = exportOptions.includeIdentityKeys ? snapshot.value : withoutIdentityKeys(snapshot.value);
       const parts: Array<{ summary: CaptureSummary; bytes: Blob | ArrayBuffer }> = [];
       for (const capture of captures) {
         const arrow = bytes.get(capture.id);
