@@ -1,5 +1,5 @@
 /**
- * Identity resolving keys found while importing: the real HCI logs against what Wireshark decodes
+ * Identity resolving keys found while importing: every real capture (HCI logs and sniffer captures) against what Wireshark decodes
  * (tshark output recorded in __fixtures__/tshark-identity-keys.json by
  * bench/tshark-identity-keys.ts), and hand-built packets for fragmentation, direction pairing
  * and corrupted key packets.
@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import expected from './__fixtures__/tshark-identity-keys.json';
-import { address, btsnoopFile, hciAcl, hciCommand, pcapFile } from './__fixtures__/capture-builders.ts';
+import { address, btsnoopFile, hciAcl, hciCommand, pcapFile, withPhdr } from './__fixtures__/capture-builders.ts';
 import { BLE_METADATA, createBleImporter, importBleCapture } from './ble-importer.ts';
 import type { IdentityKey } from './identity-keys.ts';
 import type { ImportReport } from './import-report.ts';
@@ -57,7 +57,7 @@ function importFile(bytes: Uint8Array, name = 'btsnoop_hci.log'): ImportReport {
   return result.value.report;
 }
 
-describe.skipIf(!existsSync(CAPTURES))('identity keys in the real HCI logs agree with Wireshark', () => {
+describe.skipIf(!existsSync(CAPTURES))('identity keys in every real capture agree with Wireshark (HCI logs and sniffer captures)', () => {
   const captures = expected.captures as Record<string, { sha256: string; lines: string[] }>;
 
   it('the fixture covers the three logs with keys', () => {
@@ -248,5 +248,44 @@ describe('identity keys from hand-built HCI traffic', () => {
       { source: 'resolving_list_peer', frame_number: 1, identity_address: 'BC:B8:63:89:86:8B', identity_address_type: 'public' },
       { source: 'resolving_list_local', frame_number: 1 },
     ]);
+  });
+
+  it('link-layer data PDUs (a decrypted sniffer capture): plaintext SMP keys, once per retransmission; ciphertext and CRC-bad PDUs are not read', () => {
+    const AA = [0x12, 0x34, 0x56, 0x78];
+    const CRC = [0xaa, 0xbb, 0xcc];
+    /** `[AA][header: LLID, length][payload][CRC]`, LINKTYPE 251. */
+    const dataPdu = (llid: number, payload: ReadonlyArray<number>) => [...AA, llid, payload.length, ...payload, ...CRC];
+    const keyPdu = smpFrame(identityInformation(IRK_WIRE));
+    const packets = [
+      dataPdu(0b10, keyPdu),
+      dataPdu(0b10, keyPdu), // retransmitted
+      dataPdu(0b10, smpFrame(identityAddressInformation(1, 'D0:01:02:03:04:05'))),
+      // Encrypted: 4 MIC octets after the L2CAP packet.
+      dataPdu(0b10, [...smpFrame(identityInformation(IRK2_WIRE)), 1, 2, 3, 4]),
+      // Split over a start and a continuation PDU.
+      [...[0x9a, 0xbc, 0xde, 0xf0], 0b10, 8, ...smpFrame(identityInformation(IRK2_WIRE)).slice(0, 8), ...CRC],
+      [...[0x9a, 0xbc, 0xde, 0xf0], 0b01, 13, ...smpFrame(identityInformation(IRK2_WIRE)).slice(8), ...CRC],
+    ];
+    const report = importFile(pcapFile({ linkType: 251, packets: packets.map((bytes, index) => ({ seconds: 1000 + index, fraction: 0, bytes })) }), 'll.pcap');
+    expect(report.identity_keys).toEqual([
+      { irk: IRK, source: 'smp_identity_information', frame_number: 1, identity_address: 'D0:01:02:03:04:05', identity_address_type: 'random' },
+      { irk: IRK2, source: 'smp_identity_information', frame_number: 6 },
+    ]);
+    expect(report.non_advertising).toEqual({ data_channel: 6 });
+    expect(report.skipped).toEqual({});
+
+    // LINKTYPE 256 with the sniffer's CRC verdict: a CRC-bad PDU is not read.
+    const withVerdict = (bytes: number[], good: boolean) => withPhdr(Uint8Array.from(bytes), { rfChannel: 5, flags: 0x0001 | 0x0400 | (good ? 0x0800 : 0) });
+    const checked = importFile(
+      pcapFile({
+        linkType: 256,
+        packets: [
+          { seconds: 1, fraction: 0, bytes: withVerdict(dataPdu(0b10, smpFrame(identityInformation(IRK2_WIRE))), false) },
+          { seconds: 2, fraction: 0, bytes: withVerdict(dataPdu(0b10, keyPdu), true) },
+        ],
+      }),
+      'll256.pcap',
+    );
+    expect(checked.identity_keys.map((key) => [key.irk, key.frame_number])).toEqual([[IRK, 2]]);
   });
 });

@@ -8,13 +8,18 @@
  * - HCI **LE Add Device To Resolving List** (OGF 0x08, OCF 0x0027, opcode 0x2027; Vol 4 Part E
  *   §7.8.38): peer identity address type and address, peer IRK, local IRK.
  *
+ *
  * Every IRK on the wire is little-endian (least significant octet first, the order Wireshark
  * prints); keys here are 32 lower-case hex digits **most significant octet first**, the order the
  * analyzer's `irks` argument and `ah()` use. All-zero IRKs mean "no key" and are left out.
  *
- * Link-layer (sniffer) captures are not searched: key distribution always happens after the
- * link is encrypted (§2.4.3, "keys are distributed only over an encrypted link"), so an over-the-air
- * Identity Information PDU is ciphertext and reading it as SMP would invent keys.
+ * - The same SMP PDUs in LE link-layer **data channel PDUs** of sniffer captures, where they are
+ *   plaintext. Key distribution always happens after the link is encrypted (Vol 3 Part H
+ *   §3.6.1), so they are plaintext only in captures the sniffer decrypted. A PDU is read as SMP
+ *   only when its length is exactly the L2CAP length plus the L2CAP header (an encrypted PDU
+ *   carries a 4-byte MIC more, and its L2CAP header is ciphertext), so ciphertext is not read as
+ *   keys. Sniffers also record retransmissions: a key repeated by the next SMP PDU of the same
+ *   connection is kept once.
  *
  * Hand-written because no library parses HCI/L2CAP/SMP in a pure, browser-safe way; the formats
  * are fixed-size records.
@@ -67,6 +72,8 @@ export class IdentityKeyCollector {
   private readonly partial = new Map<number, Reassembly>();
   /** Per connection handle and direction: the Identity Information waiting for its address. */
   private readonly awaitingAddress = new Map<number, IdentityKey>();
+  /** Per stream: the last Identity Information key, until another kind of SMP PDU comes. */
+  private readonly lastKey = new Map<number, IdentityKey>();
 
   constructor(private readonly skipped: Tally) {}
 
@@ -103,20 +110,43 @@ export class IdentityKeyCollector {
     if (end - start < 4) return;
     const handleAndFlags = bytes[start] | (bytes[start + 1] << 8);
     const stream = ((handleAndFlags & 0x0fff) << 2) | (direction + 1);
-    const boundary = (handleAndFlags >> 12) & 0x3;
     const dataEnd = Math.min(end, start + 4 + (bytes[start + 2] | (bytes[start + 3] << 8)));
-    const data = start + 4;
-    if (boundary === 0x1) {
-      this.continuation(stream, bytes, data, dataEnd, frame);
-      return;
-    }
-    // A start fragment (0b00 non-flushable, 0b10 flushable) ends whatever was being reassembled.
+    // Packet boundary 0b01: a continuation fragment; 0b00 and 0b10 start an L2CAP packet.
+    if (((handleAndFlags >> 12) & 0x3) === 0x1) this.continuation(stream, bytes, start + 4, dataEnd, frame);
+    else this.l2capStart(stream, bytes, start + 4, dataEnd, frame, false);
+  }
+
+  /**
+   * A link-layer data channel PDU, `[header 2][payload][CRC 3]` from `start` (after the access
+   * address), of the connection with `accessAddress`. `crcStatus` is the sniffer's verdict (0
+   * bad: ignored). Only plaintext L2CAP on the SMP channel is read (see above).
+   */
+  linkLayerData(bytes: Uint8Array, start: number, end: number, frame: number, accessAddress: number, crcStatus: number): void {
+    if (crcStatus === 0 || end - start < 2) return;
+    const header = bytes[start];
+    // CP (bit 5): a CTEInfo octet follows the header.
+    const payload = start + 2 + (header & 0x20 ? 1 : 0);
+    const payloadEnd = payload + bytes[start + 1];
+    if (payloadEnd > end) return;
+    // Streams of LL connections sit above every HCI handle/direction stream (< 2^14).
+    const stream = 0x4000 + accessAddress;
+    const llid = header & 0x03;
+    if (llid === 0x1) {
+      if (payloadEnd > payload) this.continuation(stream, bytes, payload, payloadEnd, frame);
+    } else if (llid === 0x2) this.l2capStart(stream, bytes, payload, payloadEnd, frame, true);
+  }
+
+  /** The first fragment of an L2CAP packet in `bytes[data..dataEnd)`. */
+  private l2capStart(stream: number, bytes: Uint8Array, data: number, dataEnd: number, frame: number, exact: boolean): void {
     this.abandon(stream);
     if (dataEnd - data < 4) return;
     const length = bytes[data] | (bytes[data + 1] << 8);
     const cid = bytes[data + 2] | (bytes[data + 3] << 8);
     if (cid !== SMP_CID) return;
     const payload = data + 4;
+    // Link layer: a PDU longer than its L2CAP packet is encrypted (MIC) or not L2CAP at all, and
+    // only key PDUs are reassembled from there.
+    if (exact && (dataEnd - payload > length || (dataEnd - payload < length && !(payload < dataEnd && isKeyCode(bytes[payload]))))) return;
     if (length > SMP_MAX_LENGTH) {
       if (payload < dataEnd && isKeyCode(bytes[payload])) this.skipped.add('bad_smp_length');
       return;
@@ -161,18 +191,23 @@ export class IdentityKeyCollector {
     if (code === SMP.IDENTITY_INFORMATION) {
       this.awaitingAddress.delete(stream);
       if (end - start < 17) {
+        this.lastKey.delete(stream);
         this.skipped.add('short_smp_identity_information');
         return;
       }
+      // A retransmission (sniffers record every copy) of the key just found on this connection.
+      if (this.lastKey.get(stream)?.irk === irkHex(bytes, start + 1)) return;
       const irk = irkHex(bytes, start + 1);
       if (irk === null) return;
       const key: IdentityKey = { irk, source: 'smp_identity_information', frame_number: frame };
       this.found.push(key);
       this.awaitingAddress.set(stream, key);
+      this.lastKey.set(stream, key);
       return;
     }
     if (code === SMP.IDENTITY_ADDRESS_INFORMATION) {
-      const key = this.awaitingAddress.get(stream);
+      // A retransmitted Identity Address Information still belongs to the last key.
+      const key = this.awaitingAddress.get(stream) ?? this.lastKey.get(stream);
       this.awaitingAddress.delete(stream);
       if (end - start < 8) {
         this.skipped.add('short_smp_identity_address_information');
@@ -186,6 +221,7 @@ export class IdentityKeyCollector {
     }
     // Any other SMP PDU between them breaks the pair (the specification sends 0x09 right after 0x08).
     this.awaitingAddress.delete(stream);
+    this.lastKey.delete(stream);
   }
 }
 

@@ -5,7 +5,8 @@
  * the nRF Sniffer's header with channel index, RSSI and CRC flag) and PPI (LINKTYPE 192)
  * wrapping LE link-layer bytes (Ubertooth, crackle). Only advertising physical channel PDUs
  * (access address 0x8E89BED6) become records; other access addresses are data-channel
- * packets, counted but not recorded.
+ * packets, counted but not recorded (their plaintext SMP key PDUs go to the identity-key
+ * collector).
  */
 import { advertisingCrcMatches } from './crc24.ts';
 import { ADV_TYPE, isAdvertiserSent } from './adv-types.ts';
@@ -49,6 +50,8 @@ export function decodeLinkLayer(context: DecodeContext, bytes: Uint8Array, start
   const accessAddress = (bytes[start] | (bytes[start + 1] << 8) | (bytes[start + 2] << 16) | (bytes[start + 3] << 24)) >>> 0;
   if (accessAddress !== ADVERTISING_ACCESS_ADDRESS) {
     context.nonAdvertising.add('data_channel');
+    // Identity keys in plaintext SMP (captures the sniffer decrypted); see identity-keys.ts.
+    context.identityKeys.linkLayerData(bytes, start + 4 + (meta.coded ? 1 : 0), end, context.frame, accessAddress, meta.crcStatus);
     return;
   }
   const pdu = start + 4 + (meta.coded ? 1 : 0);
