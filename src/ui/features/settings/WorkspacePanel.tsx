@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatBytes, WORKSPACE_FILE_EXTENSION } from '../../lib/workspace/index.ts';
 import { getWorkspace, workspaceProblem } from '../../lib/workspace-session.ts';
+import { getKeyring } from '../../lib/keyring/keyring.ts';
 
 /** Where the workspace lives, how much room it has, and moving it as one file. */
 export function WorkspacePanel() {
@@ -30,7 +31,8 @@ export function WorkspacePanel() {
   const importAll = async (file: File) => {
     const workspace = await getWorkspace();
     if (!workspace) return;
-    const imported = await workspace.importWorkspace(file, { onConflict: 'replace' });
+    // A file's keyring would replace this browser's: keep both.
+    const imported = await getKeyring().keepThrough(() => workspace.importWorkspace(file, { onConflict: 'replace' }));
     if (!imported.ok) return setMessage({ kind: 'error', text: `${imported.error.code}: ${imported.error.message}. Nothing stored was changed.` });
     setMessage({ kind: 'ok', text: `Imported ${imported.value.captures} captures and ${imported.value.runs} runs. Reload to use them.` });
     await queryClient.invalidateQueries({ queryKey: ['storage-usage'] });

@@ -118,6 +118,25 @@ describe('keyring in the workspace', () => {
   });
 });
 
+describe('workspace import keeps this browser\'s keys', () => {
+  it('a file with its own keyring adds its keys and loses none of ours', async () => {
+    const source = await workspace();
+    await new Keyring(async () => source, NOW).addManual('from the file', 'd'.repeat(32));
+    const file = await source.exportWorkspace({ includeIdentityKeys: true });
+    if (!file.ok) throw new Error(file.error.message);
+
+    const ws = await workspace();
+    const keyring = new Keyring(async () => ws, NOW);
+    await keyring.addManual('ours', 'e'.repeat(32));
+    const imported = await keyring.keepThrough(() => ws.importWorkspace(file.value, { onConflict: 'replace' }));
+    expect(imported.ok).toBe(true);
+    expect(keyring.snapshot().map((entry) => entry.label).sort()).toEqual(['from the file', 'ours']);
+    const reopened = new Keyring(async () => ws, NOW);
+    await reopened.load();
+    expect(reopened.snapshot()).toHaveLength(2);
+  });
+});
+
 describe('workspace export and identity keys', () => {
   async function exported(includeIdentityKeys: boolean | undefined) {
     const ws = await workspace();

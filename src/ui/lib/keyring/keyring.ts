@@ -62,6 +62,32 @@ export class Keyring {
     return this.change((entries) => entries.filter((entry) => entry.id !== id));
   }
 
+  /**
+   * Runs `work` (a workspace import, which may bring a keyring of its own and replace the stored
+   * one) and then puts back every key it removed: the imported file's keys are added, none of
+   * this browser's is lost. Other changes wait until it is done.
+   */
+  async keepThrough<T>(work: () => Promise<T>): Promise<T> {
+    let result!: T;
+    const next = this.queue.then(async () => {
+      const storage = await this.storage();
+      const before = storage ? await storage.getSetting(KEYRING_SETTING) : null;
+      result = await work();
+      if (!storage || !before?.ok) return;
+      const now = await storage.getSetting(KEYRING_SETTING);
+      if (!now.ok) return;
+      const after = parseKeyring(now.value);
+      const kept = new Set(after.map((entry) => entry.id));
+      const lost = parseKeyring(before.value).filter((entry) => !kept.has(entry.id));
+      const merged = lost.length > 0 ? [...lost, ...after] : after;
+      if (lost.length > 0) await storage.saveSetting(KEYRING_SETTING, keyringValue(merged));
+      this.set(merged);
+    });
+    this.queue = next.catch(() => undefined);
+    await next;
+    return result;
+  }
+
   private change(update: (entries: KeyringEntry[]) => KeyringEntry[]): Promise<Result<KeyringEntry[], WorkspaceProblem>> {
     const next = this.queue.then(async (): Promise<Result<KeyringEntry[], WorkspaceProblem>> => {
       const storage = await this.storage();
