@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { BleResultObject, expect, test } from './fixtures/workbench.ts';
 
 // A real Android HCI log whose pairing carries the phone's IRK (SMP Identity Information, frame
@@ -8,6 +9,7 @@ const shared = (name: string) => new URL(`../../shared/captures/ble/${name}`, im
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
 
 const IRK = '267483cba09b720412251bd6638d40b7';
+const IRK_WIRESHARK = 'b7408d63d61b251204729ba0cb837426';
 const LABEL = 'ec521_btsnoop_hci frame 14174 (SMP identity, 8C:1A:BF:39:FB:FD)';
 const KEY_ID = 'capture:ec521_btsnoop_hci:14174:smp_identity_information';
 const PHONE_RPAS = ['74:3C:CF:60:32:BC', '5D:2C:3B:52:19:0C', '45:A4:F1:62:3F:9D'];
@@ -36,6 +38,8 @@ interface Link {
 
 test('keys found in a phone log go on the keyring and resolve RPAs in another capture at p = 1', async ({ tools, page }) => {
   const ble = new BleResultObject(page);
+  const consoleText: string[] = [];
+  page.on('console', (message) => consoleText.push(message.text()));
   await page.goto('/#/captures');
   await page.getByTestId('captures.file-input').setInputFiles([shared('ec521_btsnoop_hci.log'), fixture('scene-rpas.pcap')]);
   const jobs = page.getByTestId('captures.import-job');
@@ -90,4 +94,21 @@ test('keys found in a phone log go on the keyring and resolve RPAs in another ca
   const tooltip = await ble.hoverCell(0, 2);
   await expect(tooltip.getByTestId('ble.heatmap.probability')).toHaveText('1.00');
   await expect(tooltip).toContainText(LABEL);
+
+  // A workspace export holds the key only when the analyst ticks it (the run above used it).
+  await page.getByTestId('nav.settings').click();
+  const exportWorkspace = async () => {
+    const download = page.waitForEvent('download');
+    await page.getByTestId('settings.export-workspace').click();
+    return readFile((await (await download).path())!);
+  };
+  const withoutKeys = await exportWorkspace();
+  expect(withoutKeys.includes(LABEL)).toBe(true);
+  expect(withoutKeys.includes(IRK)).toBe(false);
+  expect(withoutKeys.includes(IRK_WIRESHARK)).toBe(false);
+  await page.getByTestId('settings.export-identity-keys').check();
+  expect((await exportWorkspace()).includes(IRK)).toBe(true);
+
+  // Never logged.
+  expect(consoleText.filter((text) => text.toLowerCase().includes(IRK) || text.toLowerCase().includes(IRK_WIRESHARK))).toEqual([]);
 });
