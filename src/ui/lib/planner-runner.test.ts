@@ -81,3 +81,20 @@ describe('startPlannerRun streaming', () => {
     expect(calls.at(-1)).toBe('ended');
   });
 });
+
+describe('startPlannerRun and identity keys', () => {
+  it('never passes a keyring key to the model, in either byte order', async () => {
+    const { getKeyring } = await import('./keyring/keyring.ts');
+    await getKeyring().addManual('phone', '267483cba09b720412251bd6638d40b7');
+    startPlannerRun({
+      question: 'Resolve with 267483cba09b720412251bd6638d40b7 or B7408D63D61B251204729BA0CB837426 please',
+      kind: 'live',
+      targets: [],
+      settings: { values: {}, layers: {} },
+      offlineRepairer: false,
+    });
+    harness.saves[0].resolve();
+    await flush();
+    expect(harness.loop!.input.question).toBe('Resolve with [redacted] or [redacted] please');
+  });
+});

@@ -4,6 +4,8 @@ import { runPlannerLoop } from './planner-loop-adapter.ts';
 import { savePlannerRun, type PlannerRerun, type PlannerRunRecord, type PlannerTargetConfig } from './planner-run-store.ts';
 import { plannerEnvironment } from './planner-runtime.ts';
 import { toJson } from './planner-json.ts';
+import { redactSecrets } from './planner-redact.ts';
+import { keyringSecrets } from './keyring/keyring.ts';
 
 export interface StartPlannerRunInput {
   question: string;
@@ -62,7 +64,9 @@ export function loopSettings(values: Record<string, number | string>): Partial<P
  * Starts a planner session: records every event of the loop, saving the run before showing each
  * one, and the result at the end. Resolves its handle at once; the run goes on in the background.
  */
-export function startPlannerRun(input: StartPlannerRunInput): PlannerRunHandle {
+export function startPlannerRun(request: StartPlannerRunInput): PlannerRunHandle {
+  // Identity keys from the keyring never reach a model, even pasted into the question.
+  const input = { ...request, question: redactSecrets(request.question, keyringSecrets()) };
   const controller = new AbortController();
   const started = Date.now();
   const record: PlannerRunRecord = {
