@@ -11,6 +11,9 @@ import { fitLinearRegression, type LinearRegressionFit, type RegressionBatch } f
 import { REGRESSION_OPERATIONS, regressionManifest, type RegressionOperation } from './manifest.ts';
 import { summarizeColumns, type ColumnBatch } from './summary-stats.ts';
 
+/** Smallest accepted `alpha`: `1 − alpha` must stay below 1 in double precision, with margin. */
+const MIN_ALPHA = 1e-15;
+
 /** The tool's arguments after defaults are applied. */
 export interface RegressionArguments {
   operation: RegressionOperation;
@@ -89,6 +92,10 @@ export function parseRegressionArguments(args: JsonObject): Result<RegressionArg
   if (args.alpha !== undefined) {
     if (typeof args.alpha !== 'number' || !(args.alpha > 0 && args.alpha < 1)) {
       errors.push(toolError('INVALID_VALUE', 'arguments.alpha', 'arguments.alpha must be a number strictly between 0 and 1'));
+    } else if (args.alpha < MIN_ALPHA) {
+      // Below ~1.1e-16, 1 − alpha rounds to exactly 1 in double precision and the intervals become
+      // infinite: refuse on input (INVALID_VALUE) instead of failing the output check (issue 14, item 8).
+      errors.push(toolError('INVALID_VALUE', 'arguments.alpha', `arguments.alpha must be at least ${MIN_ALPHA}: below that, the confidence level 1 − alpha rounds to exactly 1; got ${args.alpha}`));
     } else {
       alpha = args.alpha;
     }
