@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import {
   canonicalizeDefinitions,
+  checkJsonLimits,
+  describeJsonPath,
   emit,
   safeParseJson,
   toManifest,
@@ -30,7 +32,8 @@ and a schema), detects each one's format and prints it as JSON on stdout:
 A FILE holding an array of definitions or an MCP tools/list response gives an array of results;
 several FILEs give a JSON array with one entry per FILE, in order.
 
-Exit codes: 0 printed; 4 bad arguments, an unreadable file, or a file that is not JSON.`;
+Exit codes: 0 printed; 4 bad arguments, an unreadable file, a file that is not JSON, or one past
+the JSON limits (nested more than 100 levels deep, more than a million values; message on stderr).`;
 
 /** Exit codes shared with cli/main.ts (agent-contract.md). */
 const EXIT_OK = 0;
@@ -95,6 +98,16 @@ export async function runCanon(args: string[], io: Io): Promise<number> {
     const json = safeParseJson(text);
     if (!json.ok) {
       fail(io, `${file === '-' ? 'standard input' : file} is not JSON: ${json.message}`);
+      failed = true;
+      continue;
+    }
+    // Before canonicalization reads it (issue 14, item 8): an input past the limits is refused
+    // with its reason and exit 4, never printed as an empty tool.
+    const limits = checkJsonLimits(json.value);
+    if (!limits.ok) {
+      const { path, message } = limits.violation;
+      const where = path.length > 4 ? `${describeJsonPath(path.slice(0, 4))}…` : describeJsonPath(path);
+      fail(io, `${file === '-' ? 'standard input' : file} is refused: ${where} ${message}`);
       failed = true;
       continue;
     }

@@ -46,12 +46,21 @@ describe('checkJsonLimits', () => {
     expect(checkJsonLimits(nested(101), { maxDepth: 100 }).ok).toBe(false);
   });
 
-  it('reports a cycle as too deep instead of looping', () => {
-    const cyclic: Record<string, unknown> = {};
-    cyclic.self = cyclic;
+  it('reports a cycle instead of looping, or reads it as null on request', () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = [cyclic];
     const checked = checkJsonLimits(cyclic);
-    expect(checked.ok ? 'ok' : checked.violation.kind).toBe('depth');
+    expect(checked.ok ? 'ok' : [checked.violation.kind, checked.violation.path]).toEqual(['cycle', ['self', 0]]);
     expect(jsonByteLength(cyclic)).toBe(Number.POSITIVE_INFINITY);
+    expect(checkJsonLimits(cyclic, { lenient: true })).toEqual({ ok: true, measure: { depth: 2, nodes: 4, bytes: JSON.stringify({ a: 1, self: [null] }).length } });
+    const shared = { x: 1 };
+    expect(checkJsonLimits([shared, shared]).ok).toBe(true);
+  });
+
+  it('never throws, even on a throwing getter', () => {
+    const hostile = Object.defineProperty({}, 'x', { enumerable: true, get: () => { throw new Error('no access'); } });
+    const checked = checkJsonLimits(hostile);
+    expect(checked.ok ? null : checked.violation).toEqual({ kind: 'not-json', path: [], message: 'could not be read: no access' });
   });
 
   it('limits nodes and keys per object', () => {

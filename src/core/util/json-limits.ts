@@ -3,8 +3,11 @@ import { LIMITS } from './limits.ts';
 /** One path segment from the root of a JSON value: an object key or an array index. */
 export type JsonPathSegment = string | number;
 
-/** Which limit a value crossed. `not-json` is a value JSON cannot carry (bigint, function, NaN…). */
-export type JsonLimitKind = 'depth' | 'nodes' | 'keys' | 'not-json';
+/**
+ * Which limit a value crossed. `not-json` is a value JSON cannot carry (bigint, function, NaN, a
+ * property that throws when read); `cycle` a value that contains itself.
+ */
+export type JsonLimitKind = 'depth' | 'nodes' | 'keys' | 'not-json' | 'cycle';
 
 /** The first limit a value crossed, where, and a sentence saying so. */
 export interface JsonLimitViolation {
@@ -28,6 +31,11 @@ export interface JsonLimitOptions {
   maxDepth?: number;
   maxNodes?: number;
   maxObjectKeys?: number;
+  /**
+   * Read what JSON cannot carry — a value containing itself, NaN, a bigint, a function — as
+   * `null` (as `toJsonValue` copies it) instead of reporting `cycle` / `not-json`.
+   */
+  lenient?: boolean;
 }
 
 export type JsonLimitCheck = { ok: true; measure: JsonMeasure } | { ok: false; violation: JsonLimitViolation };
@@ -68,22 +76,40 @@ export function jsonStringByteLength(text: string): number {
  * Walks a value with an explicit stack — never recursion, so no nesting can overflow the call
  * stack — and checks it against the depth, node and key limits before anything recursive (ajv,
  * `JSON.stringify`, a deep copy) touches it. Stops at the first limit crossed. Also measures the
- * compact JSON size, so a payload check needs no `JSON.stringify` of unchecked input. A cycle
- * reads as infinitely deep and is reported as a depth violation. Never throws.
+ * compact JSON size, so a payload check needs no `JSON.stringify` of unchecked input. A value that
+ * contains itself is a `cycle` (or `null`, with `lenient`). Never throws.
  * Written by hand: no JSON library exposes a non-recursive depth/size walk over parsed values.
  */
 export function checkJsonLimits(value: unknown, options: JsonLimitOptions = {}): JsonLimitCheck {
+  try {
+    return walk(value, options);
+  } catch (error) {
+    // A getter or proxy that throws: only reachable from JavaScript callers, never from parsed JSON.
+    return { ok: false, violation: { kind: 'not-json', path: [], message: `could not be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` } };
+  }
+}
+
+type StackItem = { value: unknown; level: number; frame: Frame | null; key: JsonPathSegment | null } | { exit: object };
+
+function walk(value: unknown, options: JsonLimitOptions): JsonLimitCheck {
   const maxDepth = options.maxDepth ?? LIMITS.maxJsonDepth;
   const maxNodes = options.maxNodes ?? LIMITS.maxJsonNodes;
   const maxKeys = options.maxObjectKeys ?? LIMITS.maxObjectKeys;
   let depth = 0;
   let nodes = 0;
   let bytes = 0;
-  // Each entry: a value still to visit, its depth (0 for the root), and the frame of its container.
-  const stack: Array<{ value: unknown; level: number; frame: Frame | null; key: JsonPathSegment | null }> = [{ value, level: 0, frame: null, key: null }];
+  // The containers on the path from the root to the current value, to tell a cycle from depth.
+  const ancestors = new Set<object>();
+  // Each entry: a value still to visit, its depth (0 for the root) and the frame of its container;
+  // or the marker that a container's members are all visited.
+  const stack: StackItem[] = [{ value, level: 0, frame: null, key: null }];
   const fail = (kind: JsonLimitKind, path: JsonPathSegment[], message: string): JsonLimitCheck => ({ ok: false, violation: { kind, path, message } });
   while (stack.length > 0) {
-    const item = stack.pop() as (typeof stack)[number];
+    const item = stack.pop() as StackItem;
+    if ('exit' in item) {
+      ancestors.delete(item.exit);
+      continue;
+    }
     nodes += 1;
     if (nodes > maxNodes) return fail('nodes', pathOf(item.frame, item.key ?? undefined), `holds more than ${maxNodes} values`);
     const current = item.value;
@@ -95,6 +121,10 @@ export function checkJsonLimits(value: unknown, options: JsonLimitOptions = {}):
         bytes += current ? 4 : 5;
         continue;
       case 'number':
+        if (!Number.isFinite(current) && options.lenient) {
+          bytes += 4;
+          continue;
+        }
         if (!Number.isFinite(current)) return fail('not-json', pathOf(item.frame, item.key ?? undefined), `is ${String(current)}, which JSON cannot carry`);
         bytes += String(current).length;
         continue;
@@ -105,9 +135,18 @@ export function checkJsonLimits(value: unknown, options: JsonLimitOptions = {}):
       case 'object':
         break;
       default:
+        if (options.lenient) {
+          bytes += 4;
+          continue;
+        }
         return fail('not-json', pathOf(item.frame, item.key ?? undefined), `is a ${typeof current}, which JSON cannot carry`);
     }
     if (current === null) {
+      bytes += 4;
+      continue;
+    }
+    if (ancestors.has(current)) {
+      if (!options.lenient) return fail('cycle', pathOf(item.frame, item.key ?? undefined), 'contains itself, which JSON cannot carry');
       bytes += 4;
       continue;
     }
@@ -115,6 +154,8 @@ export function checkJsonLimits(value: unknown, options: JsonLimitOptions = {}):
     const frame: Frame = { key: item.key, parent: item.frame };
     if (level > maxDepth) return fail('depth', pathOf(frame), `is nested more than ${maxDepth} levels deep`);
     if (level > depth) depth = level;
+    ancestors.add(current);
+    stack.push({ exit: current });
     if (Array.isArray(current)) {
       bytes += 2 + Math.max(0, current.length - 1);
       if (current.length > maxNodes) return fail('nodes', pathOf(frame), `holds more than ${maxNodes} values`);

@@ -30,8 +30,6 @@ export const LIMITS = {
   maxValueInMessage: 200,
   /** Largest ToolResult (UTF-8 JSON bytes) a tool or an endpoint may return. */
   maxResultBytes: 64 * 1024 * 1024,
-  /** Most tool definitions one `canon` input may hold (array or tool list). */
-  maxDefinitionsPerInput: 10_000,
   /** Most columns of one imported capture table (enforced by the capture importers). */
   maxCaptureColumns: 10_000,
 } as const;
