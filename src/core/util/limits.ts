@@ -16,10 +16,13 @@ export const LIMITS = {
   maxJsonNodes: 1_000_000,
   /** Most keys in one JSON object (of an invocation, a manifest, a definition). */
   maxObjectKeys: 100_000,
-  /** Most subschemas (objects under `properties`, `items`, `allOf`, `$defs`…) in one manifest schema. */
-  maxSchemaNodes: 20_000,
+  /**
+   * Most subschemas (objects under `properties`, `items`, `allOf`, `$defs`…) in one manifest schema.
+   * ajv compiles about 1–2 subschemas per millisecond, so this bounds a compile to about a second.
+   */
+  maxSchemaNodes: 2_000,
   /** Most entries in one schema's `properties` (and in its `patternProperties`). */
-  maxSchemaProperties: 2_000,
+  maxSchemaProperties: 1_000,
   /** Most values in one `enum`. */
   maxEnumValues: 10_000,
   /** Longest `pattern` / `patternProperties` key, in characters (RE2 compiles it in linear time). */

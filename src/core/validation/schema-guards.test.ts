@@ -14,8 +14,10 @@ describe('patterns run on the linear-time engine (issue 14, item 2)', () => {
       properties: { name: { type: 'string', pattern: '^(a+)+$' } },
       additionalProperties: false,
     };
+    expect(validateAgainstSchema(schema, { name: 'aaa' }, options)).toEqual([]); // compiles it
     const started = performance.now();
     const errors = validateAgainstSchema(schema, { name: `${'a'.repeat(5000)}!`, [`${'a'.repeat(5000)}!`]: 'x' }, options);
+    // The backtracking engine needs longer than the age of the universe for this; RE2 a few milliseconds.
     expect(performance.now() - started).toBeLessThan(500);
     expect(errors.map((error) => error.code).sort()).toEqual(['INVALID_VALUE', 'UNKNOWN_ARGUMENT']);
   });

@@ -57,9 +57,24 @@ function firstLine(error: unknown): string {
  * checked on every keystroke, often with the same `$id`).
  */
 export function checkSchemaDocument(schema: unknown): string[] {
+  const guarded = guardSchema(schema);
+  if (guarded.length > 0) return guarded.map((problem) => `/${problem.path.map((segment) => String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')} ${problem.message}`);
+  // Within the limits just checked, so the text is bounded. The editor lints on every keystroke
+  // and most keystrokes leave the schemas alone: compiling is the expensive part, so remember it.
+  const key = JSON.stringify(schema);
+  const known = documentChecks.get(key);
+  if (known) return known;
+  const messages = compileOnce(schema);
+  documentChecks.set(key, messages);
+  if (documentChecks.size > DOCUMENT_CHECK_CACHE) documentChecks.delete(documentChecks.keys().next().value as string);
+  return messages;
+}
+
+const DOCUMENT_CHECK_CACHE = 64;
+const documentChecks = new Map<string, string[]>();
+
+function compileOnce(schema: unknown): string[] {
   try {
-    const guarded = guardSchema(schema);
-    if (guarded.length > 0) return guarded.map((problem) => `/${problem.path.map((segment) => String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')} ${problem.message}`);
     if (!ajv.validateSchema(schema as object)) {
       return (ajv.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
     }
