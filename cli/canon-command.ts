@@ -7,6 +7,7 @@ import {
   emit,
   safeParseJson,
   toManifest,
+  LIMIT_WARNING_PREFIX,
   SOURCE_FORMATS,
   type CanonicalizationResult,
   type JsonValue,
@@ -33,7 +34,8 @@ A FILE holding an array of definitions or an MCP tools/list response gives an ar
 several FILEs give a JSON array with one entry per FILE, in order.
 
 Exit codes: 0 printed; 4 bad arguments, an unreadable file, a file that is not JSON, or one past
-the JSON limits (nested more than 100 levels deep, more than a million values; message on stderr).`;
+the limits (nested more than 100 levels deep, more than a million values, more than 1,000
+definitions in one file; message on stderr).`;
 
 /** Exit codes shared with cli/main.ts (agent-contract.md). */
 const EXIT_OK = 0;
@@ -116,8 +118,16 @@ export async function runCanon(args: string[], io: Io): Promise<number> {
   if (failed) return EXIT_BAD_ARGUMENTS;
 
   const options = format === undefined ? {} : { format: format as SourceFormat };
-  const outputs = inputs.map((input, index) => {
-    const { container, results } = canonicalizeDefinitions(input, options);
+  const canonicalized = inputs.map((input) => canonicalizeDefinitions(input, options));
+  for (const [index, { results }] of canonicalized.entries()) {
+    const refusal = results.length === 1 ? results[0].warnings.find((warning) => warning.startsWith(LIMIT_WARNING_PREFIX)) : undefined;
+    if (refusal) {
+      fail(io, `${files[index] === '-' ? 'standard input' : files[index]} is refused: ${refusal}`);
+      failed = true;
+    }
+  }
+  if (failed) return EXIT_BAD_ARGUMENTS;
+  const outputs = canonicalized.map(({ container, results }, index) => {
     const emitted = results.map((result) => output(result, target as CanonEmit, files[index], io));
     return container === 'single' ? emitted[0] : emitted;
   });

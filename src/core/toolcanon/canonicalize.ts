@@ -1,5 +1,6 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../util/json.ts';
 import { checkJsonLimits, describeJsonPath, type JsonLimitViolation } from '../util/json-limits.ts';
+import { LIMITS } from '../util/limits.ts';
 import { detectFormat, formatConfidence } from './detect.ts';
 import { jsonKind, own, ownObject, toJsonValue } from './json-value.ts';
 import { extractRaw, FORMAT_PARSERS } from './parsers.ts';
@@ -204,5 +205,11 @@ export function canonicalizeDefinitions(input: unknown, options: CanonicalizeOpt
   const limits = checkJsonLimits(input, { lenient: true });
   if (!limits.ok && limits.violation.kind !== 'not-json') return { container: 'single', results: [refused(limits.violation)] };
   const { container, definitions } = splitDefinitions(input);
+  if (definitions.length > LIMITS.maxDefinitionsPerInput) {
+    return {
+      container: 'single',
+      results: [refused({ kind: 'nodes', path: [], message: `holds ${definitions.length} tool definitions; at most ${LIMITS.maxDefinitionsPerInput} are read from one input` })],
+    };
+  }
   return { container, results: definitions.map((definition) => canonicalize(definition, options)) };
 }

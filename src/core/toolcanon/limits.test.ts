@@ -26,3 +26,14 @@ describe('canonicalizing a definition nested 10^5 deep (issue 14, item 8)', () =
     expect(result.warnings).toEqual([]);
   });
 });
+
+describe('the number of definitions in one input', () => {
+  it('is bounded: 20,000 definitions are refused in one coded warning instead of 20,000 results', () => {
+    const started = performance.now();
+    const list = canonicalizeDefinitions({ tools: Array.from({ length: 20_000 }, (_, index) => ({ name: `t${index}`, inputSchema: { type: 'object' } })) });
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(list.results).toHaveLength(1);
+    expect(list.results[0].warnings[0]).toBe(`${LIMIT_WARNING_PREFIX}TOO_LARGE): $ holds 20000 tool definitions; at most 1000 are read from one input`);
+    expect(canonicalizeDefinitions(Array.from({ length: 1000 }, () => ({ name: 'x', parameters: {} }))).results).toHaveLength(1000);
+  });
+});

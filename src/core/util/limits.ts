@@ -33,6 +33,8 @@ export const LIMITS = {
   maxValueInMessage: 200,
   /** Largest ToolResult (UTF-8 JSON bytes) a tool or an endpoint may return. */
   maxResultBytes: 64 * 1024 * 1024,
+  /** Most tool definitions one input to `canon` may hold (an array or a tool list); real tool lists hold under a hundred. */
+  maxDefinitionsPerInput: 1_000,
   /** Most columns of one imported capture table (enforced by the capture importers). */
   maxCaptureColumns: 10_000,
 } as const;
