@@ -35,8 +35,6 @@ export const LIMITS = {
   maxResultBytes: 64 * 1024 * 1024,
   /** Most tool definitions one input to `canon` may hold (an array or a tool list); real tool lists hold under a hundred. */
   maxDefinitionsPerInput: 1_000,
-  /** Most columns of one imported capture table (enforced by the capture importers). */
-  maxCaptureColumns: 10_000,
 } as const;
 
 export type Limits = typeof LIMITS;
