@@ -2,9 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import {
   canonicalizeDefinitions,
+  checkJsonLimits,
+  describeJsonPath,
   emit,
   safeParseJson,
   toManifest,
+  LIMIT_WARNING_PREFIX,
   SOURCE_FORMATS,
   type CanonicalizationResult,
   type JsonValue,
@@ -30,7 +33,9 @@ and a schema), detects each one's format and prints it as JSON on stdout:
 A FILE holding an array of definitions or an MCP tools/list response gives an array of results;
 several FILEs give a JSON array with one entry per FILE, in order.
 
-Exit codes: 0 printed; 4 bad arguments, an unreadable file, or a file that is not JSON.`;
+Exit codes: 0 printed; 4 bad arguments, an unreadable file, a file that is not JSON, or one past
+the limits (nested more than 100 levels deep, more than a million values, more than 1,000
+definitions in one file; message on stderr).`;
 
 /** Exit codes shared with cli/main.ts (agent-contract.md). */
 const EXIT_OK = 0;
@@ -98,13 +103,31 @@ export async function runCanon(args: string[], io: Io): Promise<number> {
       failed = true;
       continue;
     }
+    // Before canonicalization reads it (issue 14, item 8): an input past the limits is refused
+    // with its reason and exit 4, never printed as an empty tool.
+    const limits = checkJsonLimits(json.value);
+    if (!limits.ok) {
+      const { path, message } = limits.violation;
+      const where = path.length > 4 ? `${describeJsonPath(path.slice(0, 4))}…` : describeJsonPath(path);
+      fail(io, `${file === '-' ? 'standard input' : file} is refused: ${where} ${message}`);
+      failed = true;
+      continue;
+    }
     inputs.push(json.value);
   }
   if (failed) return EXIT_BAD_ARGUMENTS;
 
   const options = format === undefined ? {} : { format: format as SourceFormat };
-  const outputs = inputs.map((input, index) => {
-    const { container, results } = canonicalizeDefinitions(input, options);
+  const canonicalized = inputs.map((input) => canonicalizeDefinitions(input, options));
+  for (const [index, { results }] of canonicalized.entries()) {
+    const refusal = results.length === 1 ? results[0].warnings.find((warning) => warning.startsWith(LIMIT_WARNING_PREFIX)) : undefined;
+    if (refusal) {
+      fail(io, `${files[index] === '-' ? 'standard input' : files[index]} is refused: ${refusal}`);
+      failed = true;
+    }
+  }
+  if (failed) return EXIT_BAD_ARGUMENTS;
+  const outputs = canonicalized.map(({ container, results }, index) => {
     const emitted = results.map((result) => output(result, target as CanonEmit, files[index], io));
     return container === 'single' ? emitted[0] : emitted;
   });

@@ -2,6 +2,11 @@
 
 export type { JsonObject, JsonValue } from './util/json.ts';
 export { isJsonObject, safeParseJson, jsonByteLength } from './util/json.ts';
+export type { JsonLimitCheck, JsonLimitKind, JsonLimitOptions, JsonLimitViolation, JsonMeasure, JsonPathSegment } from './util/json-limits.ts';
+export { checkJsonLimits, describeJsonPath, stripByteOrderMark } from './util/json-limits.ts';
+export { csvCell, csvRow, csvDocument } from './util/csv.ts';
+export type { Limits } from './util/limits.ts';
+export { LIMITS } from './util/limits.ts';
 export type { Result } from './util/result.ts';
 export { assertNever } from './util/result.ts';
 
@@ -145,6 +150,8 @@ export {
   detectFormat,
   canonicalize,
   canonicalizeDefinitions,
+  limitWarning,
+  LIMIT_WARNING_PREFIX,
   emit,
   toManifest,
   fromManifest,

@@ -102,12 +102,22 @@ export interface CaptureLookup {
 
 /**
  * Semantic checks against the catalog, before anything runs: captures exist, the window lies
- * inside every capture's bounds, channels exist, filters parse and name real columns.
+ * inside every capture's bounds, channels exist, filters parse and name real columns. A capture
+ * named twice in `capture_ids` is refused at its second position rather than de-duplicated: it
+ * would analyse every observation twice (issue 14, item 6), and silently dropping what the
+ * caller wrote is a change they did not ask for.
  */
 export function checkSelection(selection: NormalizedSelection, catalog: CaptureLookup): ToolError[] {
   const errors: ToolError[] = [];
   const found: CaptureInfo[] = [];
+  const first = new Map<string, string>();
   for (const { id, field } of selection.captures) {
+    const earlier = first.get(id);
+    if (earlier !== undefined) {
+      errors.push(toolError('INVALID_CAPTURE_SELECTION', field, `Capture '${id}' is already selected at ${earlier}; name each capture once`));
+      continue;
+    }
+    first.set(id, field);
     const info = catalog.get(id);
     if (info) found.push(info);
     else errors.push(toolError('INVALID_CAPTURE_SELECTION', field, `Unknown capture '${id}'; available: ${catalog.ids().join(', ') || 'none'}`));

@@ -1,7 +1,9 @@
+import { toolError, type ToolError } from '../contract/tool-error.ts';
 import type { ToolResult } from '../contract/types.ts';
 import type { CaptureLookup } from '../data/selection.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { finalizeResult, validationFailure } from './finalize-result.ts';
+import { cleanMessage } from './run-tool.ts';
 import type { ToolRunner } from './runner.ts';
 import { DEFAULT_EXECUTOR_SETTINGS, validateInvocation, type ExecutorSettings } from './validate-invocation.ts';
 
@@ -46,19 +48,19 @@ export function createExecutor(dependencies: ExecutorDependencies): Executor {
   const settings = dependencies.settings ?? DEFAULT_EXECUTOR_SETTINGS;
   const now = dependencies.now ?? (() => performance.now());
 
-  async function execute(invocation: unknown, options: ExecuteOptions = {}): Promise<ExecutionRecord> {
+  async function execute(invocation: unknown, options: ExecuteOptions = {}, planErrors: ToolError[] = []): Promise<ExecutionRecord> {
     const started = now();
-    const envelope = typeof invocation === 'object' && invocation !== null ? (invocation as Record<string, unknown>) : {};
+    const envelope = typeof invocation === 'object' && invocation !== null && !Array.isArray(invocation) ? (invocation as Record<string, unknown>) : {};
     const requestId = typeof envelope.request_id === 'string' ? envelope.request_id : null;
     const toolName = typeof envelope.tool_name === 'string' ? envelope.tool_name : null;
     const validation = validateInvocation(invocation, { registry: dependencies.registry, catalog: dependencies.catalog, settings });
-    if (!validation.ok) {
+    if (!validation.ok || planErrors.length > 0) {
       return {
         requestId,
         toolName,
         resolvedVersion: validation.tool?.manifest.version ?? null,
         phase: 'validation',
-        result: validationFailure(validation.errors, validation.warnings),
+        result: validationFailure([...planErrors, ...(validation.ok ? [] : validation.errors)], validation.warnings),
         durationMs: now() - started,
       };
     }
@@ -68,12 +70,46 @@ export function createExecutor(dependencies: ExecutorDependencies): Executor {
     return { requestId, toolName, resolvedVersion: request.toolVersion, phase: 'execution', result, durationMs: now() - started };
   }
 
+  /**
+   * `execute` that never throws (issue 14): whatever escapes validation, the runner or the
+   * result checks becomes an `EXECUTION_ERROR` record with a one-line message.
+   */
+  async function executeSafely(invocation: unknown, options: ExecuteOptions = {}, planErrors: ToolError[] = []): Promise<ExecutionRecord> {
+    const started = now();
+    try {
+      return await execute(invocation, options, planErrors);
+    } catch (error) {
+      const envelope = typeof invocation === 'object' && invocation !== null && !Array.isArray(invocation) ? (invocation as Record<string, unknown>) : {};
+      return {
+        requestId: typeof envelope.request_id === 'string' ? envelope.request_id : null,
+        toolName: typeof envelope.tool_name === 'string' ? envelope.tool_name : null,
+        resolvedVersion: null,
+        phase: 'execution',
+        result: { status: 'error', summary: 'The invocation failed unexpectedly.', warnings: [], errors: [toolError('EXECUTION_ERROR', '', cleanMessage(error))], confidence: 0 },
+        durationMs: now() - started,
+      };
+    }
+  }
+
   return {
-    execute,
+    execute: (invocation, options) => executeSafely(invocation, options),
     async executePlan(plan, options = {}) {
       const records: ExecutionRecord[] = [];
+      // tool-contract.md §3: a request_id is unique per invocation attempt, so a step repeating an
+      // earlier step's id is refused (the earlier step still runs).
+      const seen = new Map<string, number>();
       // After a cancel, the remaining steps still get a record: the runner reports them cancelled.
-      for (const step of plan) records.push(await execute(step, options));
+      for (const [index, step] of plan.entries()) {
+        const id = typeof step === 'object' && step !== null && !Array.isArray(step) ? (step as Record<string, unknown>).request_id : undefined;
+        const planErrors: ToolError[] = [];
+        if (typeof id === 'string') {
+          const earlier = seen.get(id);
+          if (earlier !== undefined) {
+            planErrors.push(toolError('INVALID_INVOCATION', 'request_id', `request_id '${id.slice(0, 200)}' is already used by step ${earlier + 1} of this plan; each invocation needs its own`));
+          } else seen.set(id, index);
+        }
+        records.push(await executeSafely(step, options, planErrors));
+      }
       return records;
     },
   };

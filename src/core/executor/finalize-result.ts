@@ -2,6 +2,8 @@ import { toolResultSchema } from '../contract/schemas.ts';
 import { normalizeErrorCode, toolError, type ToolError, type ToolWarning } from '../contract/tool-error.ts';
 import type { ToolArtifact, ToolManifest, ToolResult } from '../contract/types.ts';
 import type { ArtifactContent, ToolOutcome } from '../tools/tool.ts';
+import { checkJsonLimits } from '../util/json-limits.ts';
+import { LIMITS } from '../util/limits.ts';
 import { validateAgainstSchema } from '../validation/schema-validator.ts';
 import type { RunnerResponse } from './runner.ts';
 
@@ -38,6 +40,10 @@ export async function finalizeResult(response: RunnerResponse, manifest: ToolMan
 
 /** An endpoint's reply: it must be a ToolResult keeping every invariant, and match `output_schema`. */
 function finalizeReply(reply: unknown, manifest: ToolManifest, runtimeWarnings: ToolWarning[]): ToolResult {
+  // An endpoint's reply is as untrusted as an invocation: limits first, by an iterative walk.
+  const limits = checkJsonLimits(reply, RESULT_LIMITS);
+  if (!limits.ok) return violation(manifest, [toolError('OUTPUT_SCHEMA_VIOLATION', '', `The reply ${limits.violation.message}`)], runtimeWarnings);
+  if (limits.measure.bytes > LIMITS.maxResultBytes) return violation(manifest, [tooLarge(limits.measure.bytes)], runtimeWarnings);
   const problems: ToolError[] = validateAgainstSchema(toolResultSchema, reply, { prefix: [], typeErrorCode: 'OUTPUT_SCHEMA_VIOLATION' }).map(
     (problem): ToolError => ({ ...problem, code: 'OUTPUT_SCHEMA_VIOLATION' }),
   );
@@ -78,14 +84,27 @@ async function finalizeOutcome(outcome: ToolOutcome, manifest: ToolManifest, run
     errors: [],
     confidence: outcome.confidence,
   };
-  const problems: ToolError[] = [
-    ...validateAgainstSchema(toolResultSchema, result, { prefix: [], typeErrorCode: 'OUTPUT_SCHEMA_VIOLATION' }),
-    ...validateAgainstSchema(manifest.output_schema, result.structured_output, { prefix: ['structured_output'], typeErrorCode: 'OUTPUT_SCHEMA_VIOLATION' }),
-  ].map((problem): ToolError => ({ ...problem, code: 'OUTPUT_SCHEMA_VIOLATION' }));
+  // Limits first (an iterative walk), so ajv never recurses over an unbounded output.
+  const limits = checkJsonLimits(result, RESULT_LIMITS);
+  const problems: ToolError[] = !limits.ok
+    ? [toolError('OUTPUT_SCHEMA_VIOLATION', '', `The result ${limits.violation.message}`)]
+    : limits.measure.bytes > LIMITS.maxResultBytes
+      ? [tooLarge(limits.measure.bytes)]
+      : [
+          ...validateAgainstSchema(toolResultSchema, result, { prefix: [], typeErrorCode: 'OUTPUT_SCHEMA_VIOLATION' }),
+          ...validateAgainstSchema(manifest.output_schema, result.structured_output, { prefix: ['structured_output'], typeErrorCode: 'OUTPUT_SCHEMA_VIOLATION' }),
+        ].map((problem): ToolError => ({ ...problem, code: 'OUTPUT_SCHEMA_VIOLATION' }));
   if (outcome.status === 'partial' && warnings.length === 0) {
     problems.push(toolError('OUTPUT_SCHEMA_VIOLATION', 'warnings', 'status is partial but no warning explains what is missing'));
   }
   return problems.length > 0 ? violation(manifest, problems, warnings) : result;
+}
+
+/** Results are bounded by depth and bytes (`LIMITS.maxResultBytes`), not by value counts: a large analysis may list many items. */
+const RESULT_LIMITS = { maxNodes: Number.MAX_SAFE_INTEGER, maxObjectKeys: Number.MAX_SAFE_INTEGER };
+
+function tooLarge(bytes: number): ToolError {
+  return toolError('OUTPUT_SCHEMA_VIOLATION', '', `The result is ${bytes} bytes; at most ${LIMITS.maxResultBytes} are accepted`);
 }
 
 function violation(manifest: ToolManifest, errors: ToolError[], warnings: ToolWarning[]): ToolResult {

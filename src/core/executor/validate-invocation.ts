@@ -4,7 +4,9 @@ import type { JsonSchema, ToolManifest } from '../contract/types.ts';
 import { checkSelection, normalizeCaptureSelection, renderSelection, type CaptureLookup, type NormalizedSelection } from '../data/selection.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { CaptureDescription, ToolImplementation } from '../tools/tool.ts';
-import { isJsonObject, jsonByteLength, type JsonObject } from '../util/json.ts';
+import { isJsonObject, type JsonObject } from '../util/json.ts';
+import { checkJsonLimits } from '../util/json-limits.ts';
+import { formatFieldPath } from '../validation/field-path.ts';
 import { validateAgainstSchema } from '../validation/schema-validator.ts';
 import type { RunRequest } from './runner.ts';
 
@@ -36,6 +38,14 @@ export function validateInvocation(raw: unknown, context: ValidationContext): Va
   if (!isJsonObject(raw)) {
     const kind = Array.isArray(raw) ? 'array' : raw === null ? 'null' : typeof raw;
     return { ok: false, warnings: [], errors: [toolError('INVALID_INVOCATION', '', `The invocation must be a JSON object, got ${kind}`)] };
+  }
+  // Before anything recursive (ajv, the payload size) reads it: depth, node and key limits,
+  // checked by an iterative walk that also measures the payload (issue 14, item 1).
+  const limits = checkJsonLimits(raw);
+  if (!limits.ok) {
+    const { path, message } = limits.violation;
+    const shown = path.length > 3 ? `${formatFieldPath(path.slice(0, 3))}…` : formatFieldPath(path);
+    return { ok: false, warnings: [], errors: [toolError('INVALID_INVOCATION', formatFieldPath(path), `${shown || 'The invocation'} ${message}`)] };
   }
   const errors: ToolError[] = [];
   const warnings: ToolWarning[] = [];
@@ -94,7 +104,7 @@ export function validateInvocation(raw: unknown, context: ValidationContext): Va
   }
 
   if (tool) {
-    const size = jsonByteLength(raw);
+    const size = limits.measure.bytes;
     const limit = tool.manifest.execution_constraints.max_payload_bytes;
     if (size > limit) {
       errors.push(toolError('PAYLOAD_TOO_LARGE', '', `The invocation is ${size} bytes; ${tool.manifest.name} accepts at most ${limit} bytes`));

@@ -2,6 +2,7 @@
 // one per way to break it — and a judge that compares what the executor answered with the code and
 // field the contract prescribes (spec/README.md, settled decisions 1–6).
 
+import { compilePattern, type LinearRegExp } from '../validation/regexp.ts';
 import type { ToolErrorCode } from '../contract/tool-error.ts';
 import type { JsonSchema, ToolManifest, ToolStatus } from '../contract/types.ts';
 import type { CaptureInfo } from '../data/capture.ts';
@@ -392,12 +393,10 @@ function stringFor(schema: JsonObject): string {
   return 'x'.repeat(Math.max(minLength, 1));
 }
 
-function safeRegExp(pattern: string): RegExp | null {
-  try {
-    return new RegExp(pattern, 'u');
-  } catch {
-    return null;
-  }
+/** On the linear-time engine validation uses (issue 14): a schema's pattern cannot stall case generation. */
+function safeRegExp(pattern: string): LinearRegExp | null {
+  const compiled = compilePattern(pattern);
+  return compiled.ok ? compiled.regExp : null;
 }
 
 interface Bound {

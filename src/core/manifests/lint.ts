@@ -2,7 +2,10 @@ import { toolManifestSchema } from '../contract/schemas.ts';
 import { DEFAULT_EXECUTOR_SETTINGS } from '../executor/validate-invocation.ts';
 import { parseSemVer } from '../tools/semver.ts';
 import { isJsonObject, jsonByteLength, safeParseJson, type JsonObject, type JsonValue } from '../util/json.ts';
+import { checkJsonLimits } from '../util/json-limits.ts';
 import { parseJsonPointer } from '../validation/field-path.ts';
+import { compilePattern } from '../validation/regexp.ts';
+import { guardSchema, type SchemaGuardKind } from '../validation/schema-guards.ts';
 import { checkSchemaDocument, validateAgainstSchema } from '../validation/schema-validator.ts';
 import { formatJsonPath, parseJsonPath, type JsonPathSegments } from './json-path.ts';
 
@@ -40,6 +43,14 @@ export const MANIFEST_PROBLEM_CODES = [
   'INVALID_ENUM_VALUE',
   /** Warning: `cost_hint.currency` is neither an ISO 4217 code nor a lowercase pseudo-unit. */
   'CURRENCY_NOT_RECOGNIZED',
+  /** The manifest or one of its schemas nests deeper than `LIMITS.maxJsonDepth`. */
+  'TOO_DEEP',
+  /** More values, keys, subschemas, properties or enum values than `LIMITS` allows. */
+  'TOO_LARGE',
+  /** A `$ref` cycle that never descends into the instance: validating any value would never end. */
+  'SCHEMA_REF_CYCLE',
+  /** A `pattern` or `patternProperties` key the linear-time (RE2) engine cannot run: lookaround, backreferences, or too long. */
+  'UNSUPPORTED_PATTERN',
 ] as const;
 
 /** One of `MANIFEST_PROBLEM_CODES`. */
@@ -202,13 +213,26 @@ function declaredBy(schema: JsonObject, inherited?: Declared): Declared {
   };
 }
 
+/** On the same linear-time engine as validation: a hostile pattern cannot stall the lint (issue 14, item 2). */
 function matchesPattern(name: string, patterns: readonly string[]): boolean {
   return patterns.some((pattern) => {
-    try {
-      return new RegExp(pattern, 'u').test(name);
-    } catch {
-      return false;
-    }
+    const compiled = compilePattern(pattern);
+    return compiled.ok && compiled.regExp.test(name);
+  });
+}
+
+const GUARD_CODES: Record<SchemaGuardKind, ManifestProblemCode> = {
+  'too-deep': 'TOO_DEEP',
+  'too-large': 'TOO_LARGE',
+  'ref-cycle': 'SCHEMA_REF_CYCLE',
+  pattern: 'UNSUPPORTED_PATTERN',
+};
+
+/** What makes an embedded schema unsafe to compile or run (`guardSchema`), as problems. */
+function guardProblems(schema: JsonObject, base: JsonPathSegments): ManifestProblem[] {
+  return guardSchema(schema, base).map((problem) => {
+    const path = formatJsonPath([...base, ...problem.path]);
+    return { code: GUARD_CODES[problem.kind], path, severity: 'error', message: problem.message };
   });
 }
 
@@ -314,8 +338,10 @@ function semanticProblems(manifest: JsonObject, options: Required<LintOptions>):
   }
 
   const inputSchema = own(manifest, 'input_schema');
+  const inputGuards = isJsonObject(inputSchema) ? guardProblems(inputSchema, ['input_schema']) : [];
+  problems.push(...inputGuards);
   if (isJsonObject(inputSchema)) {
-    problems.push(...schemaDocumentProblems(inputSchema, ['input_schema']));
+    if (inputGuards.length === 0) problems.push(...schemaDocumentProblems(inputSchema, ['input_schema']));
     const type = own(inputSchema, 'type');
     if (type !== 'object') {
       add(
@@ -326,17 +352,19 @@ function semanticProblems(manifest: JsonObject, options: Required<LintOptions>):
           : `$.input_schema.type must be "object" (tool arguments are a JSON object); got ${JSON.stringify(type)}`,
       );
     }
-    undeclaredRequired(inputSchema, ['input_schema'], problems);
+    if (inputGuards.length === 0) undeclaredRequired(inputSchema, ['input_schema'], problems);
   }
 
   const outputSchema = own(manifest, 'output_schema');
+  const outputGuards = isJsonObject(outputSchema) ? guardProblems(outputSchema, ['output_schema']) : [];
+  problems.push(...outputGuards);
   if (isJsonObject(outputSchema)) {
-    problems.push(...schemaDocumentProblems(outputSchema, ['output_schema']));
+    if (outputGuards.length === 0) problems.push(...schemaDocumentProblems(outputSchema, ['output_schema']));
     const type = own(outputSchema, 'type');
     if (!typeIncludesObject(type)) {
       add('OUTPUT_SCHEMA_NOT_OBJECT', ['output_schema', 'type'], `$.output_schema.type must be "object": structured_output is always a JSON object; got ${JSON.stringify(type)}`);
     }
-    undeclaredRequired(outputSchema, ['output_schema'], problems);
+    if (outputGuards.length === 0) undeclaredRequired(outputSchema, ['output_schema'], problems);
   }
 
   const constraints = own(manifest, 'execution_constraints');
@@ -409,6 +437,12 @@ export function lintManifest(value: unknown, options: LintOptions = {}): Manifes
   if (!isJsonObject(value)) {
     const kind = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
     return [{ code: 'NOT_AN_OBJECT', path: '$', severity: 'error', message: `A ToolManifest is a JSON object; got ${kind}` }];
+  }
+  // Before anything recursive reads it (issue 14, item 1): the whole manifest within the JSON limits.
+  const limits = checkJsonLimits(value);
+  if (!limits.ok) {
+    const path = formatJsonPath(limits.violation.path);
+    return [{ code: limits.violation.kind === 'depth' ? 'TOO_DEEP' : 'TOO_LARGE', path, severity: 'error', message: `${path} ${limits.violation.message}` }];
   }
   const settings: Required<LintOptions> = { minTimeoutMs: options.minTimeoutMs ?? DEFAULT_EXECUTOR_SETTINGS.minTimeoutMs };
   const semantic = semanticProblems(value, settings);

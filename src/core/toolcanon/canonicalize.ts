@@ -1,4 +1,6 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../util/json.ts';
+import { checkJsonLimits, describeJsonPath, type JsonLimitViolation } from '../util/json-limits.ts';
+import { LIMITS } from '../util/limits.ts';
 import { detectFormat, formatConfidence } from './detect.ts';
 import { jsonKind, own, ownObject, toJsonValue } from './json-value.ts';
 import { extractRaw, FORMAT_PARSERS } from './parsers.ts';
@@ -15,6 +17,30 @@ export const CANONICALIZATION_WARNINGS = {
 /** `Parser error for <format>: <reason>`: the selected parser failed and the raw heuristic was used instead. */
 export function parserErrorWarning(format: SourceFormat, reason: string): string {
   return `Parser error for ${format}: ${reason}`;
+}
+
+/**
+ * The warning of a definition refused before it is read, because it crosses a JSON limit
+ * (`LIMITS`: nesting depth, value and key counts). It starts with a code in parentheses so callers
+ * can recognise it: `Definition refused (TOO_DEEP): $.a.b… is nested more than 100 levels deep`.
+ * The tool is then empty; the CLI exits 4.
+ */
+export function limitWarning(violation: JsonLimitViolation): string {
+  const code = violation.kind === 'depth' ? 'TOO_DEEP' : violation.kind === 'not-json' ? 'NOT_JSON' : 'TOO_LARGE';
+  const where = violation.path.length > 4 ? `${describeJsonPath(violation.path.slice(0, 4))}…` : describeJsonPath(violation.path);
+  return `${LIMIT_WARNING_PREFIX}${code}): ${where} ${violation.message}`;
+}
+
+/** How every `limitWarning` starts. */
+export const LIMIT_WARNING_PREFIX = 'Definition refused (';
+
+function refused(violation: JsonLimitViolation): CanonicalizationResult {
+  return {
+    tool: emptyTool({}),
+    warnings: [limitWarning(violation), CANONICALIZATION_WARNINGS.noName, CANONICALIZATION_WARNINGS.noDescription],
+    source_format_detected: 'raw',
+    confidence: formatConfidence(undefined),
+  };
 }
 
 /** Options of `canonicalize`. */
@@ -54,11 +80,17 @@ function messageOf(error: unknown): string {
  * - when the chosen parser fails (a field of the wrong JSON type, or anything unexpected) the
  *   warning is `Parser error for <format>: <reason>` and the raw heuristic gives the tool;
  * - `Tool has no name` / `Tool has no description` close the list when they apply.
+ * Input past the JSON limits (nesting, value or key counts) is refused with `limitWarning`.
  * Input that is not a JSON object (an array, a string…) canonicalizes to an empty raw tool with a
  * warning saying so; so does a tool list (with a warning) — use `canonicalizeDefinitions` for
  * arrays and tool lists.
  */
 export function canonicalize(input: unknown, options: CanonicalizeOptions = {}): CanonicalizationResult {
+  // Before the recursive copy and the parsers read it (issue 14, item 8): a definition nested
+  // 10^5 deep used to overflow the copy and come back as an empty tool with no reason.
+  // Cycles (only from JavaScript callers) read as null, as `toJsonValue` copies them; a getter that throws is read below.
+  const limits = checkJsonLimits(input, { lenient: true });
+  if (!limits.ok && limits.violation.kind !== 'not-json') return refused(limits.violation);
   const warnings: string[] = [];
   let definition: JsonObject = {};
   try {
@@ -170,6 +202,14 @@ export interface CanonicalizedDefinitions {
  * `options.format` applies to all of them. Never throws.
  */
 export function canonicalizeDefinitions(input: unknown, options: CanonicalizeOptions = {}): CanonicalizedDefinitions {
+  const limits = checkJsonLimits(input, { lenient: true });
+  if (!limits.ok && limits.violation.kind !== 'not-json') return { container: 'single', results: [refused(limits.violation)] };
   const { container, definitions } = splitDefinitions(input);
+  if (definitions.length > LIMITS.maxDefinitionsPerInput) {
+    return {
+      container: 'single',
+      results: [refused({ kind: 'nodes', path: [], message: `holds ${definitions.length} tool definitions; at most ${LIMITS.maxDefinitionsPerInput} are read from one input` })],
+    };
+  }
   return { container, results: definitions.map((definition) => canonicalize(definition, options)) };
 }

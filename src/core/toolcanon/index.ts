@@ -9,7 +9,7 @@ export type { FormatDetection } from './detect.ts';
 export { detectFormat, formatConfidence } from './detect.ts';
 
 export type { CanonicalizeOptions, DefinitionContainer, DefinitionList, CanonicalizedDefinitions } from './canonicalize.ts';
-export { canonicalize, canonicalizeDefinitions, splitDefinitions, CANONICALIZATION_WARNINGS, parserErrorWarning } from './canonicalize.ts';
+export { canonicalize, canonicalizeDefinitions, splitDefinitions, CANONICALIZATION_WARNINGS, parserErrorWarning, limitWarning, LIMIT_WARNING_PREFIX } from './canonicalize.ts';
 export { inferCapabilities } from './capabilities.ts';
 export { SCHEMA_DOCUMENT_NOTE } from './parsers.ts';
 

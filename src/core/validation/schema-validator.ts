@@ -2,26 +2,53 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormats from 'ajv-formats';
 import type { ToolError, ToolErrorCode } from '../contract/tool-error.ts';
 import type { JsonSchema } from '../contract/types.ts';
+import { LIMITS } from '../util/limits.ts';
 import { formatFieldPath, parseJsonPointer, type FieldPath } from './field-path.ts';
+import { linearRegExp } from './regexp.ts';
+import { guardSchema } from './schema-guards.ts';
+
+/** ajv's `code.regExp` engine: RE2 semantics, linear time (`./regexp.ts`). `code` names it in standalone output, which Sextant does not use. */
+const regExpEngine = Object.assign((pattern: string) => linearRegExp(pattern), { code: 'linearRegExp' });
 
 /**
  * One ajv instance for the whole core. `strict: false` because authored schemas carry
  * annotation keywords (`example`, `x-…`) that strict mode rejects; `verbose` gives the
- * parent schema to error messages (allowed keys, expected types).
+ * parent schema to error messages (allowed keys, expected types). Every `pattern` and
+ * `patternProperties` key runs on the linear-time engine, in the browser and in Node alike.
  */
-const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
+const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true, code: { regExp: regExpEngine } });
 addFormats(ajv);
 
-const compiled = new WeakMap<object, ValidateFunction>();
+/** A compiled validator, or why the schema cannot be used. */
+type Compiled = { ok: true; validate: ValidateFunction } | { ok: false; message: string };
 
-/** Compiles a schema once per schema object; compilation is the expensive part. */
-function validatorFor(schema: JsonSchema): ValidateFunction {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
+const compiled = new WeakMap<object, Compiled>();
+
+/**
+ * Compiles a schema once per schema object; compilation is the expensive part. A schema that
+ * `guardSchema` refuses (too deep or large, a pattern RE2 cannot run, a `$ref` cycle that never
+ * consumes the instance) or that ajv cannot compile is remembered as unusable.
+ */
+function validatorFor(schema: JsonSchema): Compiled {
+  let entry = compiled.get(schema);
+  if (!entry) {
+    const problems = guardSchema(schema);
+    if (problems.length > 0) {
+      entry = { ok: false, message: problems[0].message };
+    } else {
+      try {
+        entry = { ok: true, validate: ajv.compile(schema) };
+      } catch (error) {
+        entry = { ok: false, message: firstLine(error) };
+      }
+    }
+    compiled.set(schema, entry);
   }
-  return validate;
+  return entry;
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 500);
 }
 
 /**
@@ -30,6 +57,23 @@ function validatorFor(schema: JsonSchema): ValidateFunction {
  * checked on every keystroke, often with the same `$id`).
  */
 export function checkSchemaDocument(schema: unknown): string[] {
+  const guarded = guardSchema(schema);
+  if (guarded.length > 0) return guarded.map((problem) => `/${problem.path.map((segment) => String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')} ${problem.message}`);
+  // Within the limits just checked, so the text is bounded. The editor lints on every keystroke
+  // and most keystrokes leave the schemas alone: compiling is the expensive part, so remember it.
+  const key = JSON.stringify(schema);
+  const known = documentChecks.get(key);
+  if (known) return known;
+  const messages = compileOnce(schema);
+  documentChecks.set(key, messages);
+  if (documentChecks.size > DOCUMENT_CHECK_CACHE) documentChecks.delete(documentChecks.keys().next().value as string);
+  return messages;
+}
+
+const DOCUMENT_CHECK_CACHE = 64;
+const documentChecks = new Map<string, string[]>();
+
+function compileOnce(schema: unknown): string[] {
   try {
     if (!ajv.validateSchema(schema as object)) {
       return (ajv.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
@@ -50,21 +94,46 @@ export interface MappingOptions {
   typeErrorCode: ToolErrorCode;
 }
 
-/** Validates `value` against `schema`; one coded error per problem, paths from the envelope root. */
+/**
+ * Validates `value` against `schema`; one coded error per problem, paths from the envelope root,
+ * at most `LIMITS.maxErrorsPerResult` of them (the last then says how many more there were).
+ * Never throws: a schema that cannot be used, or a validation that fails in ajv itself, is one
+ * `EXECUTION_ERROR` naming the schema's problem — the caller's value is not at fault. Callers
+ * check the value's depth (`checkJsonLimits`) first, so ajv's recursion over it is bounded.
+ */
 export function validateAgainstSchema(schema: JsonSchema, value: unknown, options: MappingOptions): ToolError[] {
-  const validate = validatorFor(schema);
-  if (validate(value)) return [];
+  const entry = validatorFor(schema);
+  const at = formatFieldPath(options.prefix);
+  if (!entry.ok) return [{ code: 'EXECUTION_ERROR', field: at, message: `The schema for ${at || 'this value'} cannot be used: ${entry.message}` }];
+  const validate = entry.validate;
+  try {
+    if (validate(value)) return [];
+  } catch (error) {
+    return [{ code: 'EXECUTION_ERROR', field: at, message: `Validating ${at || 'this value'} failed: ${firstLine(error)}` }];
+  }
   const errors: ToolError[] = [];
   const seen = new Set<string>();
+  let more = 0;
   for (const ajvError of validate.errors ?? []) {
     const mapped = mapAjvError(ajvError, options);
     if (!mapped) continue;
     const key = `${mapped.code}\u0000${mapped.field}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    errors.push(mapped);
+    if (errors.length < LIMITS.maxErrorsPerResult) errors.push(mapped);
+    else more += 1;
+  }
+  if (more > 0) {
+    const last = errors[errors.length - 1];
+    errors[errors.length - 1] = { ...last, message: `${last.message} (and ${more} more problem${more === 1 ? '' : 's'} not listed; at most ${LIMITS.maxErrorsPerResult} are)` };
   }
   return errors;
+}
+
+/** A value for a message: its JSON, cut to `LIMITS.maxValueInMessage` characters. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > LIMITS.maxValueInMessage ? `${text.slice(0, LIMITS.maxValueInMessage)}…` : text;
 }
 
 function describeType(value: unknown): string {
@@ -75,7 +144,9 @@ function describeType(value: unknown): string {
 }
 
 function listOf(values: unknown): string {
-  return Array.isArray(values) ? values.map((value) => JSON.stringify(value)).join(', ') : String(values);
+  if (!Array.isArray(values)) return String(values);
+  const listed = values.slice(0, 20).map(shown).join(', ');
+  return values.length > 20 ? `${listed}, … (${values.length} in all)` : listed;
 }
 
 /** Maps one ajv error onto the contract's codes; `null` for errors that only restate others. */
@@ -105,9 +176,9 @@ function mapAjvError(error: ErrorObject, options: MappingOptions): ToolError | n
         message: `${at} must be ${listOf(params.type).replace(/"/g, '')}, got ${describeType(error.data)}`,
       };
     case 'enum':
-      return { code: 'INVALID_VALUE', field: field(base), message: `${at} must be one of ${listOf(params.allowedValues)}, got ${JSON.stringify(error.data)}` };
+      return { code: 'INVALID_VALUE', field: field(base), message: `${at} must be one of ${listOf(params.allowedValues)}, got ${shown(error.data)}` };
     case 'const':
-      return { code: 'INVALID_VALUE', field: field(base), message: `${at} must be ${JSON.stringify(params.allowedValue)}, got ${JSON.stringify(error.data)}` };
+      return { code: 'INVALID_VALUE', field: field(base), message: `${at} must be ${shown(params.allowedValue)}, got ${shown(error.data)}` };
     case 'if':
       // The failing `then` branch reports its own, more precise error.
       return null;

@@ -2,7 +2,7 @@ import { getRuntime } from './sextant-runtime.ts';
 import { restoreRuns, startRun, updateRun } from './run-store.ts';
 import { getWorkspace } from './workspace-session.ts';
 import type { WorkspaceRun } from './workspace/index.ts';
-import type { ExecutionRecord } from '../../core/index.ts';
+import { checkJsonLimits, type ExecutionRecord } from '../../core/index.ts';
 
 /**
  * Runs one invocation or an ordered plan through the executor (validation on this thread,
@@ -36,8 +36,16 @@ export async function runInput(input: unknown, signal?: AbortSignal, onStarted?:
 async function saveRun(run: WorkspaceRun): Promise<string | undefined> {
   const workspace = await getWorkspace();
   if (!workspace) return 'The browser offers no storage here';
-  const saved = await workspace.saveRun(run);
-  return saved.ok ? undefined : saved.error.message;
+  // An input the executor refused for its depth or size (issue 14) cannot be stored either:
+  // IndexedDB's structured clone recurses. Say so instead of failing the run.
+  const limits = checkJsonLimits(run.input);
+  if (!limits.ok) return `The run was not saved: its input ${limits.violation.message}`;
+  try {
+    const saved = await workspace.saveRun(run);
+    return saved.ok ? undefined : saved.error.message;
+  } catch (error) {
+    return `The run was not saved: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+  }
 }
 
 let restoring: Promise<void> | null = null;

@@ -274,3 +274,26 @@ describe('statistical_regression_tool run', () => {
     if (outcome.status === 'error') expect(outcome.errors[0]).toMatchObject({ code: 'INVALID_VALUE', field: 'arguments.features[1]' });
   });
 });
+
+describe('CSV artifacts neutralise formulas from the data (issue 14, item 3)', () => {
+  it('anova group values and column names starting with = + - @ reach the CSV as text', async () => {
+    const rows = 40;
+    const hostile = ['=HYPERLINK("http://evil","x")', '+SUM(1,2)', '-2+3', '@SUM(A1)'];
+    const table = tableFromArrays({
+      latency_ms: Float64Array.from({ length: rows }, (_, row) => (row % 4) + (row % 7) / 10),
+      '@cmd': Float64Array.from({ length: rows }, (_, row) => row / 3),
+      group: Array.from({ length: rows }, (_, row) => hostile[row % 4]),
+    });
+    const anova = await run({ operation: 'anova', target: 'latency_ms', group_by: 'group' }, selection(table.batches));
+    if (anova.status === 'error') throw new Error(anova.summary);
+    const anovaCsv = String(anova.artifacts?.[0].content);
+    expect(anovaCsv).toContain(`"'=HYPERLINK(""http://evil"",""x"")"`);
+    expect(anovaCsv).toContain(`"'+SUM(1,2)"`);
+    expect(anovaCsv).toContain("\n'-2+3,");
+    expect(anovaCsv).toContain("\n'@SUM(A1),");
+    expect(anovaCsv.split('\n').slice(1).every((line) => !/^[=+\-@]/.test(line))).toBe(true);
+    const stats = await run({ operation: 'summary_stats', columns: ['@cmd'] }, selection(table.batches));
+    if (stats.status === 'error') throw new Error(stats.summary);
+    expect(String(stats.artifacts?.[0].content).split('\n')[1].startsWith("'@cmd,")).toBe(true);
+  });
+});

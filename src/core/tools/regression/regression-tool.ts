@@ -1,3 +1,4 @@
+import { csvDocument } from '../../util/csv.ts';
 import type { ToolError, ToolWarning } from '../../contract/tool-error.ts';
 import { toolError } from '../../contract/tool-error.ts';
 import { columnSchemaOf, numericColumn, stringColumn, type ColumnSchema } from '../../data/columns.ts';
@@ -10,6 +11,9 @@ import { correlationMatrix } from './correlation.ts';
 import { fitLinearRegression, type LinearRegressionFit, type RegressionBatch } from './linear-regression.ts';
 import { REGRESSION_OPERATIONS, regressionManifest, type RegressionOperation } from './manifest.ts';
 import { summarizeColumns, type ColumnBatch } from './summary-stats.ts';
+
+/** Smallest accepted `alpha`: `1 − alpha` must stay below 1 in double precision, with margin. */
+const MIN_ALPHA = 1e-15;
 
 /** The tool's arguments after defaults are applied. */
 export interface RegressionArguments {
@@ -89,6 +93,10 @@ export function parseRegressionArguments(args: JsonObject): Result<RegressionArg
   if (args.alpha !== undefined) {
     if (typeof args.alpha !== 'number' || !(args.alpha > 0 && args.alpha < 1)) {
       errors.push(toolError('INVALID_VALUE', 'arguments.alpha', 'arguments.alpha must be a number strictly between 0 and 1'));
+    } else if (args.alpha < MIN_ALPHA) {
+      // Below ~1.1e-16, 1 − alpha rounds to exactly 1 in double precision and the intervals become
+      // infinite: refuse on input (INVALID_VALUE) instead of failing the output check (issue 14, item 8).
+      errors.push(toolError('INVALID_VALUE', 'arguments.alpha', `arguments.alpha must be at least ${MIN_ALPHA}: below that, the confidence level 1 − alpha rounds to exactly 1; got ${args.alpha}`));
     } else {
       alpha = args.alpha;
     }
@@ -424,21 +432,17 @@ export function regressionConfidence(fit: LinearRegressionFit): number {
 }
 
 function coefficientsCsv(fit: LinearRegressionFit): ArtifactContent {
-  const lines = ['term,estimate,std_error,t_statistic,p_value,ci_low,ci_high'];
-  fit.terms.forEach((term, index) => {
-    lines.push(
-      [
-        csvField(term),
-        csvNumber(fit.coefficients[index]),
-        csvNumber(fit.stdErrors[index]),
-        csvNumber(fit.tStatistics[index]),
-        csvNumber(fit.pValues[index]),
-        csvNumber(fit.ciLow[index]),
-        csvNumber(fit.ciHigh[index]),
-      ].join(','),
-    );
-  });
-  return { name: 'regression_coefficients', mime_type: 'text/csv', content: `${lines.join('\n')}\n` };
+  const rows = fit.terms.map((term, index) => [
+    term,
+    fit.coefficients[index],
+    fit.stdErrors[index],
+    fit.tStatistics[index],
+    fit.pValues[index],
+    fit.ciLow[index],
+    fit.ciHigh[index],
+  ]);
+  const content = csvDocument(['term', 'estimate', 'std_error', 't_statistic', 'p_value', 'ci_low', 'ci_high'], rows);
+  return { name: 'regression_coefficients', mime_type: 'text/csv', content };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -498,16 +502,16 @@ function runSummaryStats(
     (highlights.length > 0 ? ` ${highlights.join('; ')}${summaries.length > 3 ? '; …' : ''}.` : '');
   // Confidence: the share of selected values that are present, averaged over the columns.
   const completeness = summaries.reduce((total, item) => total + (item.count + item.missing > 0 ? item.count / (item.count + item.missing) : 0), 0) / summaries.length;
-  const csv = ['column,count,missing,mean,sd,min,q1,median,q3,max'];
-  for (const item of summaries) {
-    csv.push([csvField(item.name), item.count, item.missing, ...[item.mean, item.sd, item.min, item.q1, item.median, item.q3, item.max].map(csvNumber)].join(','));
-  }
+  const csv = csvDocument(
+    ['column', 'count', 'missing', 'mean', 'sd', 'min', 'q1', 'median', 'q3', 'max'],
+    summaries.map((item) => [item.name, item.count, item.missing, item.mean, item.sd, item.min, item.q1, item.median, item.q3, item.max]),
+  );
   return {
     status: empty.length > 0 ? 'partial' : 'ok',
     summary,
     structured_output: output,
     warnings,
-    artifacts: [{ name: 'summary_statistics', mime_type: 'text/csv', content: `${csv.join('\n')}\n` }],
+    artifacts: [{ name: 'summary_statistics', mime_type: 'text/csv', content: csv }],
     confidence: clamp01(completeness),
   };
 }
@@ -563,14 +567,13 @@ function runAnova(options: RegressionArguments, batches: SelectedBatch[], warnin
   // Confidence: adequacy df_within / (df_within + 10·groups) times the share of selected rows used.
   const adequacy = anova.dfWithin / (anova.dfWithin + 10 * anova.groups.length);
   const completeness = anova.sampleCount / (anova.sampleCount + anova.rowsSkipped);
-  const csv = ['group,count,mean,sd'];
-  for (const group of anova.groups) csv.push([csvField(group.group), group.count, csvNumber(group.mean), csvNumber(group.sd)].join(','));
+  const csv = csvDocument(['group', 'count', 'mean', 'sd'], anova.groups.map((group) => [group.group, group.count, group.mean, group.sd]));
   return {
     status: anova.rowsSkipped > 0 ? 'partial' : 'ok',
     summary,
     structured_output: output,
     warnings,
-    artifacts: [{ name: 'anova_groups', mime_type: 'text/csv', content: `${csv.join('\n')}\n` }],
+    artifacts: [{ name: 'anova_groups', mime_type: 'text/csv', content: csv }],
     confidence: clamp01(adequacy * completeness),
   };
 }
@@ -632,14 +635,13 @@ function runCorrelation(
   if (ranked.length > 0) summary += ` Strongest: ${ranked[0].x} and ${ranked[0].y}, r = ${ranked[0].r.toFixed(3)} (${formatPValue(ranked[0].pValue)}).`;
   // Confidence: the smallest pairwise n as adequacy n / (n + 30), times the share of complete rows.
   const completeness = matrix.selectedRows > 0 ? (matrix.selectedRows - matrix.rowsWithMissing) / matrix.selectedRows : 0;
-  const csv = [['column', ...names.map(csvField)].join(',')];
-  names.forEach((name, index) => csv.push([csvField(name), ...matrix.r[index].map(csvNumber)].join(',')));
+  const csv = csvDocument(['column', ...names], names.map((name, index) => [name, ...matrix.r[index]]));
   return {
     status: matrix.rowsWithMissing > 0 || constant.length > 0 ? 'partial' : 'ok',
     summary,
     structured_output: output,
     warnings,
-    artifacts: [{ name: 'correlation_matrix', mime_type: 'text/csv', content: `${csv.join('\n')}\n` }],
+    artifacts: [{ name: 'correlation_matrix', mime_type: 'text/csv', content: csv }],
     confidence: clamp01((smallest / (smallest + 30)) * (0.5 + 0.5 * completeness)),
   };
 }
@@ -723,10 +725,3 @@ function formatPValue(value: number): string {
   return `p = ${Number(value.toPrecision(2))}`;
 }
 
-function csvNumber(value: number): string {
-  return Number.isFinite(value) ? String(value) : '';
-}
-
-function csvField(text: string): string {
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}

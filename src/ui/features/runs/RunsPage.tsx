@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { checkJsonLimits } from '../../../core/index.ts';
 import { ResultView } from '../../components/ResultView.tsx';
 import { restoreSavedRuns, runInput } from '../../lib/run-input.ts';
 import { useRuns, type RunEntry } from '../../lib/run-store.ts';
@@ -15,6 +16,13 @@ function download(entry: RunEntry): void {
 }
 
 /** A re-run is a new attempt, and the contract wants a fresh `request_id` per attempt. */
+/** The run's input as text; one the executor refused for its depth (issue 14) is described, not printed (JSON.stringify recurses). */
+function inputText(input: unknown): string {
+  if (typeof input === 'string') return input;
+  const limits = checkJsonLimits(input);
+  return limits.ok ? JSON.stringify(input, null, 2) : `(not shown: the input ${limits.violation.message})`;
+}
+
 function withFreshRequestIds(input: unknown): unknown {
   const refresh = (step: unknown) =>
     typeof step === 'object' && step !== null && !Array.isArray(step) ? { ...step, request_id: `req-${crypto.randomUUID()}` } : step;
@@ -96,7 +104,7 @@ export function RunsPage() {
           <h2>Run {open.id}</h2>
           <details>
             <summary>{open.isPlan ? 'Plan' : 'Invocation'} as sent</summary>
-            <pre>{typeof open.input === 'string' ? open.input : JSON.stringify(open.input, null, 2)}</pre>
+            <pre>{inputText(open.input)}</pre>
           </details>
           {open.records.map((record, index) => (
             <ResultView key={index} record={record} title={open.isPlan ? `Step ${index + 1}` : undefined} />
