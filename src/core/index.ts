@@ -158,3 +158,48 @@ export { generateConformanceCases, judgeConformance } from './manifests/index.ts
 export * from './tools/ble-analyzer/index.ts';
 export * from './demo/ble-scenario/index.ts';
 export * from './planner/index.ts';
+
+// MCP both ways (issue 13)
+export type {
+  McpToolDefinition,
+  McpToolProblem,
+  McpToolList,
+  McpFailure,
+  McpAnswer,
+  McpRequestOptions,
+  McpConnection,
+  ListToolsOutcome,
+  McpCallRecord,
+  McpCallOptions,
+  McpCheckOutcome,
+  McpCheckRow,
+  McpCheckOptions,
+  McpListedTool,
+  McpCallAnswer,
+} from './mcp/index.ts';
+export {
+  readToolEntries,
+  listMcpTools,
+  toolResultFromMcp,
+  toolResultFromFailure,
+  describeMcpFailure,
+  contentText,
+  DEFAULT_MAX_RESULT_BYTES,
+  validateMcpArguments,
+  callMcpTool,
+  mcpCheckCases,
+  checkMcpTool,
+  formatCheckTable,
+  createSdkConnection,
+  failureFromError,
+  MCP_CORS_HINT,
+  mcpToolForManifest,
+  invocationFromMcpCall,
+  mcpTextContent,
+  mcpAnswerFromToolResult,
+  captureResourceUri,
+  captureIdFromUri,
+  captureResourceEntry,
+  captureResourceContent,
+  MCP_DEFAULT_TIMEOUT_MS,
+} from './mcp/index.ts';

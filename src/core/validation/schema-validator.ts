@@ -1,4 +1,5 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import AjvDraft07 from 'ajv';
 import addFormats from 'ajv-formats';
 import type { ToolError, ToolErrorCode } from '../contract/tool-error.ts';
 import type { JsonSchema } from '../contract/types.ts';
@@ -11,6 +12,17 @@ import { formatFieldPath, parseJsonPointer, type FieldPath } from './field-path.
  */
 const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
 addFormats(ajv);
+/** Schemas that declare draft-07 (or draft-06), as MCP servers' tool schemas often do (issue 13). */
+const ajvDraft07 = new AjvDraft07({ allErrors: true, strict: false, verbose: true });
+addFormats(ajvDraft07);
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-0[67]\/schema#?$/;
+
+/** The ajv instance for the draft a schema declares in `$schema`; 2020-12 when it declares none. */
+function ajvFor(schema: unknown): Ajv2020 {
+  const declared = typeof schema === 'object' && schema !== null ? (schema as { $schema?: unknown }).$schema : undefined;
+  // Both are ajv `Core` instances with the same API; only the meta-schema and keyword set differ.
+  return typeof declared === 'string' && DRAFT_07.test(declared) ? (ajvDraft07 as unknown as Ajv2020) : ajv;
+}
 
 const compiled = new WeakMap<object, ValidateFunction>();
 
@@ -18,18 +30,19 @@ const compiled = new WeakMap<object, ValidateFunction>();
 function validatorFor(schema: JsonSchema): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema);
+    validate = ajvFor(schema).compile(schema);
     compiled.set(schema, validate);
   }
   return validate;
 }
 
 /**
- * Checks that a schema is itself valid JSON Schema (2020-12 meta-schema) and compiles; returns
+ * Checks that a schema is itself valid JSON Schema (the 2020-12 meta-schema, or draft-07 when it declares that) and compiles; returns
  * ajv's messages. Never throws, and leaves nothing behind in ajv's cache (authored schemas are
  * checked on every keystroke, often with the same `$id`).
  */
 export function checkSchemaDocument(schema: unknown): string[] {
+  const ajv = ajvFor(schema);
   try {
     if (!ajv.validateSchema(schema as object)) {
       return (ajv.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
