@@ -28,7 +28,8 @@ export function failureFromError(error: unknown, timeoutMs: number, signal?: Abo
   // The SDK's StreamableHTTPError: a numeric `code` that is the HTTP status (-1: unexpected content type).
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
   if (message.startsWith('Streamable HTTP error') && typeof code === 'number') {
-    if (code === 404 && /session/i.test(message)) return { kind: 'session-lost', message: 'HTTP 404 for the Mcp-Session-Id' };
+    // 404 is what the spec prescribes for an unknown session; some servers answer 400 naming the session.
+    if ((code === 404 || code === 400) && /session/i.test(message)) return { kind: 'session-lost', message: `HTTP ${code} for the Mcp-Session-Id` };
     if (code === -1) return { kind: 'malformed', message: `The server did not answer with JSON or an event stream (${message})` };
     return { kind: 'http-status', status: code, message: `The server answered HTTP ${code}: ${message}` };
   }
