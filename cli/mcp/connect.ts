@@ -4,6 +4,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createSdkConnection, failureFromError, type McpConnection, type McpFailure } from '../../src/core/index.ts';
 
@@ -55,6 +56,6 @@ export async function connectMcp(target: McpTarget, timeoutMs: number): Promise<
   }
   return {
     ok: true,
-    value: { connection: createSdkConnection(client), client, stderr: () => stderrText, close: () => client.close() },
+    value: { connection: createSdkConnection(client, ResultSchema), client, stderr: () => stderrText, close: () => client.close() },
   };
 }

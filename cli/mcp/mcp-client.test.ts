@@ -84,6 +84,12 @@ describe('sextant mcp against server-everything over stdio', () => {
     expect(code).toBe(0);
   });
 
+  it('a deadline: TIMEOUT, and the request is cancelled', async () => {
+    const { code, stdout } = await run(['mcp', 'call', '--stdio', STDIO, 'trigger-long-running-operation', '{"duration":20,"steps":4}', '--timeout-ms', '4000']);
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout).errors).toEqual([{ code: 'TIMEOUT', field: '', message: 'No result within 4000 ms; the request was cancelled (notifications/cancelled sent)' }]);
+  });
+
   it('says what happened when the command is no MCP server', async () => {
     const { code, stderr } = await run(['mcp', 'tools', '--stdio', `"${process.execPath}" -e "process.stdout.write('garbage\\\\n'); setTimeout(() => {}, 20000)"`, '--timeout-ms', '1500']);
     expect(code).toBe(1);

@@ -176,6 +176,8 @@ export type {
   McpCheckOptions,
   McpListedTool,
   McpCallAnswer,
+  McpRunBinding,
+  McpRunnerOptions,
 } from './mcp/index.ts';
 export {
   readToolEntries,
@@ -202,4 +204,5 @@ export {
   captureResourceEntry,
   captureResourceContent,
   MCP_DEFAULT_TIMEOUT_MS,
+  createMcpRunner,
 } from './mcp/index.ts';

@@ -22,3 +22,5 @@ export {
   captureResourceContent,
   MCP_DEFAULT_TIMEOUT_MS,
 } from './sextant-server.ts';
+export type { McpRunBinding, McpRunnerOptions } from './mcp-runner.ts';
+export { createMcpRunner } from './mcp-runner.ts';

@@ -1,13 +1,22 @@
 // The one place the core touches the official MCP SDK: an `McpConnection` over an SDK `Client`
-// that the edge (CLI, app) created and connected with its transport. It sends requests with the
-// SDK's loose result schema, so that Sextant — not the SDK — judges tool lists and results (the
-// SDK's own parsing would reject a whole tools/list for one bad entry), and it turns every thrown
-// error into an `McpFailure`.
+// that the edge (CLI, app) created and connected with its transport. Requests go out with the
+// SDK's loose `ResultSchema` (handed in by the edge, so the core bundles no SDK code), so that
+// Sextant — not the SDK — judges tool lists and results (the SDK's own parsing would reject a
+// whole tools/list for one bad entry); every thrown error becomes an `McpFailure`.
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject } from '../util/json.ts';
 import type { McpAnswer, McpConnection, McpFailure, McpRequestOptions } from './mcp-types.ts';
+
+/** The SDK's `ErrorCode` values this layer tells apart (JSON-RPC and MCP-defined). */
+const REQUEST_TIMEOUT = -32001;
+const CONNECTION_CLOSED = -32000;
+
+/** The SDK's `McpError`, recognized by shape: a numeric JSON-RPC `code` and its "MCP error" message. */
+function isMcpError(error: unknown): error is Error & { code: number } {
+  return error instanceof Error && error.name === 'McpError' && typeof (error as { code?: unknown }).code === 'number';
+}
 
 /** What a browser must be told when `fetch` is refused with no detail (CORS looks like a network error). */
 export const MCP_CORS_HINT =
@@ -19,9 +28,9 @@ export const MCP_CORS_HINT =
 export function failureFromError(error: unknown, timeoutMs: number, signal?: AbortSignal): McpFailure {
   if (signal?.aborted) return { kind: 'cancelled' };
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) return { kind: 'timeout', timeoutMs };
-    if (error.code === ErrorCode.ConnectionClosed) return { kind: 'unreachable', message: `The connection to the server closed (${message})` };
+  if (isMcpError(error)) {
+    if (error.code === REQUEST_TIMEOUT) return { kind: 'timeout', timeoutMs };
+    if (error.code === CONNECTION_CLOSED) return { kind: 'unreachable', message: `The connection to the server closed (${message})` };
     return { kind: 'rpc-error', code: error.code, message: message.replace(/^MCP error -?\d+: /, '') };
   }
   if (error instanceof Error && error.name === 'AbortError') return { kind: 'cancelled' };
@@ -42,11 +51,11 @@ export function failureFromError(error: unknown, timeoutMs: number, signal?: Abo
   return { kind: 'unreachable', message };
 }
 
-/** An `McpConnection` over a connected SDK client. Never throws. */
-export function createSdkConnection(client: Pick<Client, 'request'>): McpConnection {
+/** An `McpConnection` over a connected SDK client; `resultSchema` is the SDK's `ResultSchema`. Never throws. */
+export function createSdkConnection(client: Pick<Client, 'request'>, resultSchema: typeof ResultSchema): McpConnection {
   async function send(method: 'tools/list' | 'tools/call', params: JsonObject, options: McpRequestOptions): Promise<McpAnswer> {
     try {
-      const value: unknown = await client.request({ method, params }, ResultSchema, {
+      const value: unknown = await client.request({ method, params }, resultSchema, {
         timeout: options.timeoutMs,
         signal: options.signal,
         ...(options.onProgress ? { onprogress: (progress) => options.onProgress?.(progress.progress, progress.total) } : {}),

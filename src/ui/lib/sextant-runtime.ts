@@ -3,6 +3,9 @@ import {
   builtinTools,
   createEndpointRunner,
   createExecutor,
+  createMcpRunner,
+  readToolEntries,
+  type McpRunBinding,
   type CaptureInfo,
   type CaptureLookup,
   type Executor,
@@ -60,12 +63,22 @@ export class SextantRuntime {
     const entries = await loadSavedManifests();
     this.saved = entries.map((entry) => entry.manifest);
     this.endpoints = new Map(entries.filter((entry) => entry.endpoint).map((entry) => [`${entry.manifest.name}@${entry.manifest.version}`, entry.endpoint!]));
+    this.mcpBindings = new Map();
+    for (const entry of entries) {
+      // The SDK client loads only when an MCP-bound tool runs. The listed tool is checked again (it was checked when imported; the workspace file may have been edited).
+      const tool = entry.mcp ? readToolEntries([entry.mcp.tool]).tools[0] : undefined;
+      if (!entry.mcp || !tool) continue;
+      const url = entry.mcp.url;
+      this.mcpBindings.set(`${entry.manifest.name}@${entry.manifest.version}`, { tool, connect: async () => (await import('./mcp-servers.ts')).getMcpServers().connection(url) });
+    }
     this.rebuild();
   }
 
   private saved: ToolManifest[] = [];
   /** Endpoint URLs of saved tools, by `name@version`. */
   private endpoints = new Map<string, string>();
+  /** MCP bindings of saved tools, by `name@version`. */
+  private mcpBindings = new Map<string, McpRunBinding>();
 
   private rebuild(): void {
     const builtins = builtinTools({ testTools: getSettings().testTools });
@@ -165,11 +178,12 @@ export class SextantRuntime {
               },
             }),
     };
-    const runner = createEndpointRunner({
+    const endpoints = createEndpointRunner({
       endpointFor: (name, version) => this.endpoints.get(`${name}@${version}`) ?? null,
       fetch: (input, init) => fetch(input, init),
       fallback: local,
     });
+    const runner = createMcpRunner({ bindingFor: (name, version) => this.mcpBindings.get(`${name}@${version}`) ?? null, fallback: endpoints });
     return createExecutor({ registry: this.registry, catalog, runner });
   }
 }
