@@ -64,6 +64,15 @@ function contractChecks(client: () => Client_) {
     expect(capture.columns.map((column: { name: string }) => column.name)).toContain('latency_ms');
   });
 
+  it('sends progress notifications when the client gives a progress token', async () => {
+    const seen: Array<{ progress: number; total?: number }> = [];
+    const result = await client().callTool({ name: 'test_echo', arguments: { capture_selection: { capture_id: 'cap_2026_03_14_a' }, arguments: { text: 'progress' } } }, undefined, {
+      onprogress: (progress) => seen.push({ progress: progress.progress, total: progress.total }),
+    });
+    expect(result.isError).toBeFalsy();
+    expect(seen).toContainEqual({ progress: 1, total: 1 });
+  });
+
   it('stops a cancelled run: the call ends at once and the next call is served', async () => {
     const controller = new AbortController();
     const started = performance.now();
