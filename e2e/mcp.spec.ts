@@ -57,3 +57,37 @@ test('a server that cannot be reached: the message says what the server must all
   await expect(server.getByTestId('mcp.status')).toHaveText('error', { timeout: 20_000 });
   await expect(server.getByTestId('mcp.error')).toContainText('Access-Control-Expose-Headers: Mcp-Session-Id');
 });
+
+test('a switched-on server\'s tool is offered to the planner as server__tool and runs in a scripted planner run', async ({ page, planner }) => {
+  await page.goto('/#/mcp');
+  await page.getByTestId('mcp.url').fill(EVERYTHING);
+  await page.getByTestId('mcp.add').click();
+  const server = page.getByTestId('mcp.server');
+  await expect(server.getByTestId('mcp.status')).toHaveText('connected', { timeout: 20_000 });
+  await server.getByTestId('mcp.enabled').check();
+
+  await planner.open();
+  await page.getByTestId('planner.target.script-pasted').check();
+  const steps = [
+    {
+      tool_calls: [
+        {
+          id: 'call_echo',
+          name: 'mcp_servers_everything__echo',
+          arguments: { capture_selection: { capture_id: 'cap_2026_03_14_a' }, arguments: { message: 'through the planner' } },
+        },
+      ],
+      usage: { input_tokens: 900, output_tokens: 40 },
+    },
+    {
+      tool_calls: [{ id: 'call_final', name: 'agent__final_report', arguments: { report_format: 'markdown', report_content: 'The server echoed.', encoding: 'raw' } }],
+      usage: { input_tokens: 1200, output_tokens: 30 },
+    },
+  ];
+  await page.getByTestId('planner.target.script').fill(JSON.stringify(steps));
+  await planner.ask('Echo something through the MCP server.');
+  await planner.run();
+  expect(await planner.finished()).toBe('success');
+  await expect(planner.steps('execution').getByTestId('result.status')).toHaveText('ok');
+  await expect(planner.steps('execution').getByTestId('result.summary')).toHaveText('Echo: through the planner');
+});

@@ -178,6 +178,8 @@ export type {
   McpCallAnswer,
   McpRunBinding,
   McpRunnerOptions,
+  McpPlannerServer,
+  McpPlannerTool,
 } from './mcp/index.ts';
 export {
   readToolEntries,
@@ -205,4 +207,6 @@ export {
   captureResourceContent,
   MCP_DEFAULT_TIMEOUT_MS,
   createMcpRunner,
+  mcpPlannerTools,
+  MCP_PLANNER_TOOL_VERSION,
 } from './mcp/index.ts';

@@ -24,3 +24,5 @@ export {
 } from './sextant-server.ts';
 export type { McpRunBinding, McpRunnerOptions } from './mcp-runner.ts';
 export { createMcpRunner } from './mcp-runner.ts';
+export type { McpPlannerServer, McpPlannerTool } from './mcp-planner.ts';
+export { mcpPlannerTools, MCP_PLANNER_TOOL_VERSION } from './mcp-planner.ts';

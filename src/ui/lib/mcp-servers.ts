@@ -17,14 +17,18 @@ import {
   type McpToolDefinition,
   type McpToolProblem,
 } from '../../core/index.ts';
+import { getRuntime } from './sextant-runtime.ts';
 import { getWorkspace } from './workspace-session.ts';
 
+/** Where the server list lives in the workspace (sextant-runtime.ts reads it at start too). */
 const SETTING_KEY = 'mcp.servers.v1';
 const CONNECT_TIMEOUT_MS = 15_000;
 
 /** One server as the page shows it. */
 export interface McpServerState {
   url: string;
+  /** The server's name (initialize's serverInfo.name; the host until connected): its tools' namespace for the planner. */
+  name: string;
   /** Switched on by the analyst: only then are its tools offered to the planner. */
   enabled: boolean;
   status: 'connecting' | 'connected' | 'error';
@@ -67,7 +71,7 @@ class McpServers {
       const entries = stored?.ok && Array.isArray(stored.value) ? stored.value.filter(isJsonObject) : [];
       for (const entry of entries) {
         if (typeof entry.url !== 'string' || this.states.some((state) => state.url === entry.url)) continue;
-        this.put({ url: entry.url, enabled: entry.enabled === true, status: 'connecting', error: null, tools: [], problems: [] });
+        this.put({ url: entry.url, name: new URL(entry.url).host, enabled: entry.enabled === true, status: 'connecting', error: null, tools: [], problems: [] });
         void this.refresh(entry.url);
       }
     })();
@@ -85,7 +89,7 @@ class McpServers {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'Only http(s) URLs can be reached from the browser (stdio servers: use the command line)';
     if (this.states.some((state) => state.url === url.href)) return `${url.href} is already added`;
-    this.put({ url: url.href, enabled: false, status: 'connecting', error: null, tools: [], problems: [] });
+    this.put({ url: url.href, name: url.host, enabled: false, status: 'connecting', error: null, tools: [], problems: [] });
     await this.persist();
     await this.refresh(url.href);
     return null;
@@ -113,7 +117,8 @@ class McpServers {
     if (!opened.ok) return this.update(url, { status: 'error', error: this.explain(url, opened.failure), tools: [], problems: [] });
     const listed = await listMcpTools(opened.connection, { timeoutMs: CONNECT_TIMEOUT_MS });
     if (!listed.ok) return this.update(url, { status: 'error', error: this.explain(url, listed.failure), tools: [], problems: [] });
-    this.update(url, { status: 'connected', error: null, tools: listed.list.tools, problems: listed.list.problems });
+    const name = this.live.get(url)?.client.getServerVersion()?.name;
+    this.update(url, { status: 'connected', error: null, tools: listed.list.tools, problems: listed.list.problems, ...(name ? { name } : {}) });
   }
 
   /** The live connection to a server, connecting when there is none. */
@@ -163,7 +168,12 @@ let servers: McpServers | null = null;
 
 /** The app's MCP servers (one set per page load). */
 export function getMcpServers(): McpServers {
-  servers ??= new McpServers();
+  if (!servers) {
+    servers = new McpServers();
+    // Switched-on servers' tools join the registry the planner discovers its tools from.
+    getRuntime().followMcpServers(servers);
+    void servers.load();
+  }
   return servers;
 }
 

@@ -4,7 +4,11 @@ import {
   createEndpointRunner,
   createExecutor,
   createMcpRunner,
+  isJsonObject,
+  mcpPlannerTools,
   readToolEntries,
+  type McpConnection,
+  type McpFailure,
   type McpRunBinding,
   type CaptureInfo,
   type CaptureLookup,
@@ -13,6 +17,7 @@ import {
   type ToolManifest,
   type ToolRunner,
 } from '../../core/index.ts';
+import type { McpServerState } from './mcp-servers.ts';
 import { loadSavedManifests } from './saved-manifests.ts';
 import { getSettings, subscribeSettings } from './settings.ts';
 import { getWorkspace } from './workspace-session.ts';
@@ -39,6 +44,7 @@ export class SextantRuntime {
     this.registry = new ToolRegistry();
     this.executor = this.buildExecutor();
     this.rebuild();
+    void this.followSwitchedOnMcpServers();
     subscribeSettings(() => {
       const next = getSettings();
       this.pool.reconfigure({ size: next.workerCount, testTools: next.testTools });
@@ -83,11 +89,61 @@ export class SextantRuntime {
   private rebuild(): void {
     const builtins = builtinTools({ testTools: getSettings().testTools });
     this.builtinNames = new Set(builtins.map((tool) => tool.manifest.name));
-    this.registry = new ToolRegistry([...builtins, ...this.saved.filter((manifest) => !this.builtinNames.has(manifest.name)).map(unboundTool)]);
+    const saved = this.saved.filter((manifest) => !this.builtinNames.has(manifest.name));
+    const taken = new Set([...this.builtinNames, ...saved.map((manifest) => manifest.name)]);
+    const offered = this.mcpOffered.filter((manifest) => !taken.has(manifest.name));
+    this.registry = new ToolRegistry([...builtins, ...saved.map(unboundTool), ...offered.map(unboundTool)]);
     this.executor = this.buildExecutor();
   }
 
   private builtinNames = new Set<string>();
+
+  /** Manifests of the tools of switched-on MCP servers (`server__tool`), offered to the planner. */
+  private mcpOffered: ToolManifest[] = [];
+  /** Their bindings, by `name@version`. */
+  private mcpOfferedBindings = new Map<string, McpRunBinding>();
+  private mcpFollowed = false;
+  private mcpSignature = '';
+
+  /**
+   * Follows the app's MCP servers: the tools of every server the analyst switched on (and that is
+   * connected) join the registry as `server__tool` manifests, so the planner discovers them like
+   * any installed tool; switched off, they leave it (issue 13).
+   */
+  followMcpServers(store: {
+    subscribe(listener: () => void): () => void;
+    snapshot(): McpServerState[];
+    connection(url: string): Promise<{ ok: true; connection: McpConnection } | { ok: false; failure: McpFailure }>;
+  }): void {
+    if (this.mcpFollowed) return;
+    this.mcpFollowed = true;
+    const update = () => {
+      const switchedOn = store.snapshot().filter((server) => server.enabled && server.status === 'connected');
+      const offered = mcpPlannerTools(switchedOn.map((server) => ({ name: server.name, tools: server.tools })));
+      const signature = JSON.stringify(offered.map((entry) => [entry.manifest.name, switchedOn[entry.server].url, entry.tool.raw]));
+      if (signature === this.mcpSignature) return;
+      this.mcpSignature = signature;
+      this.mcpOffered = offered.map((entry) => entry.manifest);
+      this.mcpOfferedBindings = new Map(
+        offered.map((entry) => {
+          const url = switchedOn[entry.server].url;
+          return [`${entry.manifest.name}@${entry.manifest.version}`, { tool: entry.tool, connect: () => store.connection(url) }];
+        }),
+      );
+      this.rebuild();
+    };
+    store.subscribe(update);
+    update();
+  }
+
+  /** At start, loads the MCP client only when the workspace has a switched-on server. */
+  private async followSwitchedOnMcpServers(): Promise<void> {
+    const workspace = await getWorkspace();
+    // The key of src/ui/lib/mcp-servers.ts, read here without loading the SDK client.
+    const stored = workspace ? await workspace.getSetting('mcp.servers.v1') : null;
+    const anyOn = stored?.ok && Array.isArray(stored.value) && stored.value.some((entry) => isJsonObject(entry) && entry.enabled === true);
+    if (anyOn) (await import('./mcp-servers.ts')).getMcpServers();
+  }
 
   /**
    * The capture descriptions: the built-in ones from a worker, then every capture saved in the
@@ -183,7 +239,10 @@ export class SextantRuntime {
       fetch: (input, init) => fetch(input, init),
       fallback: local,
     });
-    const runner = createMcpRunner({ bindingFor: (name, version) => this.mcpBindings.get(`${name}@${version}`) ?? null, fallback: endpoints });
+    const runner = createMcpRunner({
+      bindingFor: (name, version) => this.mcpBindings.get(`${name}@${version}`) ?? this.mcpOfferedBindings.get(`${name}@${version}`) ?? null,
+      fallback: endpoints,
+    });
     return createExecutor({ registry: this.registry, catalog, runner });
   }
 }
