@@ -14,6 +14,8 @@ export interface HttpServeOptions {
   port: number;
   /** Bearer token every request must carry, when set. */
   token?: string;
+  /** More Host names (without port) clients may use, e.g. the machine's name when bound to 0.0.0.0. */
+  allowHosts?: string[];
   /** A new SDK server for each session. */
   createServer: () => Server;
   log: (line: string) => void;
@@ -29,11 +31,17 @@ export interface RunningHttpServer {
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 /** Host headers and Origins the server accepts: the address it is bound to, and its loopback names when bound to loopback. */
-export function allowLists(host: string, port: number): { hosts: string[]; origins: string[] } {
+export function allowLists(host: string, port: number, extra: ReadonlyArray<string> = []): { hosts: string[]; origins: string[] } {
   const bracket = (name: string) => (name.includes(':') ? `[${name}]` : name);
-  const names = LOOPBACK.has(host) ? ['127.0.0.1', 'localhost', '::1'] : [host];
+  const bound = LOOPBACK.has(host) ? ['127.0.0.1', 'localhost', '::1'] : isWildcard(host) ? [] : [host];
+  const names = [...new Set([...bound, ...extra])];
   const hosts = names.map((name) => `${bracket(name)}:${port}`);
   return { hosts, origins: hosts.flatMap((entry) => [`http://${entry}`, `https://${entry}`]) };
+}
+
+/** An address that binds every interface: the Host names clients use cannot be known from it. */
+export function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '[::]';
 }
 
 function tokenMatches(header: string | undefined, token: string): boolean {
@@ -48,8 +56,11 @@ function refuse(response: ServerResponse, status: number, message: string, heade
 }
 
 export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpServer> {
+  if (isWildcard(options.host) && (options.allowHosts ?? []).length === 0) {
+    throw new Error(`binding to ${options.host} needs --allow-host NAME for each Host name clients use (DNS-rebinding protection checks it)`);
+  }
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
-  let lists = allowLists(options.host, options.port);
+  let lists = allowLists(options.host, options.port, options.allowHosts);
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
@@ -94,7 +105,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     http.listen(options.port, options.host, () => resolve());
   });
   const port = (http.address() as AddressInfo).port;
-  lists = allowLists(options.host, port);
+  lists = allowLists(options.host, port, options.allowHosts);
   const hostPart = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${hostPart}:${port}/mcp`,

@@ -25,7 +25,7 @@ import {
 } from '../../src/core/index.ts';
 import { readCaptures, type Io } from '../main.ts';
 import { connectMcp, splitCommandLine, type McpTarget, type OpenMcpClient } from './connect.ts';
-import { serveHttp } from './http-serve.ts';
+import { isWildcard, serveHttp } from './http-serve.ts';
 import { RunnerPool } from './runner-pool.ts';
 import { createSextantMcpServer } from './sextant-mcp-server.ts';
 
@@ -34,7 +34,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_PORT = 4360;
 
 export const MCP_USAGE = `Usage:
-  sextant mcp serve [--http [--host 127.0.0.1] [--port N] [--token TOKEN]] [--capture ID=PATH]... [--time-column NAME] [--enable-test-tools]
+  sextant mcp serve [--http [--host 127.0.0.1] [--port N] [--token TOKEN] [--allow-host NAME]...] [--capture ID=PATH]... [--time-column NAME] [--enable-test-tools]
   sextant mcp tools TARGET
   sextant mcp call TARGET TOOL ARGS_JSON [--timeout-ms N]
   sextant mcp check TARGET [--tool NAME]... [--timeout-ms N] [--json]
@@ -44,8 +44,8 @@ started as a child process speaking MCP on stdin/stdout); --token TOKEN sends a 
 
 serve   Sextant's installed tools and captures as an MCP server: stdio by default; with --http,
         Streamable HTTP at http://HOST:PORT/mcp (default 127.0.0.1:${DEFAULT_PORT}), Host and Origin
-        checked against the bound address (DNS-rebinding protection), --token required as
-        "Authorization: Bearer TOKEN" when given.
+        checked against the bound address and each --allow-host NAME (DNS-rebinding protection;
+        --host 0.0.0.0 needs --allow-host), --token required as "Authorization: Bearer TOKEN".
 tools   lists the server's tools, each as a canonical tool with its draft ToolManifest and review
         list, and the entries it refused ("problems"); exit 1 when there are any.
 call    validates ARGS_JSON against the tool's inputSchema (nothing is sent when it fails: exit 5),
@@ -69,6 +69,7 @@ function parse(args: string[]) {
         host: { type: 'string' },
         port: { type: 'string' },
         token: { type: 'string' },
+        'allow-host': { type: 'string', multiple: true },
         capture: { type: 'string', multiple: true },
         'time-column': { type: 'string' },
         'enable-test-tools': { type: 'boolean' },
@@ -159,7 +160,9 @@ async function serve(parsed: Parsed, io: Io): Promise<number> {
   const createServer = () => createSextantMcpServer({ registry, catalog, executor, log, version: '0.1.0' });
 
   if (!values.http) {
-    if (values.host !== undefined || values.port !== undefined || values.token !== undefined) throw new McpUsageError('--host, --port and --token need --http');
+    if (values.host !== undefined || values.port !== undefined || values.token !== undefined || values['allow-host'] !== undefined) {
+      throw new McpUsageError('--host, --port, --token and --allow-host need --http');
+    }
     const server = createServer();
     const closed = new Promise<void>((resolve) => {
       server.onclose = () => resolve();
@@ -172,7 +175,9 @@ async function serve(parsed: Parsed, io: Io): Promise<number> {
   }
   const host = values.host ?? '127.0.0.1';
   const port = positiveInteger(values.port, '--port', DEFAULT_PORT, true);
-  const running = await serveHttp({ host, port, token: values.token, createServer, log });
+  const allowHosts = values['allow-host'] ?? [];
+  if (isWildcard(host) && allowHosts.length === 0) throw new McpUsageError(`--host ${host} binds every interface: give --allow-host NAME for each Host name clients use`);
+  const running = await serveHttp({ host, port, token: values.token, allowHosts, createServer, log });
   log(`sextant mcp: serving Streamable HTTP at ${running.url}${values.token ? ' (bearer token required)' : ''}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

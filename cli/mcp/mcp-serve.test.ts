@@ -26,6 +26,13 @@ async function runnerStructuredOutput(): Promise<unknown> {
 
 type Client_ = Client;
 
+async function runCli(argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), readStdin: async () => '' };
+  return { code: await main(argv, io), stdout, stderr };
+}
+
 /** The checks both transports must pass. */
 function contractChecks(client: () => Client_) {
   it('lists every installed tool with the invocation as inputSchema and output_schema as outputSchema', async () => {
@@ -155,6 +162,15 @@ describe('sextant mcp serve --http', () => {
       outgoing.end('{}');
     });
     expect(status).toBe(403);
+  });
+
+  it('lists the Host names and Origins it accepts; binding every interface needs --allow-host', async () => {
+    const { allowLists } = await import('./http-serve.ts');
+    expect(allowLists('127.0.0.1', 4360).hosts).toEqual(['127.0.0.1:4360', 'localhost:4360', '[::1]:4360']);
+    expect(allowLists('0.0.0.0', 4360, ['lab-box']).origins).toEqual(['http://lab-box:4360', 'https://lab-box:4360']);
+    const { code, stderr } = await runCli(['mcp', 'serve', '--http', '--host', '0.0.0.0']);
+    expect(code).toBe(4);
+    expect(stderr).toContain('--allow-host');
   });
 
   it('requires the bearer token when one is set', async () => {

@@ -12,6 +12,7 @@ import {
   failureFromError,
   isJsonObject,
   listMcpTools,
+  type McpAnswer,
   type McpConnection,
   type McpFailure,
   type McpToolDefinition,
@@ -133,7 +134,21 @@ class McpServers {
       await client.close().catch(() => {});
       return { ok: false, failure: failureFromError(error, CONNECT_TIMEOUT_MS) };
     }
-    const live: Live = { client, connection: createSdkConnection(client, ResultSchema), sessionHidden: transport.sessionId === undefined };
+    const base = createSdkConnection(client, ResultSchema);
+    const sessionHidden = transport.sessionId === undefined;
+    // A session the server dropped (it restarted) is forgotten, so the next request reconnects.
+    const forgetLostSession = (answer: McpAnswer): McpAnswer => {
+      if (!answer.ok && answer.failure.kind === 'session-lost' && !sessionHidden && this.live.get(url)?.client === client) {
+        this.live.delete(url);
+        void client.close().catch(() => {});
+      }
+      return answer;
+    };
+    const connection: McpConnection = {
+      listTools: async (cursor, options) => forgetLostSession(await base.listTools(cursor, options)),
+      callTool: async (name, args, options) => forgetLostSession(await base.callTool(name, args, options)),
+    };
+    const live: Live = { client, connection, sessionHidden };
     this.live.set(url, live);
     return { ok: true, connection: live.connection };
   }
