@@ -17,7 +17,15 @@ const SEXTANT = fileURLToPath(new URL('../sextant.mjs', import.meta.url));
 /** The §4 call as a model writes it over MCP: no tool_name, no request_id. */
 const { tool_name: _name, request_id: _id, ...regressionCall } = regressionExampleInvocation;
 
-async function runnerStructuredOutput(): Promise<unknown> {
+let runnerOutput: Promise<unknown> | null = null;
+
+/** What `sextant invoke` answers for the §4 invocation (computed once for both transports). */
+function runnerStructuredOutput(): Promise<unknown> {
+  runnerOutput ??= invokeRegression();
+  return runnerOutput;
+}
+
+async function invokeRegression(): Promise<unknown> {
   let stdout = '';
   const io: Io = { stdout: (text) => void (stdout += text), stderr: () => {}, readStdin: async () => JSON.stringify(regressionExampleInvocation) };
   expect(await main(['invoke', '-'], io)).toBe(0);
