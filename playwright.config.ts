@@ -37,5 +37,13 @@ export default defineConfig({
       url: 'http://127.0.0.1:4177/v1/models',
       reuseExistingServer: !process.env.CI,
     },
+    {
+      // The reference MCP server (server-everything) over Streamable HTTP for the MCP journey. Its
+      // own CORS middleware allows any origin and exposes Mcp-Session-Id, so the page reaches it directly.
+      command: 'node node_modules/@modelcontextprotocol/server-everything/dist/index.js streamableHttp',
+      env: { PORT: '4365' },
+      url: 'http://127.0.0.1:4365/mcp',
+      reuseExistingServer: !process.env.CI,
+    },
   ],
 });

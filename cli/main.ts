@@ -19,6 +19,7 @@ import { runCanon } from './canon-command.ts';
 import { runManifest } from './manifest-command.ts';
 import { runGenerate } from './generate-command.ts';
 import { runPlan } from './plan-command.ts';
+import { runMcp } from './mcp/mcp-command.ts';
 
 /** Exit codes of agent-contract.md, as the runner uses them. */
 export const EXIT = { ok: 0, executionFailure: 1, badArguments: 4, validationFailure: 5 } as const;
@@ -33,6 +34,7 @@ const USAGE = `Usage:
   sextant manifest diff OLD NEW
   sextant generate ble --seed N [--scenario NAME] --out FILE [--per-receiver]
   sextant plan --prompt TEXT [--config FILE] [--provider scripted:FILE|openai:MODEL|anthropic:MODEL|openai-compatible:URL#MODEL]... [--test-tools]
+  sextant mcp serve|tools|call|check ...   (see \`sextant mcp --help\`)
 
 invoke     runs one ToolInvocation or an ordered array of them (a plan) and prints the
            ToolResult (or an array of them) as JSON on stdout
@@ -48,6 +50,8 @@ import     reads a capture file and prints its import report as JSON on stdout: 
 manifests  lists the installed tool manifests as JSON
 generate   ble: writes a synthetic BLE scenario (Arrow IPC captures + FILE.truth.json) and
            prints a JSON summary; see \`sextant generate --help\` and docs/ble-scenarios.md
+mcp        Sextant as an MCP server (serve), and any MCP server's tools under Sextant's contract
+           (tools, call, check); see \`sextant mcp --help\`
 plan       runs a planner session (LLM plan → validate → execute → repair → final report)
            and prints its result as JSON; see \`sextant plan --help\` (exit 0 success, 1 session
            failure, 4 bad arguments or configuration)
@@ -101,6 +105,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   if (argv[0] === 'manifest') return runManifest(argv.slice(1), io);
   if (argv[0] === 'generate') return runGenerate(argv.slice(1), io);
   if (argv[0] === 'plan') return runPlan(argv.slice(1), io);
+  if (argv[0] === 'mcp') return runMcp(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -248,7 +253,7 @@ async function loadCatalog(specs: string[], timeColumn: string | undefined): Pro
   return new CaptureCatalog([...builtinCaptures(), ...(await readCaptures(specs, timeColumn))]);
 }
 
-async function readCaptures(specs: string[], timeColumn: string | undefined): Promise<Capture[]> {
+export async function readCaptures(specs: string[], timeColumn: string | undefined): Promise<Capture[]> {
   const captures: Capture[] = [];
   for (const spec of specs) {
     const separator = spec.indexOf('=');

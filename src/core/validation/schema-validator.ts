@@ -1,4 +1,5 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import AjvDraft07 from 'ajv';
 import addFormats from 'ajv-formats';
 import type { ToolError, ToolErrorCode } from '../contract/tool-error.ts';
 import type { JsonSchema } from '../contract/types.ts';
@@ -18,6 +19,17 @@ const regExpEngine = Object.assign((pattern: string) => linearRegExp(pattern), {
  */
 const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true, code: { regExp: regExpEngine } });
 addFormats(ajv);
+/** Schemas that declare draft-07 (or draft-06), as MCP servers' tool schemas often do (issue 13). */
+const ajvDraft07 = new AjvDraft07({ allErrors: true, strict: false, verbose: true, code: { regExp: regExpEngine } });
+addFormats(ajvDraft07);
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-0[67]\/schema#?$/;
+
+/** The ajv instance for the draft a schema declares in `$schema`; 2020-12 when it declares none. */
+function ajvFor(schema: unknown): Ajv2020 {
+  const declared = typeof schema === 'object' && schema !== null ? (schema as { $schema?: unknown }).$schema : undefined;
+  // Both are ajv `Core` instances with the same API; only the meta-schema and keyword set differ.
+  return typeof declared === 'string' && DRAFT_07.test(declared) ? (ajvDraft07 as unknown as Ajv2020) : ajv;
+}
 
 /** A compiled validator, or why the schema cannot be used. */
 type Compiled = { ok: true; validate: ValidateFunction } | { ok: false; message: string };
@@ -37,7 +49,7 @@ function validatorFor(schema: JsonSchema): Compiled {
       entry = { ok: false, message: problems[0].message };
     } else {
       try {
-        entry = { ok: true, validate: ajv.compile(schema) };
+        entry = { ok: true, validate: ajvFor(schema).compile(schema) };
       } catch (error) {
         entry = { ok: false, message: firstLine(error) };
       }
@@ -52,7 +64,7 @@ function firstLine(error: unknown): string {
 }
 
 /**
- * Checks that a schema is itself valid JSON Schema (2020-12 meta-schema) and compiles; returns
+ * Checks that a schema is itself valid JSON Schema (the 2020-12 meta-schema, or draft-07 when it declares that) and compiles; returns
  * ajv's messages. Never throws, and leaves nothing behind in ajv's cache (authored schemas are
  * checked on every keystroke, often with the same `$id`).
  */
@@ -74,6 +86,7 @@ const DOCUMENT_CHECK_CACHE = 64;
 const documentChecks = new Map<string, string[]>();
 
 function compileOnce(schema: unknown): string[] {
+  const ajv = ajvFor(schema);
   try {
     if (!ajv.validateSchema(schema as object)) {
       return (ajv.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);

@@ -9,6 +9,7 @@ import './app.css';
 
 // Monaco is large: the Manifests page loads it only when opened.
 const ManifestsPage = lazy(() => import('../features/manifests/ManifestsPage.tsx'));
+const McpPage = lazy(() => import('../features/mcp/McpPage.tsx'));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 
@@ -25,6 +26,7 @@ const PAGES = {
   },
   runs: { title: 'Runs', render: () => <RunsPage /> },
   planner: { title: 'Planner', render: () => <PlannerPage /> },
+  mcp: { title: 'MCP', render: () => <Suspense fallback={<p className="muted">Loading…</p>}><McpPage /></Suspense> },
   settings: { title: 'Settings', render: () => <SettingsPage /> },
 } as const;
 type PageId = keyof typeof PAGES;

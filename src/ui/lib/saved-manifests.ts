@@ -1,4 +1,4 @@
-import { classifyChange, compareVersions, isJsonObject, type ChangeClassification, type ToolManifest } from '../../core/index.ts';
+import { classifyChange, compareVersions, isJsonObject, type ChangeClassification, type JsonObject, type ToolManifest } from '../../core/index.ts';
 import { getWorkspace } from './workspace-session.ts';
 
 /** One saved version of a manifest. */
@@ -8,6 +8,15 @@ export interface SavedManifest {
   savedAt: string;
   /** URL the tool is served by: the executor POSTs each validated invocation there. */
   endpoint?: string;
+  /** The MCP server tool it runs on: the executor sends each validated invocation's arguments there. */
+  mcp?: SavedMcpBinding;
+}
+
+/** A saved manifest's MCP binding: the server's Streamable HTTP URL and the tool as it listed it. */
+export interface SavedMcpBinding {
+  url: string;
+  /** The `tools/list` entry (name on the server, schemas). */
+  tool: JsonObject;
 }
 
 /**
@@ -33,7 +42,7 @@ export type SaveOutcome =
  * same tool (saved or built in) is classified by the compatibility policy, and a change whose
  * version bump is too small — a breaking change without a new major — is refused with the reason.
  */
-export async function saveManifest(manifest: ToolManifest, installed: ReadonlyArray<ToolManifest>, endpoint?: string): Promise<SaveOutcome> {
+export async function saveManifest(manifest: ToolManifest, installed: ReadonlyArray<ToolManifest>, endpoint?: string, mcp?: SavedMcpBinding): Promise<SaveOutcome> {
   const saved = await loadSavedManifests();
   const sameVersion = saved.findIndex((entry) => entry.manifest.name === manifest.name && entry.manifest.version === manifest.version);
   if (sameVersion >= 0 && JSON.stringify(saved[sameVersion].manifest) === JSON.stringify(manifest) && (saved[sameVersion].endpoint ?? '') !== (endpoint ?? '')) {
@@ -56,7 +65,7 @@ export async function saveManifest(manifest: ToolManifest, installed: ReadonlyAr
   const previous = sameName.filter((candidate) => compareVersions(candidate.version, manifest.version) < 0).sort((a, b) => compareVersions(b.version, a.version))[0];
   const classification = previous ? classifyChange(previous, manifest) : null;
   if (classification && !classification.versionOk) return { ok: false, message: classification.message, classification };
-  const entry: SavedManifest = { manifest, savedAt: new Date().toISOString(), ...(endpoint ? { endpoint } : {}) };
+  const entry: SavedManifest = { manifest, savedAt: new Date().toISOString(), ...(endpoint ? { endpoint } : {}), ...(mcp ? { mcp } : {}) };
   return write([...saved, entry], entry, classification);
 }
 

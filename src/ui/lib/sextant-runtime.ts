@@ -3,6 +3,13 @@ import {
   builtinTools,
   createEndpointRunner,
   createExecutor,
+  createMcpRunner,
+  isJsonObject,
+  mcpPlannerTools,
+  readToolEntries,
+  type McpConnection,
+  type McpFailure,
+  type McpRunBinding,
   type CaptureInfo,
   type CaptureLookup,
   type Executor,
@@ -10,6 +17,7 @@ import {
   type ToolManifest,
   type ToolRunner,
 } from '../../core/index.ts';
+import type { McpServerState } from './mcp-servers.ts';
 import { loadSavedManifests } from './saved-manifests.ts';
 import { getSettings, subscribeSettings } from './settings.ts';
 import { getWorkspace } from './workspace-session.ts';
@@ -36,6 +44,7 @@ export class SextantRuntime {
     this.registry = new ToolRegistry();
     this.executor = this.buildExecutor();
     this.rebuild();
+    void this.followSwitchedOnMcpServers();
     subscribeSettings(() => {
       const next = getSettings();
       this.pool.reconfigure({ size: next.workerCount, testTools: next.testTools });
@@ -60,21 +69,81 @@ export class SextantRuntime {
     const entries = await loadSavedManifests();
     this.saved = entries.map((entry) => entry.manifest);
     this.endpoints = new Map(entries.filter((entry) => entry.endpoint).map((entry) => [`${entry.manifest.name}@${entry.manifest.version}`, entry.endpoint!]));
+    this.mcpBindings = new Map();
+    for (const entry of entries) {
+      // The SDK client loads only when an MCP-bound tool runs. The listed tool is checked again (it was checked when imported; the workspace file may have been edited).
+      const tool = entry.mcp ? readToolEntries([entry.mcp.tool]).tools[0] : undefined;
+      if (!entry.mcp || !tool) continue;
+      const url = entry.mcp.url;
+      this.mcpBindings.set(`${entry.manifest.name}@${entry.manifest.version}`, { tool, connect: async () => (await import('./mcp-servers.ts')).getMcpServers().connection(url) });
+    }
     this.rebuild();
   }
 
   private saved: ToolManifest[] = [];
   /** Endpoint URLs of saved tools, by `name@version`. */
   private endpoints = new Map<string, string>();
+  /** MCP bindings of saved tools, by `name@version`. */
+  private mcpBindings = new Map<string, McpRunBinding>();
 
   private rebuild(): void {
     const builtins = builtinTools({ testTools: getSettings().testTools });
     this.builtinNames = new Set(builtins.map((tool) => tool.manifest.name));
-    this.registry = new ToolRegistry([...builtins, ...this.saved.filter((manifest) => !this.builtinNames.has(manifest.name)).map(unboundTool)]);
+    const saved = this.saved.filter((manifest) => !this.builtinNames.has(manifest.name));
+    const taken = new Set([...this.builtinNames, ...saved.map((manifest) => manifest.name)]);
+    const offered = this.mcpOffered.filter((manifest) => !taken.has(manifest.name));
+    this.registry = new ToolRegistry([...builtins, ...saved.map(unboundTool), ...offered.map(unboundTool)]);
     this.executor = this.buildExecutor();
   }
 
   private builtinNames = new Set<string>();
+
+  /** Manifests of the tools of switched-on MCP servers (`server__tool`), offered to the planner. */
+  private mcpOffered: ToolManifest[] = [];
+  /** Their bindings, by `name@version`. */
+  private mcpOfferedBindings = new Map<string, McpRunBinding>();
+  private mcpFollowed = false;
+  private mcpSignature = '';
+
+  /**
+   * Follows the app's MCP servers: the tools of every server the analyst switched on (and that is
+   * connected) join the registry as `server__tool` manifests, so the planner discovers them like
+   * any installed tool; switched off, they leave it (issue 13).
+   */
+  followMcpServers(store: {
+    subscribe(listener: () => void): () => void;
+    snapshot(): McpServerState[];
+    connection(url: string): Promise<{ ok: true; connection: McpConnection } | { ok: false; failure: McpFailure }>;
+  }): void {
+    if (this.mcpFollowed) return;
+    this.mcpFollowed = true;
+    const update = () => {
+      const switchedOn = store.snapshot().filter((server) => server.enabled && server.status === 'connected');
+      const offered = mcpPlannerTools(switchedOn.map((server) => ({ name: server.name, tools: server.tools })));
+      const signature = JSON.stringify(offered.map((entry) => [entry.manifest.name, switchedOn[entry.server].url, entry.tool.raw]));
+      if (signature === this.mcpSignature) return;
+      this.mcpSignature = signature;
+      this.mcpOffered = offered.map((entry) => entry.manifest);
+      this.mcpOfferedBindings = new Map(
+        offered.map((entry) => {
+          const url = switchedOn[entry.server].url;
+          return [`${entry.manifest.name}@${entry.manifest.version}`, { tool: entry.tool, connect: () => store.connection(url) }];
+        }),
+      );
+      this.rebuild();
+    };
+    store.subscribe(update);
+    update();
+  }
+
+  /** At start, loads the MCP client only when the workspace has a switched-on server. */
+  private async followSwitchedOnMcpServers(): Promise<void> {
+    const workspace = await getWorkspace();
+    // The key of src/ui/lib/mcp-servers.ts, read here without loading the SDK client.
+    const stored = workspace ? await workspace.getSetting('mcp.servers.v1') : null;
+    const anyOn = stored?.ok && Array.isArray(stored.value) && stored.value.some((entry) => isJsonObject(entry) && entry.enabled === true);
+    if (anyOn) (await import('./mcp-servers.ts')).getMcpServers();
+  }
 
   /**
    * The capture descriptions: the built-in ones from a worker, then every capture saved in the
@@ -165,10 +234,14 @@ export class SextantRuntime {
               },
             }),
     };
-    const runner = createEndpointRunner({
+    const endpoints = createEndpointRunner({
       endpointFor: (name, version) => this.endpoints.get(`${name}@${version}`) ?? null,
       fetch: (input, init) => fetch(input, init),
       fallback: local,
+    });
+    const runner = createMcpRunner({
+      bindingFor: (name, version) => this.mcpBindings.get(`${name}@${version}`) ?? this.mcpOfferedBindings.get(`${name}@${version}`) ?? null,
+      fallback: endpoints,
     });
     return createExecutor({ registry: this.registry, catalog, runner });
   }

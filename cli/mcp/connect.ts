@@ -1,0 +1,61 @@
+// Connecting to an MCP server from the command line: the SDK's client and transports, wrapped
+// into the core's `McpConnection`. Nothing here speaks JSON-RPC.
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { createSdkConnection, failureFromError, type McpConnection, type McpFailure } from '../../src/core/index.ts';
+
+/** Where a server is: a Streamable HTTP URL, or a command speaking MCP on its stdin/stdout. */
+export type McpTarget = { kind: 'http'; url: URL; token?: string } | { kind: 'stdio'; command: string; args: string[] };
+
+export interface OpenMcpClient {
+  connection: McpConnection;
+  client: Client;
+  /** The server's stderr so far (stdio targets), for error messages. */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** Splits `"COMMAND ARGS"` on whitespace; double or single quotes keep a word together. */
+export function splitCommandLine(line: string): string[] {
+  const words: string[] = [];
+  const pattern = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  for (let match = pattern.exec(line); match !== null; match = pattern.exec(line)) words.push(match[1] ?? match[2] ?? match[3]);
+  return words;
+}
+
+export const CLIENT_INFO = { name: 'sextant', version: '0.1.0' } as const;
+
+/** Connects (MCP initialize) within `timeoutMs`; a failure says what happened. */
+export async function connectMcp(target: McpTarget, timeoutMs: number): Promise<{ ok: true; value: OpenMcpClient } | { ok: false; failure: McpFailure }> {
+  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  let stderrText = '';
+  let transport: Transport;
+  if (target.kind === 'http') {
+    const headers: Record<string, string> = target.token ? { authorization: `Bearer ${target.token}` } : {};
+    transport = new StreamableHTTPClientTransport(target.url, { requestInit: { headers } });
+  } else {
+    const stdio = new StdioClientTransport({ command: target.command, args: target.args, stderr: 'pipe' });
+    stdio.stderr?.on('data', (chunk: Buffer) => {
+      if (stderrText.length < 8000) stderrText += chunk.toString('utf8');
+    });
+    transport = stdio;
+  }
+  try {
+    await client.connect(transport, { timeout: timeoutMs });
+  } catch (error) {
+    await client.close().catch(() => {});
+    const failure = failureFromError(error, timeoutMs);
+    if (target.kind === 'stdio' && stderrText.trim() !== '' && 'message' in failure) {
+      return { ok: false, failure: { ...failure, message: `${failure.message}; the server wrote: ${stderrText.trim().slice(0, 500)}` } };
+    }
+    return { ok: false, failure };
+  }
+  return {
+    ok: true,
+    value: { connection: createSdkConnection(client, ResultSchema), client, stderr: () => stderrText, close: () => client.close() },
+  };
+}

@@ -1,0 +1,120 @@
+// `sextant mcp serve --http`: Streamable HTTP at http://HOST:PORT/mcp with the SDK's transport.
+// Each MCP session gets its own SDK `Server` and transport; the SDK checks Host and Origin
+// against the allow-lists (DNS-rebinding protection). This file only routes requests to sessions
+// and checks the optional bearer token.
+
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+export interface HttpServeOptions {
+  host: string;
+  port: number;
+  /** Bearer token every request must carry, when set. */
+  token?: string;
+  /** More Host names (without port) clients may use, e.g. the machine's name when bound to 0.0.0.0. */
+  allowHosts?: string[];
+  /** A new SDK server for each session. */
+  createServer: () => Server;
+  log: (line: string) => void;
+}
+
+export interface RunningHttpServer {
+  url: string;
+  /** Live sessions, for tests and diagnostics. */
+  sessionCount(): number;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/** Host headers and Origins the server accepts: the address it is bound to, and its loopback names when bound to loopback. */
+export function allowLists(host: string, port: number, extra: ReadonlyArray<string> = []): { hosts: string[]; origins: string[] } {
+  const bracket = (name: string) => (name.includes(':') ? `[${name}]` : name);
+  const bound = LOOPBACK.has(host) ? ['127.0.0.1', 'localhost', '::1'] : isWildcard(host) ? [] : [host];
+  const names = [...new Set([...bound, ...extra])];
+  const hosts = names.map((name) => `${bracket(name)}:${port}`);
+  return { hosts, origins: hosts.flatMap((entry) => [`http://${entry}`, `https://${entry}`]) };
+}
+
+/** An address that binds every interface: the Host names clients use cannot be known from it. */
+export function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '[::]';
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const expected = Buffer.from(`Bearer ${token}`);
+  const given = Buffer.from(header ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function refuse(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  // The shape the SDK's transport uses for its own refusals (a JSON-RPC error with a null id).
+  response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpServer> {
+  if (isWildcard(options.host) && (options.allowHosts ?? []).length === 0) {
+    throw new Error(`binding to ${options.host} needs --allow-host NAME for each Host name clients use (DNS-rebinding protection checks it)`);
+  }
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  let lists = allowLists(options.host, options.port, options.allowHosts);
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (path !== '/mcp') return refuse(response, 404, 'Not found: the MCP endpoint is /mcp');
+    if (options.token !== undefined && !tokenMatches(request.headers.authorization, options.token)) {
+      return refuse(response, 401, 'A bearer token is required', { 'www-authenticate': 'Bearer' });
+    }
+    const sessionId = request.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = sessions.get(sessionId);
+      if (!session) return refuse(response, 404, 'Session not found: it ended or the server restarted; initialize a new one');
+      return session.transport.handleRequest(request, response);
+    }
+    const server = options.createServer();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableDnsRebindingProtection: true,
+      allowedHosts: lists.hosts,
+      allowedOrigins: lists.origins,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(request, response);
+    // Anything but a successful initialize leaves no session behind.
+    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await server.close();
+  }
+
+  const http = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      options.log(`sextant mcp: ${error instanceof Error ? error.message : String(error)}`);
+      if (!response.headersSent) refuse(response, 500, 'Internal error');
+      else response.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, options.host, () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+  lists = allowLists(options.host, port, options.allowHosts);
+  const hostPart = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${hostPart}:${port}/mcp`,
+    sessionCount: () => sessions.size,
+    async close() {
+      for (const { server } of sessions.values()) await server.close().catch(() => {});
+      sessions.clear();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
