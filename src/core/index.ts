@@ -158,3 +158,24 @@ export { generateConformanceCases, judgeConformance } from './manifests/index.ts
 export * from './tools/ble-analyzer/index.ts';
 export * from './demo/ble-scenario/index.ts';
 export * from './planner/index.ts';
+
+// Case reports (issue 15): the report model, its HTML rendering and verification.
+export type {
+  RunDocument,
+  RunStep,
+  PlannerRunSummary,
+  PlannerTimelineEntry,
+  HashBasis,
+  ReportCapture,
+  ReportStep,
+  ReportSelection,
+  CaseReport,
+  CaptureProvenance,
+  BuildReportOptions,
+  VerifyDependencies,
+  VerifyOutcome,
+  CaptureCheck,
+  StepCheck,
+  CaptureFingerprint,
+} from './report/index.ts';
+export { buildCaseReport, parseRunDocument, parseCaseReport, renderReportHtml, verifyReport, builtinCaptureFingerprint, redactKeys, BLE_CAVEATS } from './report/index.ts';
