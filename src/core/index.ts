@@ -178,4 +178,4 @@ export type {
   StepCheck,
   CaptureFingerprint,
 } from './report/index.ts';
-export { buildCaseReport, parseRunDocument, parseCaseReport, renderReportHtml, verifyReport, builtinCaptureFingerprint, redactKeys, BLE_CAVEATS } from './report/index.ts';
+export { buildCaseReport, parseRunDocument, parseCaseReport, renderReportHtml, verifyReport, builtinCaptureFingerprint, redactKeys, selectionOf, BLE_CAVEATS } from './report/index.ts';

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ResultView } from '../../components/ResultView.tsx';
 import { restoreSavedRuns, runInput } from '../../lib/run-input.ts';
 import { useRuns, type RunEntry } from '../../lib/run-store.ts';
+import { ExportReportButton } from '../report/ExportReportButton.tsx';
 
 function download(entry: RunEntry): void {
   const results = entry.records.map((record) => record.result);
@@ -93,7 +94,11 @@ export function RunsPage() {
       </section>
       {open && (
         <section className="panel" aria-label={`Run ${open.id}`}>
-          <h2>Run {open.id}</h2>
+          <div className="results__header">
+            <h2>Run {open.id}</h2>
+            <span className="spacer" />
+            {open.state === 'done' && <ExportReportButton source={{ kind: 'tool-run', run: open }} />}
+          </div>
           <details>
             <summary>{open.isPlan ? 'Plan' : 'Invocation'} as sent</summary>
             <pre>{typeof open.input === 'string' ? open.input : JSON.stringify(open.input, null, 2)}</pre>
