@@ -60,7 +60,7 @@ export function ResultView({ record, title, invocation }: { record: ExecutionRec
       )}
       <details className="raw-json">
         <summary>Raw ToolResult JSON</summary>
-        <pre data-testid="result.raw-json">{JSON.stringify(result, null, 2)}</pre>
+        <pre data-testid="result.raw-json" tabIndex={0}>{JSON.stringify(result, null, 2)}</pre>
       </details>
     </section>
   );

@@ -101,7 +101,7 @@ export function RunsPage() {
           </div>
           <details>
             <summary>{open.isPlan ? 'Plan' : 'Invocation'} as sent</summary>
-            <pre>{typeof open.input === 'string' ? open.input : JSON.stringify(open.input, null, 2)}</pre>
+            <pre tabIndex={0}>{typeof open.input === 'string' ? open.input : JSON.stringify(open.input, null, 2)}</pre>
           </details>
           {open.records.map((record, index) => (
             <ResultView key={index} record={record} title={open.isPlan ? `Step ${index + 1}` : undefined} />
