@@ -30,13 +30,15 @@ export function probabilityColor(probability: number): string {
 /** A cluster's pairwise probability matrix as a labelled heatmap. */
 export function heatmapSvg(addresses: readonly string[], matrix: readonly (readonly number[])[], title: string): string {
   const n = addresses.length;
-  const cell = n <= 12 ? 36 : n <= 40 ? 14 : Math.max(2, Math.floor(560 / n));
+  const cell = n <= 12 ? 40 : n <= 40 ? 14 : Math.max(2, Math.floor(560 / n));
   const showLabels = n <= 40;
   const label = showLabels ? 150 : 10;
   const size = label + n * cell + 10;
+  // The rotated column labels lean right past the last column.
+  const width = size + (showLabels ? 110 : 0);
   const parts: string[] = [];
   parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" class="report-heatmap" role="img" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}" font-family="ui-monospace, monospace" font-size="11"><title>${escapeMarkup(title)}</title>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" class="report-heatmap" role="img" width="${width}" height="${size}" viewBox="0 0 ${width} ${size}" font-family="ui-monospace, monospace" font-size="11"><title>${escapeMarkup(title)}</title>`,
   );
   for (let row = 0; row < n; row++) {
     if (showLabels) {
@@ -50,7 +52,7 @@ export function heatmapSvg(addresses: readonly string[], matrix: readonly (reado
       parts.push(`<rect x="${label + column * cell}" y="${label + row * cell}" width="${cell}" height="${cell}" fill="${probabilityColor(value)}" stroke="#fff" stroke-width="${cell > 6 ? 1 : 0}"/>`);
       if (cell >= 30) {
         parts.push(
-          `<text x="${label + column * cell + cell / 2}" y="${label + row * cell + cell / 2 + 4}" text-anchor="middle" fill="${value > 0.55 ? '#fff' : '#000'}">${fixed(value, 2)}</text>`,
+          `<text x="${label + column * cell + cell / 2}" y="${label + row * cell + cell / 2 + 4}" text-anchor="middle" fill="${value > 0.55 ? '#fff' : '#000'}">${fixed(value, 3)}</text>`,
         );
       }
     }
