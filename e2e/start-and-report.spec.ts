@@ -21,11 +21,35 @@ test('one click on the manifest journey opens the editor', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
 });
 
-test('one click on the planner journey runs the offline demo to its final report', async ({ planner, page }) => {
+test('one click on the planner journey runs the offline demo; its report and run file export', async ({ planner, page }, testInfo) => {
   await page.goto('/');
   await page.getByTestId('start.planner-demo').click();
   expect(await planner.finished()).toBe('success');
   await expect(planner.current().getByTestId('planner.final.status')).toHaveText('success');
+
+  const saved: string[] = [];
+  page.on('download', (download) => {
+    const path = testInfo.outputPath(download.suggestedFilename());
+    saved.push(path);
+    void download.saveAs(path);
+  });
+  await page.getByTestId('report.export').click();
+  await expect.poll(() => saved.length).toBe(2);
+  const htmlPath = saved.find((path) => path.endsWith('.html'))!;
+  await expect.poll(async () => (await readFile(htmlPath, 'utf8').catch(() => '')).includes('</html>')).toBe(true);
+  const html = await readFile(htmlPath, 'utf8');
+  expect(html).toContain('Step timeline');
+  expect(html).toContain('offline repairer');
+  expect(html).toContain('MISSING_REQUIRED_ARGUMENT');
+
+  // The app's run file goes through the runner's `sextant report` too.
+  await page.getByTestId('report.export-run').click();
+  await expect.poll(() => saved.length).toBe(3);
+  const runPath = saved[2];
+  await expect.poll(async () => (await readFile(runPath, 'utf8').catch(() => '')).endsWith('}\n')).toBe(true);
+  const out = testInfo.outputPath('from-runner.html');
+  await run('node', ['cli/sextant.mjs', 'report', runPath, '--out', out], { cwd: root });
+  expect(await readFile(out, 'utf8')).toContain('cap_2026_03_14_a');
 });
 
 test('one click analyses the BLE demo captures; the result has room and exports a self-contained report that verifies', async ({ tools, page, browser }, testInfo) => {

@@ -1,6 +1,7 @@
 import { version as sextantVersion } from '../../../package.json';
 import {
   buildCaseReport,
+  redactKeys,
   renderReportHtml,
   selectionOf,
   type CaptureInfo,
@@ -32,7 +33,8 @@ export function runDocumentOf(source: ReportSource): RunDocument {
       started_at: run.startedAt.toISOString(),
       sextant_version: sextantVersion,
       steps: run.records.map((record, index) => ({
-        invocation: toJson(inputs[index] ?? null),
+        // A run file never holds key material: IRKs keep their labels only.
+        invocation: redactKeys(toJson(inputs[index] ?? null)),
         tool_name: record.toolName,
         resolved_version: record.resolvedVersion,
         phase: record.phase,
@@ -48,7 +50,7 @@ export function runDocumentOf(source: ReportSource): RunDocument {
     kind: 'planner-run',
     started_at: run.startedAt,
     sextant_version: sextantVersion,
-    steps: source.steps,
+    steps: source.steps.map((step) => ({ ...step, invocation: redactKeys(step.invocation) })),
     planner: {
       question: run.question,
       targets: run.targets.map((target) => toJson({ provider: target.provider, model: target.model, baseUrl: target.baseUrl, label: target.label })),
@@ -89,10 +91,9 @@ async function provenanceOf(info: CaptureInfo, importReport: unknown): Promise<C
   };
 }
 
-/** Builds the case report of a run, with the provenance of every capture it read. */
-export async function caseReportOf(source: ReportSource, now: Date = new Date()): Promise<CaseReport> {
+/** The provenance of every capture the run's steps read (file hashes, or a built-in's Arrow IPC hash). */
+async function provenanceFor(document: RunDocument): Promise<Map<string, CaptureProvenance>> {
   const runtime = getRuntime();
-  const document = runDocumentOf(source);
   const infos = await runtime.captures();
   const wanted = new Set(document.steps.flatMap((step) => selectionOf(step.invocation)?.capture_ids ?? []));
   const captures = new Map<string, CaptureProvenance>();
@@ -100,7 +101,20 @@ export async function caseReportOf(source: ReportSource, now: Date = new Date())
     if (!wanted.has(info.id)) continue;
     captures.set(info.id, await provenanceOf(info, runtime.importReports.get(info.id)));
   }
-  return buildCaseReport(document, { captures, createdAt: now.toISOString() });
+  return captures;
+}
+
+/** Builds the case report of a run, with the provenance of every capture it read. */
+export async function caseReportOf(source: ReportSource, now: Date = new Date()): Promise<CaseReport> {
+  const document = runDocumentOf(source);
+  return buildCaseReport(document, { captures: await provenanceFor(document), createdAt: now.toISOString() });
+}
+
+/** Writes the run as a `sextant.run` file (with its captures' provenance), for `sextant report`. */
+export async function exportRunDocument(source: ReportSource): Promise<void> {
+  const document = runDocumentOf(source);
+  const captures = [...(await provenanceFor(document)).values()];
+  save(`${JSON.stringify({ ...document, captures }, null, 2)}\n`, 'application/json', `sextant-run-${document.started_at.replace(/[^0-9]/g, '').slice(0, 14)}.json`);
 }
 
 function save(content: string, type: string, name: string): void {

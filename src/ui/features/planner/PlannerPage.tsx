@@ -149,7 +149,7 @@ export function PlannerPage() {
       <div className="planner-main">
         {open && open.state !== 'running' && (
           <div className="planner-export">
-            <ExportReportButton source={plannerReportSource(open)} />
+            <ExportReportButton source={() => plannerReportSource(open)} withRunFile />
           </div>
         )}
         {open ? <RunView key={open.id} run={open} live={open.id === active?.handle.id ? active.live : undefined} /> : <section className="panel muted">Ask a question, or run the offline demo.</section>}

@@ -97,7 +97,7 @@ export function RunsPage() {
           <div className="results__header">
             <h2>Run {open.id}</h2>
             <span className="spacer" />
-            {open.state === 'done' && <ExportReportButton source={{ kind: 'tool-run', run: open }} />}
+            {open.state === 'done' && <ExportReportButton source={{ kind: 'tool-run', run: open }} withRunFile />}
           </div>
           <details>
             <summary>{open.isPlan ? 'Plan' : 'Invocation'} as sent</summary>
