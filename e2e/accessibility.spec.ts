@@ -71,3 +71,24 @@ test('the Captures page after an import', async ({ page }) => {
   await expect(page.getByTestId('capture.detail')).toBeVisible();
   await expectAccessible(page, 'the captures page');
 });
+
+test('keyboard only: from the start page to a BLE analysis, then into the heatmap', async ({ tools, page }) => {
+  await page.goto('/');
+  let reached = false;
+  for (let presses = 0; presses < 15 && !reached; presses++) {
+    await page.keyboard.press('Tab');
+    reached = (await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))) === 'start.ble-analysis';
+  }
+  expect(reached, 'the BLE journey is reachable with Tab').toBe(true);
+  await page.keyboard.press('Enter');
+  await expect(tools.results().first()).toHaveAttribute('data-status', /^(ok|partial)$/, { timeout: 60_000 });
+  // After navigating, focus is on the page's content, so Tab continues from there.
+  await expect(page.locator('#main-content')).toBeFocused();
+  // The heatmap is operable with the arrow keys: a cell and its probability, then Escape.
+  const heatmap = page.getByTestId('ble.heatmap');
+  await heatmap.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('ble.heatmap.tooltip')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('ble.heatmap.tooltip')).toHaveCount(0);
+});
