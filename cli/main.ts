@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -9,9 +10,12 @@ import {
   builtinTools,
   createExecutor,
   readCaptureFile,
+  redactKeys,
   safeParseJson,
   type Capture,
   type ExecutionRecord,
+  type JsonValue,
+  type RunDocument,
   type ToolResult,
 } from '../src/core/index.ts';
 import { ThreadRunner } from './thread-runner.ts';
@@ -20,12 +24,13 @@ import { runManifest } from './manifest-command.ts';
 import { runGenerate } from './generate-command.ts';
 import { runPlan } from './plan-command.ts';
 import { runMcp } from './mcp/mcp-command.ts';
+import { runReport, sextantVersion } from './report-command.ts';
 
 /** Exit codes of agent-contract.md, as the runner uses them. */
 export const EXIT = { ok: 0, executionFailure: 1, badArguments: 4, validationFailure: 5 } as const;
 
 const USAGE = `Usage:
-  sextant invoke FILE|- [--capture ID=PATH]... [--time-column NAME] [--enable-test-tools]
+  sextant invoke FILE|- [--capture ID=PATH]... [--time-column NAME] [--enable-test-tools] [--run-out RUN.json]
   sextant captures [--capture ID=PATH]... [--time-column NAME]
   sextant import PATH [--id ID] [--out FILE.arrow]
   sextant manifests [--enable-test-tools]
@@ -33,6 +38,8 @@ const USAGE = `Usage:
   sextant manifest check FILE|-
   sextant manifest diff OLD NEW
   sextant generate ble --seed N [--scenario NAME] --out FILE [--per-receiver]
+  sextant report RUN.json --out FILE.html [--json FILE.json] [--capture ID=PATH]...
+  sextant report verify REPORT.json [--capture ID=PATH]... [--irk LABEL=HEX]...
   sextant plan --prompt TEXT [--config FILE] [--provider scripted:FILE|openai:MODEL|anthropic:MODEL|openai-compatible:URL#MODEL]... [--test-tools]
   sextant mcp serve|tools|call|check ...   (see \`sextant mcp --help\`)
 
@@ -52,6 +59,9 @@ generate   ble: writes a synthetic BLE scenario (Arrow IPC captures + FILE.truth
            prints a JSON summary; see \`sextant generate --help\` and docs/ble-scenarios.md
 mcp        Sextant as an MCP server (serve), and any MCP server's tools under Sextant's contract
            (tools, call, check); see \`sextant mcp --help\`
+report     writes a case report (self-contained HTML + JSON twin) from a run file; verify
+           re-checks a report's capture hashes and results (see \`sextant report --help\`;
+           exit 3 when verification fails)
 plan       runs a planner session (LLM plan → validate → execute → repair → final report)
            and prints its result as JSON; see \`sextant plan --help\` (exit 0 success, 1 session
            failure, 4 bad arguments or configuration)
@@ -59,6 +69,8 @@ plan       runs a planner session (LLM plan → validate → execute → repair 
 --capture ID=PATH   adds a capture from a BLE capture (pcap, pcapng, btsnoop), Arrow IPC
                     (file or stream) or CSV file
 --time-column NAME  timestamp column of the --capture files (default ts_ms)
+--run-out RUN.json  invoke also writes the run (invocations, results, capture hashes) for
+                    \`sextant report\`
 --id ID             capture id for import (default: the file name without its extension)
 --out FILE.arrow    where import writes the normalized Arrow IPC file
 --enable-test-tools installs the diagnostic test_echo tool
@@ -106,6 +118,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   if (argv[0] === 'generate') return runGenerate(argv.slice(1), io);
   if (argv[0] === 'plan') return runPlan(argv.slice(1), io);
   if (argv[0] === 'mcp') return runMcp(argv.slice(1), io);
+  if (argv[0] === 'report') return runReport(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -116,6 +129,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
         'time-column': { type: 'string' },
         id: { type: 'string' },
         out: { type: 'string' },
+        'run-out': { type: 'string' },
         'enable-test-tools': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -169,7 +183,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
       const text = file === '-' ? await io.readStdin() : await readFile(file, 'utf8');
       const userCaptures = await readCaptures(values.capture ?? [], values['time-column']);
       const catalog = new CaptureCatalog([...builtinCaptures(), ...userCaptures]);
-      return await invoke(text, catalog, userCaptures, testTools, io);
+      return await invoke(text, catalog, userCaptures, testTools, io, values['run-out']);
     }
     case undefined:
       throw new UsageError('no command given');
@@ -216,7 +230,8 @@ function expectNoMore(rest: string[]): void {
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
 }
 
-async function invoke(text: string, catalog: CaptureCatalog, userCaptures: Capture[], testTools: boolean, io: Io): Promise<number> {
+async function invoke(text: string, catalog: CaptureCatalog, userCaptures: Capture[], testTools: boolean, io: Io, runOut?: string): Promise<number> {
+  const startedAt = new Date().toISOString();
   const parsed = safeParseJson(text);
   if (!parsed.ok) {
     const result: ToolResult = {
@@ -236,11 +251,54 @@ async function invoke(text: string, catalog: CaptureCatalog, userCaptures: Captu
     const records = isPlan ? await executor.executePlan(parsed.value as unknown[]) : [await executor.execute(parsed.value)];
     const results = records.map((record) => record.result);
     io.stdout(`${JSON.stringify(isPlan ? results : results[0], null, 2)}\n`);
+    if (runOut) {
+      const steps = isPlan ? (parsed.value as JsonValue[]) : [parsed.value];
+      await writeFile(runOut, `${JSON.stringify(await runDocument(steps, records, userCaptures, startedAt), null, 2)}\n`);
+    }
     return exitCodeFor(records);
   } finally {
     runner.close();
   }
 }
+
+/** The run as \`sextant report\` reads it: each invocation with its record, and the user captures' file hashes. */
+async function runDocument(invocations: JsonValue[], records: ReadonlyArray<ExecutionRecord>, userCaptures: Capture[], startedAt: string): Promise<RunDocument> {
+  return {
+    format: 'sextant.run',
+    format_version: 1,
+    kind: 'tool-run',
+    started_at: startedAt,
+    sextant_version: await sextantVersion(),
+    steps: records.map((record, index) => ({
+      // The run file never holds key material: IRKs keep their labels only.
+      invocation: redactKeys(invocations[index] ?? null),
+      tool_name: record.toolName,
+      resolved_version: record.resolvedVersion,
+      phase: record.phase,
+      result: record.result,
+      duration_ms: Math.round(record.durationMs),
+    })),
+    captures: userCaptures.map((capture) => {
+      const fingerprint = fileFingerprints.get(capture);
+      return {
+        id: capture.info.id,
+        source: basename(capture.info.source),
+        description: capture.info.description,
+        rows: capture.info.rowCount,
+        bounds: capture.info.bounds,
+        channels: capture.info.channels,
+        timeOrigin: capture.info.timeOrigin,
+        bytes: fingerprint?.bytes ?? null,
+        sha256: fingerprint?.sha256 ?? null,
+        hashBasis: fingerprint ? 'source-file' : 'not-recorded',
+        importReport: fingerprint?.importReport ?? null,
+      };
+    }),
+  };
+}
+
+/** SHA-256 and size of each --capture file, kept for --run-out. */
+const fileFingerprints = new WeakMap<Capture, { sha256: string; bytes: number; importReport: JsonValue }>();
 
 /** 5 when any step failed validation, else 1 when any failed while executing, else 0. */
 export function exitCodeFor(records: ReadonlyArray<ExecutionRecord>): number {
@@ -263,6 +321,7 @@ export async function readCaptures(specs: string[], timeColumn: string | undefin
     const bytes = new Uint8Array(await readFile(path));
     const read = await readCaptureFile(bytes, { id, fileName: path, timeColumn });
     if (!read.ok) throw new UsageError(`--capture ${id}: ${read.error.message} [${read.error.code}]`);
+    fileFingerprints.set(read.value, { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.byteLength, importReport: JSON.parse(JSON.stringify(read.value.report)) as JsonValue });
     captures.push(read.value);
   }
   return captures;

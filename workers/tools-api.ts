@@ -15,6 +15,8 @@ export interface ToolsWorkerApi {
   /** A page of the rows a filter keeps. */
   readRows(id: string, filter: string, offset: number, limit: number): CellValue[][];
   run(request: RunRequest, onProgress: (fraction: number) => void): Promise<ToolOutcome>;
+  /** A built-in capture's Arrow IPC SHA-256 and size (for case reports); null for other captures. */
+  builtinFingerprint(id: string): Promise<{ sha256: string; bytes: number } | null>;
 }
 
 export function createToolsApi(): ToolsWorkerApi {
@@ -30,5 +32,6 @@ export function createToolsApi(): ToolsWorkerApi {
     selectRows: (id, filter) => host.selectRows(id, filter),
     readRows: (id, filter, offset, limit) => host.readRows(id, filter, offset, limit),
     run: (request, onProgress) => host.run(request, onProgress),
+    builtinFingerprint: (id) => host.builtinFingerprint(id),
   };
 }

@@ -219,3 +219,23 @@ export {
   mcpPlannerTools,
   MCP_PLANNER_TOOL_VERSION,
 } from './mcp/index.ts';
+// Case reports (issue 15): the report model, its HTML rendering and verification.
+export type {
+  RunDocument,
+  RunStep,
+  PlannerRunSummary,
+  PlannerTimelineEntry,
+  HashBasis,
+  ReportCapture,
+  ReportStep,
+  ReportSelection,
+  CaseReport,
+  CaptureProvenance,
+  BuildReportOptions,
+  VerifyDependencies,
+  VerifyOutcome,
+  CaptureCheck,
+  StepCheck,
+  CaptureFingerprint,
+} from './report/index.ts';
+export { buildCaseReport, parseRunDocument, parseCaseReport, renderReportHtml, verifyReport, builtinCaptureFingerprint, redactKeys, selectionOf, BLE_CAVEATS } from './report/index.ts';

@@ -12,6 +12,8 @@ export const CAPTURE_METADATA = {
   declaredStartMs: 'sextant.declared_start_ms',
   declaredEndMs: 'sextant.declared_end_ms',
   timeOrigin: 'sextant.time_origin',
+  sourceSha256: 'sextant.source_sha256',
+  sourceBytes: 'sextant.source_bytes',
 } as const;
 
 /** What validation and the UI need to know about a capture, without its data. */
@@ -34,6 +36,10 @@ export interface CaptureInfo {
   boundsSource: 'declared' | 'observed';
   /** RFC3339 instant that time 0 of a relative capture stands for; null when unknown. */
   timeOrigin: string | null;
+  /** SHA-256 of the source file's bytes (64 lowercase hex), recorded at import; absent when not recorded. */
+  sourceSha256?: string;
+  /** Size of the source file in bytes, recorded at import; absent when not recorded. */
+  sourceBytes?: number;
 }
 
 /** A capture: its description and its data as an Arrow table. */
@@ -91,8 +97,19 @@ export function describeCapture(table: Table, options: DescribeOptions = {}): { 
       bounds: declared ? { start_ms: Number(declaredStart), end_ms: Number(declaredEnd) } : observedBounds(table, timeColumn),
       boundsSource: declared ? 'declared' : 'observed',
       timeOrigin: metadata.get(CAPTURE_METADATA.timeOrigin) ?? null,
+      ...sourceFingerprint(metadata),
     },
   };
+}
+
+/** The source file's hash and size from the metadata, when both were recorded and well formed. */
+function sourceFingerprint(metadata: Map<string, string>): { sourceSha256?: string; sourceBytes?: number } {
+  const sha = metadata.get(CAPTURE_METADATA.sourceSha256);
+  const bytes = Number(metadata.get(CAPTURE_METADATA.sourceBytes));
+  const fingerprint: { sourceSha256?: string; sourceBytes?: number } = {};
+  if (sha !== undefined && /^[0-9a-f]{64}$/.test(sha)) fingerprint.sourceSha256 = sha;
+  if (metadata.has(CAPTURE_METADATA.sourceBytes) && Number.isSafeInteger(bytes) && bytes >= 0) fingerprint.sourceBytes = bytes;
+  return fingerprint;
 }
 
 function observedBounds(table: Table, timeColumn: string): TimeRange {

@@ -15,6 +15,7 @@ import { builtinCaptures } from '../demo/builtin-captures.ts';
 import { builtinTools } from '../tools/builtin-tools.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import type { ToolOutcome } from '../tools/tool.ts';
+import { builtinCaptureFingerprint } from '../report/fingerprint.ts';
 import { runTool } from './run-tool.ts';
 import type { RunRequest } from './runner.ts';
 
@@ -51,6 +52,7 @@ export class ToolHost {
     const described = describeCapture(table);
     if (!described.ok) throw new Error(described.error.message);
     this.captures.set(described.value.id, { info: described.value, table });
+    this.builtinIds.delete(described.value.id);
     this.selections.delete(described.value.id);
     return described.value;
   }
@@ -109,6 +111,20 @@ export class ToolHost {
     return this.captures.has(id);
   }
 
+  /**
+   * A built-in capture's provenance for case reports: the SHA-256 of its Arrow IPC stream as built
+   * (it has no source file). Null for captures loaded from bytes, whose source file hash is in
+   * their description.
+   */
+  async builtinFingerprint(id: string): Promise<{ sha256: string; bytes: number } | null> {
+    this.ensureBuiltins();
+    const capture = this.captures.get(id);
+    if (!capture || !this.builtinIds.has(id)) return null;
+    return builtinCaptureFingerprint(capture.table);
+  }
+
+  private readonly builtinIds = new Set<string>();
+
   run(request: RunRequest, onProgress?: (fraction: number) => void): Promise<ToolOutcome> {
     this.ensureBuiltins();
     return runTool(request, { registry: this.registry, capture: (id) => this.captures.get(id) }, onProgress);
@@ -117,7 +133,11 @@ export class ToolHost {
   /** Built-in captures are generated on first use, not sent: they are deterministic. */
   private ensureBuiltins(): void {
     if (this.builtinsLoaded) return;
-    for (const capture of builtinCaptures()) if (!this.captures.has(capture.info.id)) this.captures.set(capture.info.id, capture);
+    for (const capture of builtinCaptures()) {
+      if (this.captures.has(capture.info.id)) continue;
+      this.captures.set(capture.info.id, capture);
+      this.builtinIds.add(capture.info.id);
+    }
     this.builtinsLoaded = true;
   }
 }

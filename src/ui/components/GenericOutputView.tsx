@@ -36,7 +36,7 @@ function NestedTable({ title, value }: { title: string; value: JsonValue }) {
   if (rows.length > 0 && objectRows.length === rows.length) {
     const columns = [...new Set(objectRows.flatMap(([, row]) => Object.keys(row)))];
     return (
-      <table className="data-table">
+      <table className="data-table" tabIndex={0}>
         <caption>{title}</caption>
         <thead>
           <tr>
@@ -62,7 +62,7 @@ function NestedTable({ title, value }: { title: string; value: JsonValue }) {
     );
   }
   return (
-    <table className="data-table">
+    <table className="data-table" tabIndex={0}>
       <caption>{title}</caption>
       <tbody>
         {rows.map(([label, row]) => (

@@ -49,7 +49,7 @@ export function RegressionView({ output }: { output: RegressionOutput }) {
         <Metric label="p (F)" value={formatPValue(output.f_p_value)} />
         <Metric label="Residual SE" value={formatNumber(output.residual_std_error)} />
       </dl>
-      <table className="data-table" data-testid="result.coefficient-table">
+      <table className="data-table" data-testid="result.coefficient-table" tabIndex={0}>
         <caption>Coefficients (on the data's own scale), {Math.round(level * 100)}% confidence intervals</caption>
         <thead>
           <tr>

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import type { ExecutionRecord, JsonValue } from '../../core/index.ts';
 import { GenericOutputView } from './GenericOutputView.tsx';
 import { ErrorList, WarningList } from './IssueList.tsx';
@@ -58,10 +59,30 @@ export function ResultView({ record, title, invocation }: { record: ExecutionRec
           ))}
         </ul>
       )}
-      <details className="raw-json">
-        <summary>Raw ToolResult JSON</summary>
-        <pre data-testid="result.raw-json">{JSON.stringify(result, null, 2)}</pre>
-      </details>
+      <RawJson result={result} />
     </section>
+  );
+}
+
+/**
+ * The raw ToolResult, written out in a task of its own after the result's first paint: for a
+ * large analysis (hundreds of linked addresses) the indented JSON is megabytes, and producing it
+ * inside the mount would lengthen the main thread's longest task (issue 15).
+ */
+function RawJson({ result }: { result: ExecutionRecord['result'] }) {
+  const [text, setText] = useState<string | null>(null);
+  useEffect(() => {
+    const timer = setTimeout(() => setText(JSON.stringify(result, null, 2)), 0);
+    return () => clearTimeout(timer);
+  }, [result]);
+  return (
+    <details className="raw-json">
+      <summary>Raw ToolResult JSON</summary>
+      {text !== null && (
+        <pre data-testid="result.raw-json" tabIndex={0}>
+          {text}
+        </pre>
+      )}
+    </details>
   );
 }

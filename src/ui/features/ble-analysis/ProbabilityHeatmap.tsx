@@ -235,7 +235,7 @@ function clampIndex(value: number, size: number): number {
 function HeatmapLegend() {
   const stops = [0, 0.25, 0.5, 0.75, 1].map((p) => `${cssColor(probabilityColor(p))} ${p * 100}%`).join(', ');
   return (
-    <span className="ble-legend small" aria-label="Colour scale: probability 0 light to 1 dark; grey: not reported">
+    <span className="ble-legend small" role="img" aria-label="Colour scale: probability 0 light to 1 dark; grey: not reported">
       <span aria-hidden="true">0</span>
       <span className="ble-legend__ramp" style={{ background: `linear-gradient(to right, ${stops})` }} aria-hidden="true" />
       <span aria-hidden="true">1</span>

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { SegmentsTable } from './SegmentsTable.tsx';
 import type { ProbabilisticLink } from './ble-output.ts';
 import { laneViewport, renderedLanes, scrollToShow, spansRange, type LaneViewport } from './lane-window.ts';
 import { PacketsButton, type PacketsControl } from './PacketsButton.tsx';
@@ -287,6 +288,7 @@ export function SegmentTimeline({ lanes, activity, handOffs, links, extent, offs
           )}
         </details>
       )}
+      <SegmentsTable activity={activity} clusterOf={(address) => links.find((link) => link.addresses.includes(address))?.cluster_id ?? null} />
     </section>
   );
 }

@@ -30,7 +30,9 @@ export function RecordsTable({ info, filter, rowCount }: { info: CaptureInfo; fi
   // Fixed widths keep the header and the virtual rows aligned while the whole table scrolls sideways.
   const width = INDEX_WIDTH + columns.length * (COLUMN_WIDTH + 8) + 16;
   return (
-    <div className="records" data-testid="capture.records">
+    // One ARIA table: the header row and the virtual body are its row groups; both scroll, so both take focus.
+    <div className="records" data-testid="capture.records" role="table" aria-label="Records" aria-rowcount={rowCount + 1} tabIndex={0}>
+      <div role="rowgroup">
       <div className="records__header" style={{ gridTemplateColumns: template, width }} role="row">
         <span role="columnheader">#</span>
         {columns.map((column) => (
@@ -39,11 +41,12 @@ export function RecordsTable({ info, filter, rowCount }: { info: CaptureInfo; fi
           </span>
         ))}
       </div>
+      </div>
       <div
         className="records__body"
-        role="table"
-        aria-label="Records"
-        aria-rowcount={rowCount}
+        role="rowgroup"
+        aria-label="Records, scroll to read more"
+        tabIndex={0}
         style={{ width, height: VIEWPORT_HEIGHT }}
         onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
       >
@@ -57,7 +60,9 @@ export function RecordsTable({ info, filter, rowCount }: { info: CaptureInfo; fi
                 className="records__row"
                 style={{ gridTemplateColumns: template, transform: `translateY(${index * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}
               >
-                <span className="muted">{index + 1}</span>
+                <span className="muted" role="cell">
+                  {index + 1}
+                </span>
                 {columns.map((column, columnIndex) => (
                   <span key={column.name} role="cell">
                     {row ? formatCell(row[columnIndex]) : ''}

@@ -56,7 +56,7 @@ export function ExportPanel({ manifest }: { manifest: ToolManifest | null }) {
           )}
           {text && (
             <>
-              <pre data-testid="manifest-export.output">{text}</pre>
+              <pre data-testid="manifest-export.output" tabIndex={0}>{text}</pre>
               <div className="inline-inputs">
                 <button type="button" onClick={() => void navigator.clipboard.writeText(text)}>
                   Copy

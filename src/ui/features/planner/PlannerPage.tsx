@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { PLANNER_DEMO_BLE_TOOL, PLANNER_DEMO_MODEL, PLANNER_DEMO_QUESTION, plannerDemoScript } from '../../../core/index.ts';
 import { useManifests } from '../../lib/queries.ts';
 import { restorePlannerRuns, usePlannerRuns } from '../../lib/planner-run-store.ts';
@@ -10,6 +10,9 @@ import { RunView } from './RunView.tsx';
 import { createLiveOutput, type LiveOutput } from './live-output.ts';
 import { SettingsLayers, type SettingValues } from './SettingsLayers.tsx';
 import { TargetsEditor } from './TargetsEditor.tsx';
+import { takeJourney } from '../../lib/journey.ts';
+import { ExportReportButton } from '../report/ExportReportButton.tsx';
+import { plannerReportSource } from '../report/planner-report.ts';
 import { PLANNER_SETTING_FIELDS } from './setting-fields.ts';
 import { plannerDefaults } from './planner-defaults.ts';
 import { layerSettings } from './settings-layers.ts';
@@ -64,6 +67,16 @@ export function PlannerPage() {
     // The demo's repair is the offline repairer's by design: no model is involved.
     launch('demo', PLANNER_DEMO_QUESTION, [demoTarget], runSettings, true);
   };
+
+  // The start page's "Run the offline demo" starts it on arrival, once the tools are known.
+  const [demoRequested, setDemoRequested] = useState(() => takeJourney('planner-demo'));
+  const runDemoOnArrival = useRef(runDemo);
+  runDemoOnArrival.current = runDemo;
+  useEffect(() => {
+    if (!demoRequested || !manifests.isSuccess) return;
+    setDemoRequested(false);
+    runDemoOnArrival.current();
+  }, [demoRequested, manifests.isSuccess]);
 
   const left = runs.find((entry) => entry.id === compare[0]);
   const right = runs.find((entry) => entry.id === compare[1]);
@@ -134,6 +147,11 @@ export function PlannerPage() {
       </section>
 
       <div className="planner-main">
+        {open && open.state !== 'running' && (
+          <div className="planner-export">
+            <ExportReportButton source={() => plannerReportSource(open)} withRunFile />
+          </div>
+        )}
         {open ? <RunView key={open.id} run={open} live={open.id === active?.handle.id ? active.live : undefined} /> : <section className="panel muted">Ask a question, or run the offline demo.</section>}
         <section className="panel" aria-label="Planner runs">
           <h2>Planner runs</h2>

@@ -22,7 +22,7 @@ interface Props {
 export function SettingsLayers({ fields, defaults, workspace, run, onRunChange, onWorkspaceChange }: Props) {
   const layered = layerSettings(defaults, workspace, run);
   return (
-    <table className="data-table planner-settings" data-testid="planner.settings">
+    <table className="data-table planner-settings" data-testid="planner.settings" tabIndex={0}>
       <thead>
         <tr>
           <th scope="col">Setting</th>

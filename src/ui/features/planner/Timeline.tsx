@@ -76,7 +76,7 @@ function StepView({ step, invocation }: { step: TimelineStep; invocation?: unkno
           </p>
           <details>
             <summary>Tool definitions as sent</summary>
-            <pre data-testid="planner.discover.definitions">{JSON.stringify(step.tools, null, 2)}</pre>
+            <pre data-testid="planner.discover.definitions" tabIndex={0}>{JSON.stringify(step.tools, null, 2)}</pre>
           </details>
         </>
       );
@@ -145,12 +145,12 @@ function StepView({ step, invocation }: { step: TimelineStep; invocation?: unkno
           {step.rawArguments !== undefined && (
             <details>
               <summary>Arguments as the model sent them</summary>
-              <pre>{step.rawArguments}</pre>
+              <pre tabIndex={0}>{step.rawArguments}</pre>
             </details>
           )}
           <details>
             <summary>Invocation as validated</summary>
-            <pre>{JSON.stringify(step.invocation, null, 2)}</pre>
+            <pre tabIndex={0}>{JSON.stringify(step.invocation, null, 2)}</pre>
           </details>
         </>
       );

@@ -3,6 +3,7 @@ import { checkJsonLimits } from '../../../core/index.ts';
 import { ResultView } from '../../components/ResultView.tsx';
 import { restoreSavedRuns, runInput } from '../../lib/run-input.ts';
 import { useRuns, type RunEntry } from '../../lib/run-store.ts';
+import { ExportReportButton } from '../report/ExportReportButton.tsx';
 
 function download(entry: RunEntry): void {
   const results = entry.records.map((record) => record.result);
@@ -101,10 +102,14 @@ export function RunsPage() {
       </section>
       {open && (
         <section className="panel" aria-label={`Run ${open.id}`}>
-          <h2>Run {open.id}</h2>
+          <div className="results__header">
+            <h2>Run {open.id}</h2>
+            <span className="spacer" />
+            {open.state === 'done' && <ExportReportButton source={{ kind: 'tool-run', run: open }} withRunFile />}
+          </div>
           <details>
             <summary>{open.isPlan ? 'Plan' : 'Invocation'} as sent</summary>
-            <pre>{inputText(open.input)}</pre>
+            <pre tabIndex={0}>{inputText(open.input)}</pre>
           </details>
           {open.records.map((record, index) => (
             <ResultView key={index} record={record} title={open.isPlan ? `Step ${index + 1}` : undefined} />

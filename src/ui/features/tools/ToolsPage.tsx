@@ -5,6 +5,8 @@ import { useCaptures, useManifests } from '../../lib/queries.ts';
 import { runInput } from '../../lib/run-input.ts';
 import { useRun } from '../../lib/run-store.ts';
 import { clearDraftInvocation, peekDraftInvocation } from '../../lib/draft-invocation.ts';
+import { takeJourney } from '../../lib/journey.ts';
+import { ExportReportButton } from '../report/ExportReportButton.tsx';
 import { InvocationForm } from './InvocationForm.tsx';
 
 const PROGRESS_DELAY_MS = 500;
@@ -18,6 +20,14 @@ function blankInvocation(manifest: ToolManifest | undefined, captureId: string):
     request_id: newRequestId(),
     timeout_ms: 30_000,
   };
+}
+
+/** The selection of an invocation in one line, for the folded invocation. */
+function describeSelection(invocation: JsonObject | null): string {
+  const selection = invocation && isJsonObject(invocation.capture_selection) ? invocation.capture_selection : null;
+  if (!selection) return '';
+  const ids = Array.isArray(selection.capture_ids) ? selection.capture_ids.join(', ') : typeof selection.capture_id === 'string' ? selection.capture_id : '';
+  return ids ? `on ${ids}` : '';
 }
 
 function newRequestId(): string {
@@ -37,6 +47,19 @@ export function ToolsPage() {
   const running = run?.state === 'running';
 
   useEffect(clearDraftInvocation, []);
+  // With a result shown, the invocation can fold to one line so the result gets the page's width.
+  const [invocationOpen, setInvocationOpen] = useState(true);
+
+  // The start page's "Analyse the BLE demo captures": the §7.4 invocation, run on arrival.
+  useEffect(() => {
+    if (!takeJourney('ble-analysis')) return;
+    const example = SPEC_EXAMPLES.find((entry) => entry.id === 'ble-analyzer')?.value;
+    if (!isJsonObject(example)) return;
+    const invocation = { ...example, request_id: newRequestId() };
+    setText(JSON.stringify(invocation, null, 2));
+    setInvocationOpen(false);
+    void runInput(invocation, undefined, setRunId);
+  }, []);
 
   useEffect(() => {
     if (!running) {
@@ -59,9 +82,25 @@ export function ToolsPage() {
     void runInput(input, controller.signal, setRunId);
   };
 
+  const folded = Boolean(run) && !invocationOpen;
   return (
-    <div className="tools-page">
-      <aside className="panel tool-list" aria-label="Installed tools">
+    <div className={`tools-page${run ? ' tools-page--has-result' : ''}${folded ? ' tools-page--folded' : ''}`}>
+      {folded && (
+        <section className="panel invocation-summary" aria-label="Invocation" data-testid="invocation-summary">
+          <span>
+            <strong>{single ? `${String(single.tool_name)} ${String(single.tool_version)}` : 'Plan'}</strong>{' '}
+            <span className="muted small">{describeSelection(single)}</span>
+          </span>
+          <span className="spacer" />
+          <button type="button" onClick={() => setInvocationOpen(true)} aria-expanded={false} data-testid="invocation-summary.edit">
+            Edit invocation
+          </button>
+          <button type="button" className="primary" onClick={start} disabled={running}>
+            Run again
+          </button>
+        </section>
+      )}
+      <aside className="panel tool-list" aria-label="Installed tools" hidden={folded}>
         <h2>Installed tools</h2>
         {manifests.isPending && <p className="muted">Loading…</p>}
         <ul>
@@ -107,7 +146,7 @@ export function ToolsPage() {
         </ul>
       </aside>
 
-      <section className="panel editor" aria-label="Invocation">
+      <section className="panel editor" aria-label="Invocation" hidden={folded}>
         <div className="editor__toolbar">
           <div role="tablist" aria-label="Editor view">
             <button type="button" role="tab" aria-selected={view === 'form'} onClick={() => setView('form')} data-testid="invocation-editor.form-tab">
@@ -129,6 +168,11 @@ export function ToolsPage() {
           <button type="button" onClick={() => abort.current?.abort()} disabled={!running} data-testid="invocation-editor.cancel">
             Cancel
           </button>
+          {run && (
+            <button type="button" onClick={() => setInvocationOpen(false)} aria-expanded={true} data-testid="invocation-editor.fold">
+              Fold
+            </button>
+          )}
         </div>
         {showProgress && run && (
           <div className="progress" data-testid="run.progress">
@@ -160,7 +204,11 @@ export function ToolsPage() {
       </section>
 
       <section className="panel results" aria-label="Results" data-testid="results">
-        <h2>Result</h2>
+        <div className="results__header">
+          <h2>Result</h2>
+          <span className="spacer" />
+          {run?.state === 'done' && <ExportReportButton source={{ kind: 'tool-run', run }} />}
+        </div>
         {!run && <p className="muted">Run an invocation to see its ToolResult here.</p>}
         {run?.state === 'running' && run.records.length === 0 && <p className="muted">Running…</p>}
         {run?.records.map((record, index) => (

@@ -1,0 +1,17 @@
+export type {
+  RunDocument,
+  RunStep,
+  PlannerRunSummary,
+  PlannerTimelineEntry,
+  HashBasis,
+  ReportCapture,
+  ReportStep,
+  ReportSelection,
+  CaseReport,
+  CaptureProvenance,
+} from './report-types.ts';
+export { buildCaseReport, parseRunDocument, parseCaseReport, selectionOf, keyLabelsOf, redactKeys, BLE_CAVEATS, REDACTED_KEY, type BuildReportOptions } from './build-report.ts';
+export { renderReportHtml } from './render-html.ts';
+export { heatmapSvg, timelineSvg, scatterSvg, escapeMarkup, probabilityColor, type SvgSegment } from './svg.ts';
+export { verifyReport, jsonDifferences, RESULT_TOLERANCE, type VerifyDependencies, type VerifyOutcome, type CaptureCheck, type StepCheck, type CaptureFingerprint } from './verify.ts';
+export { builtinCaptureFingerprint } from './fingerprint.ts';
