@@ -2,6 +2,7 @@ import type { ToolError } from '../../contract/tool-error.ts';
 import type { ToolResult } from '../../contract/types.ts';
 import type { CaptureInfo } from '../../data/capture.ts';
 import type { ExecutionRecord, Executor } from '../../executor/executor.ts';
+import { DEFAULT_EXECUTOR_SETTINGS } from '../../executor/validate-invocation.ts';
 import type { InternalToolDefinition } from '../../toolcanon/internal-definition.ts';
 import type { ToolManifest } from '../../contract/types.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../util/json.ts';
@@ -63,6 +64,8 @@ export interface PlannerSessionOptions {
   repairer?: InvocationRepairer;
   /** Session nonce (8 hex digits by default, random); tests fix it. */
   nonce?: string;
+  /** The executor's minimum `timeout_ms` (default: the runtime's 1000 ms). */
+  minTimeoutMs?: number;
 }
 
 /** One call the model made, whichever transport carried it. */
@@ -449,7 +452,9 @@ class PlannerSession {
     if (finalCall && this.isOffered(FINAL_REPORT_TOOL)) return this.nativeFinalReport(finalCall, calls);
 
     if (calls.length === 0) {
-      if (this.forcedFinal && text.trim() !== '') {
+      // Only in the native transport: in the XML modes text outside matched tags is ignored (§11),
+      // so a reply whose only "report" is outside a valid FINAL tag never ends the run as a success.
+      if (this.forcedFinal && text.trim() !== '' && this.settings.transport === 'native') {
         // Text on the final turn is the report (agent-contract.md §5, text extraction fallback).
         return this.reportAccepted(makeFinalReport('text_fallback', this.settings.reportFormat, text, this.options.clock.now(), {}));
       }
@@ -663,7 +668,11 @@ class PlannerSession {
     const onAbort = () => run.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     const timeoutMs = this.settings.toolTimeout;
-    const execution = executor.execute(invocation, { signal: run.signal }).then(
+    // toolTimeout is the planner's own deadline, counted from the moment the tool starts (a cold
+    // worker's start-up is outside it), whatever timeout_ms the invocation carries.
+    let markStarted = () => {};
+    const toolStarted = new Promise<void>((resolve) => (markStarted = resolve));
+    const execution = executor.execute(invocation, { signal: run.signal, onStarted: () => markStarted() }).then(
       (record) => ({ record }),
       (error: unknown) => ({
         record: {
@@ -676,7 +685,7 @@ class PlannerSession {
         },
       }),
     );
-    const timer = clock.sleep(timeoutMs, stopTimer.signal).then(() => 'timeout' as const);
+    const timer = toolStarted.then(() => (stopTimer.signal.aborted ? undefined : clock.sleep(timeoutMs, stopTimer.signal))).then(() => 'timeout' as const);
     let record: ExecutionRecord;
     try {
       const winner = await Promise.race([execution, timer]);
@@ -790,7 +799,8 @@ class PlannerSession {
     const invocation: JsonObject = { tool_name: name, ...rest, request_id: this.newRequestId() };
     const versions = this.discovery.versions[name];
     if (invocation.tool_version === undefined && versions) invocation.tool_version = versions[0];
-    if (invocation.timeout_ms === undefined) invocation.timeout_ms = this.settings.toolTimeout;
+    // The invocation keeps the runtime's minimum; the planner's toolTimeout is enforced on its own.
+    if (invocation.timeout_ms === undefined) invocation.timeout_ms = Math.max(this.settings.toolTimeout, this.options.minTimeoutMs ?? DEFAULT_EXECUTOR_SETTINGS.minTimeoutMs);
     return invocation;
   }
 

@@ -55,8 +55,11 @@ export const DEFAULT_CONTEXT_WINDOWS: Readonly<Record<ProviderKind, number>> = O
   scripted: 128_000,
 });
 
-/** The smallest tool response limit accepted: the truncation notice alone needs about 60 bytes. */
-export const MIN_TOOL_RESPONSE_MAX_BYTES = 256;
+/**
+ * The smallest tool response limit accepted. Any positive limit holds (agent-contract.md §2): below
+ * the truncation notice's own size (about 60 bytes) the notice itself is cut to the limit.
+ */
+export const MIN_TOOL_RESPONSE_MAX_BYTES = 1;
 
 /** One configuration layer, lowest priority first when passed to `resolvePlannerConfig`. */
 export interface PlannerConfigLayer {
