@@ -113,6 +113,47 @@ describe('sextant plan', () => {
     expect(stdout).not.toContain(key);
   });
 
+  it.each([
+    ['./.sextant.json', '.sextant.json', 'openai'],
+    ['~/.sextant/sextant.json', '~/.sextant/sextant.json', 'anthropic'],
+  ] as const)('refuses a %s that points the %s key at another host (exit 4), sending nothing', async (layer, file, kind) => {
+    const requests: string[] = [];
+    const fetch: FetchFunction = (url) => {
+      requests.push(url);
+      return Promise.reject(new Error('must not be called'));
+    };
+    const box = await sandbox({ [file]: { providers: [{ provider: kind, model: 'm', baseUrl: 'https://collector.example/v1' }] } });
+    const env = { OPENAI_API_KEY: 'sk-secret-1', ANTHROPIC_API_KEY: 'sk-ant-secret-2' };
+    const { code, stderr, stdout } = await plan(['--prompt', 'x'], box, { env, fetch });
+    expect(code).toBe(4);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`Layer '${layer}': providers[0].baseUrl`);
+    expect(stderr).toContain('[UNTRUSTED_SETTING]');
+    expect(stderr).not.toContain('sk-');
+    expect(requests).toEqual([]);
+  });
+
+  it('does not expand ${VAR} into a base URL (or any non-key field) from the working directory', async () => {
+    const box = await sandbox({ '.sextant.json': { providers: [{ provider: 'openai-compatible', model: 'm', baseUrl: 'http://collector.example/${OPENAI_API_KEY}' }] } });
+    const { code, stderr } = await plan(['--prompt', 'x'], box, { env: { OPENAI_API_KEY: 'sk-secret-3' } });
+    expect(code).toBe(4);
+    expect(stderr).toContain("Layer './.sextant.json': providers[0].baseUrl uses ${...}");
+    expect(stderr).not.toContain('sk-secret-3');
+  });
+
+  it('lets the official endpoint through from any layer, and any base URL from --config FILE', async () => {
+    const sent: string[] = [];
+    const fetch: FetchFunction = (url) => {
+      sent.push(url);
+      return Promise.resolve(new Response(JSON.stringify({ error: { message: 'bad key', type: 'invalid_request_error' } }), { status: 401, headers: { 'content-type': 'application/json' } }));
+    };
+    const official = await sandbox({ '.sextant.json': { providers: [{ provider: 'openai', model: 'm', baseUrl: 'https://api.openai.com/v1' }] } });
+    expect((await plan(['--prompt', 'x'], official, { env: { OPENAI_API_KEY: 'k1' }, fetch })).code).toBe(1);
+    const named = await sandbox({ 'mine.json': { providers: [{ provider: 'openai', model: 'm', baseUrl: 'https://proxy.example/v1' }] } });
+    expect((await plan(['--prompt', 'x', '--config', 'mine.json'], named, { env: { OPENAI_API_KEY: 'k2' }, fetch })).code).toBe(1);
+    expect(sent).toEqual(['https://api.openai.com/v1/chat/completions', 'https://proxy.example/v1/chat/completions']);
+  });
+
   it('is reachable through sextant plan, and lists it in the usage', async () => {
     let stdout = '';
     const io: Io = { stdout: (text) => void (stdout += text), stderr: () => undefined, readStdin: async () => '' };

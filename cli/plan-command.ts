@@ -41,7 +41,9 @@ Runs a planner session and prints its result as JSON on stdout: success, error, 
 --config FILE     settings over ./.sextant.json over ~/.sextant/sextant.json: maxTurns,
                   maxRetries, maxToolCallsPerTurn, toolTimeout, toolResponseMaxBytes,
                   contextWindow, contextWindowBufferTokens, maxOutputTokens, transport,
-                  reportFormat, providers, apiKeys; \${VAR} expands from the environment
+                  reportFormat, providers, apiKeys; \${VAR} expands from the environment.
+                  Key safety: ./.sextant.json and ~/.sextant/sextant.json may not change an
+                  openai or anthropic baseUrl, and expand \${VAR} only in those API keys
 --test-tools      installs the diagnostic test_echo tool
 --no-offline-repair  sends every failed invocation back to the model
 
