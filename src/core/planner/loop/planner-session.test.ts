@@ -338,10 +338,13 @@ describe('empty and reasoning-only responses', () => {
     expect(llmEntries(result)).toHaveLength(2);
   });
 
-  it('lets a reasoning-only response proceed and keeps the reasoning for the next turn', async () => {
-    const { result } = await runSession({ scripts: [[{ reasoning: 'I should echo first.' }, turnOf(finalCall('f'))]] });
+  it('counts a reasoning-only response as empty: retried with the notice, kept in the record, not in the conversation', async () => {
+    const { result, events } = await runSession({ scripts: [[{ reasoning: 'I should echo first.' }, turnOf(finalCall('f'))]] });
     expect(result.success).toBe(true);
-    expect(assistants(result)[0].content).toBe('I should echo first.');
+    const [first] = eventsOf(events, 'llm_response');
+    expect(first).toMatchObject({ ignored: 'empty', reasoning: 'I should echo first.' });
+    expect(assistants(result)).toHaveLength(1);
+    expect(eventsOf(events, 'llm_request')[1].notices).toContain(EMPTY_RESPONSE_NOTICE);
   });
 });
 

@@ -29,6 +29,7 @@ import type {
   ToolAccountingEntry,
 } from './session-types.ts';
 import { EMPTY_RESPONSE_NOTICE, continueNotice, forcedFinalNotice, plannerSystemPrompt } from './system-prompt.ts';
+import { extractTextToolCalls, withReasoningSeparated } from './local-model-output.ts';
 import { parseToolArguments } from './tool-arguments.ts';
 import { FINAL_REPORT_TOOL, discoverTools, estimateJsonTokens, estimateTokens, type ToolDiscovery } from './tool-definitions.ts';
 import { truncateToolResponse } from './truncate-response.ts';
@@ -184,6 +185,8 @@ class PlannerSession {
   private readonly passed = new Map<string, { requestId: string; turn: number; result: ToolResult }>();
   private outstanding: OutstandingFailure[] = [];
   private finalReportRejectedInTurn = 0;
+  /** Tool calls extracted from text so far (their ids are `text-call-N`). */
+  private textCalls = 0;
 
   constructor(private readonly options: PlannerSessionOptions) {
     this.settings = plannerSettingsWith(options.settings);
@@ -316,11 +319,22 @@ class PlannerSession {
         continue;
       }
 
-      const response = outcome.response;
+      // Reasoning blocks leave the content before anything parses it; then tool calls written as text.
+      let response = withReasoningSeparated(outcome.response);
+      let extractedFromText: string[] = [];
+      if (response.toolCalls.length === 0 && settings.transport !== 'xml') {
+        const names = new Set(guard.tools.map((tool) => tool.name));
+        const found = extractTextToolCalls(response.text, names, this.textCalls + 1);
+        if (found) {
+          this.textCalls += found.calls.length;
+          extractedFromText = found.calls.map((call) => call.id);
+          response = { ...response, text: found.text, toolCalls: found.calls };
+        }
+      }
       const xml = settings.transport === 'native' ? null : parseXmlReply(response.text, this.nonce, { firstFreeSlot: this.nextSlot, numberedSlots: settings.transport === 'xml' && this.forcedFinal === null });
       const hasCalls = response.toolCalls.length > 0 || (xml !== null && (xml.calls.length > 0 || xml.final !== null));
-      // Reasoning alone lets a native turn proceed; in the XML modes it counts as missing output.
-      const empty = !hasCalls && response.text.trim() === '' && (xml !== null || !response.reasoning?.trim());
+      // Reasoning alone is an empty response (agent-contract.md §11: reasoning-only output is missing output).
+      const empty = !hasCalls && response.text.trim() === '';
       let ignored: string | undefined;
       if (empty) ignored = 'empty';
       else if (xml?.final && !xml.final.closed && unclosedFinalDecision(response.stopReason) === 'retry') ignored = 'xml_final_truncated';
@@ -336,6 +350,7 @@ class PlannerSession {
         text: response.text,
         ...(response.reasoning ? { reasoning: response.reasoning } : {}),
         toolCalls: response.toolCalls,
+        ...(extractedFromText.length > 0 ? { extractedFromText } : {}),
         ...(ignored ? { ignored } : {}),
       });
       if (ignored) {
@@ -346,6 +361,9 @@ class PlannerSession {
         notices = [...notices.filter((existing) => existing !== notice), notice];
         lastFailure = { kind: 'invalid_response', message: ignored === 'empty' ? 'The model sent an empty response.' : 'The final report was cut off.' };
         continue;
+      }
+      if (extractedFromText.length > 0) {
+        this.emit({ type: 'warning', turn: this.turn, message: `Tool call(s) extracted from the reply's text (no native tool calls): ${response.toolCalls.map((call) => call.name).join(', ')}` });
       }
       if (xml && xml.ignored.length > 0) this.emit({ type: 'warning', turn: this.turn, message: `Ignored XML tags: ${xml.ignored.join('; ')}` });
       this.accountLlm(provider, started, latency, { response });
@@ -443,8 +461,7 @@ class PlannerSession {
       : response.toolCalls.map((call) => ({ ...call, rawArguments: call.arguments, viaXml: false }));
     const toolCalls: ChatToolCall[] = viaXml ? [] : response.toolCalls;
     const text = response.text;
-    const onlyReasoning = calls.length === 0 && !xml?.final && text.trim() === '' && Boolean(response.reasoning?.trim());
-    this.commit({ role: 'assistant', content: onlyReasoning ? (response.reasoning ?? '') : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
+    this.commit({ role: 'assistant', content: text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
     if (xml && xml.calls.length > 0) this.nextSlot = Math.max(...xml.calls.map((call) => call.slot)) + 1;
 
     if (xml?.final) return this.xmlFinalReport(xml.final, response, calls);

@@ -145,6 +145,8 @@ export type PlannerEvent = EventBase &
         text: string;
         reasoning?: string;
         toolCalls: ChatToolCall[];
+        /** Ids of `toolCalls` extracted from the reply's text (the model sent no native calls). */
+        extractedFromText?: string[];
         /** Set when the response was not used: `empty`, `xml_final_truncated`. */
         ignored?: string;
       }
