@@ -206,6 +206,7 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
       executor: createExecutor({ registry, catalog, runner }),
       manifests: registry.manifests(),
       captures: catalog.list(),
+      digestFor: (name) => registry.latest(name),
       settings: config.settings,
       clock: deps.clock,
       signal: controller.signal,

@@ -94,6 +94,10 @@ export type { ToolImplementation, ToolOutcome, ArtifactContent, CaptureDescripti
 export { ToolRegistry } from './tools/registry.ts';
 export { compareVersions, resolveVersion } from './tools/semver.ts';
 export { builtinTools } from './tools/builtin-tools.ts';
+export { digestToolResult, digestToolResultText, genericDigest, compactJson } from './tools/result-digest.ts';
+export type { ToolDigest, DigestingTool } from './tools/result-digest.ts';
+export { digestRegressionOutput } from './tools/regression/digest.ts';
+export { digestBleOutput } from './tools/ble-analyzer/digest.ts';
 export type { BuiltinToolOptions } from './tools/builtin-tools.ts';
 
 export type { RunRequest, RunnerResponse, RunOptions, ToolRunner } from './executor/runner.ts';

@@ -356,9 +356,15 @@ describe('the context guard', () => {
 
   it('drops a tool output that would overflow (tool_preflight), stops new tools, and forces the final turn', async () => {
     const first = await firstRequest();
-    const contextWindow = first.expectedTokens + 100 + 600;
+    // Room for 60 tokens of tool output: the echo's digest (its 40 KB text cut to 400 characters) is more.
+    const contextWindow = first.expectedTokens + 100 + 60;
     const { result, events } = await runSession({
-      scripts: [[turnOf(echoCall('huge', { bytes: 40_000 }), echoCall('next', { text: 'never runs' })), turnOf(finalCall('f', 'From what I had.'))]],
+      scripts: [
+        [
+          { ...turnOf(echoCall('huge', { bytes: 40_000 }), echoCall('next', { text: 'never runs' })), usage: { input_tokens: first.expectedTokens, output_tokens: 20 } },
+          turnOf(finalCall('f', 'From what I had.')),
+        ],
+      ],
       settings: { maxOutputTokens: 100, contextWindowBufferTokens: 0, toolResponseMaxBytes: 65_536 },
       contextWindows: [contextWindow],
     });
@@ -370,7 +376,7 @@ describe('the context guard', () => {
     const echoes = toolEntries(result).filter((entry) => entry.command === 'test_echo');
     expect(echoes).toHaveLength(1);
     expect(echoes[0]).toMatchObject({ status: 'failed', error: 'context window budget exceeded', replacementTokens: estimateJsonTokens({ role: 'tool', content: CONTEXT_BUDGET_STUB }) });
-    expect(echoes[0].originalTokens).toBeGreaterThan(10_000);
+    expect(echoes[0].originalTokens).toBeGreaterThan(60);
     const turns = eventsOf(events, 'turn_started');
     expect(turns[1]).toMatchObject({ forcedFinal: 'context', tools: ['agent__final_report'] });
     const requests = eventsOf(events, 'llm_request');

@@ -3,6 +3,7 @@ import type { ToolResult } from '../../contract/types.ts';
 import type { CaptureInfo } from '../../data/capture.ts';
 import type { ExecutionRecord, Executor } from '../../executor/executor.ts';
 import { DEFAULT_EXECUTOR_SETTINGS } from '../../executor/validate-invocation.ts';
+import { digestToolResultText, type DigestingTool } from '../../tools/result-digest.ts';
 import type { InternalToolDefinition } from '../../toolcanon/internal-definition.ts';
 import type { ToolManifest } from '../../contract/types.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../util/json.ts';
@@ -31,7 +32,7 @@ import type {
 import { EMPTY_RESPONSE_NOTICE, continueNotice, forcedFinalNotice, plannerSystemPrompt } from './system-prompt.ts';
 import { extractTextToolCalls, withReasoningSeparated } from './local-model-output.ts';
 import { parseToolArguments } from './tool-arguments.ts';
-import { FINAL_REPORT_TOOL, discoverTools, estimateJsonTokens, estimateTokens, type ToolDiscovery } from './tool-definitions.ts';
+import { FINAL_REPORT_TOOL, discoverTools, estimateJsonTokens, estimateTokens, utf8ByteLength, type ToolDiscovery } from './tool-definitions.ts';
 import { truncateToolResponse } from './truncate-response.ts';
 import { parseXmlReply, unclosedFinalDecision, xmlNextMessage, xmlPastMessage, type XmlParseResult, type XmlPastEntry } from './xml-transport.ts';
 
@@ -65,6 +66,8 @@ export interface PlannerSessionOptions {
   repairer?: InvocationRepairer;
   /** Session nonce (8 hex digits by default, random); tests fix it. */
   nonce?: string;
+  /** A tool's digest by name (the registry's newest implementation); the generic digest otherwise. */
+  digestFor?: (toolName: string) => DigestingTool | undefined;
   /** The executor's minimum `timeout_ms` (default: the runtime's 1000 ms). */
   minTimeoutMs?: number;
 }
@@ -132,21 +135,13 @@ function isTimeout(result: ToolResult): boolean {
   return result.status === 'error' && result.errors.some((error) => error.code === 'TIMEOUT');
 }
 
-/** Inline `data:` artifacts are for the UI: the model gets their name, type, digest and size, not their bytes. */
-function withoutInlineBytes(result: ToolResult): ToolResult {
-  if (!result.artifacts?.some((artifact) => artifact.uri.startsWith('data:'))) return result;
-  return {
-    ...result,
-    artifacts: result.artifacts.map((artifact) =>
-      artifact.uri.startsWith('data:') ? { ...artifact, uri: `data:${artifact.mime_type} (inline, ${artifact.uri.length} characters, not shown)` } : artifact,
-    ),
-  };
-}
-
-/** A result as the model reads it: the normalized ToolResult, with failures led by `(tool failed: ...)`. */
-function modelContentOf(result: ToolResult): string {
+/**
+ * A result as the model reads it: the tool's digest of the ToolResult (compact JSON; the full
+ * result stays in the record), with failures led by `(tool failed: ...)`.
+ */
+export function modelContentOf(result: ToolResult, tool?: DigestingTool): string {
   if (isTimeout(result)) return TOOL_TIMEOUT_MESSAGE;
-  const shown = JSON.stringify(withoutInlineBytes(result));
+  const shown = digestToolResultText(result, tool);
   return result.status === 'error' ? `(tool failed: ${errorList(result.errors)})\n${shown}` : shown;
 }
 
@@ -632,7 +627,7 @@ class PlannerSession {
     const reuse = this.passed.get(key);
     if (reuse) {
       this.emit({ type: 'validation', turn, callId: call.id, requestId, validation: { ok: true, warnings: [] } });
-      const content = `(already executed: identical to ${reuse.requestId} in turn ${reuse.turn}; its result is reused, not run again)\n${modelContentOf(reuse.result)}`;
+      const content = `(already executed: identical to ${reuse.requestId} in turn ${reuse.turn}; its result is reused, not run again)\n${this.modelContent(call.name, reuse.result)}`;
       return this.deliver(call, invocation, null, reuse.result, started, { reusedFrom: reuse.requestId, content });
     }
 
@@ -662,7 +657,7 @@ class PlannerSession {
       `The offline repairer (no model) regenerated it as ${regenerated.request_id as string}: ${describeChanges(proposal.changes)}`,
       `Regenerated invocation: ${JSON.stringify(regenerated)}`,
       `Result of ${regenerated.request_id as string}:`,
-      modelContentOf(second.result),
+      this.modelContent(toolName, second.result),
     ].join('\n');
     return this.deliver(call, regenerated, second, second.result, started, { reusedFrom: null, content, accounted: true });
   }
@@ -749,7 +744,7 @@ class PlannerSession {
     started: number,
     extra: { reusedFrom: string | null; content?: string; accounted?: boolean },
   ): CallOutcome {
-    const raw = extra.content ?? modelContentOf(result);
+    const raw = extra.content ?? this.modelContent(call.name, result);
     const truncation = truncateToolResponse(raw, this.settings.toolResponseMaxBytes);
     let content = truncation.text;
     if (truncation.truncated) {
@@ -788,6 +783,7 @@ class PlannerSession {
       record,
       result,
       modelContent: content,
+      modelContentBytes: utf8ByteLength(content),
       timedOut: isTimeout(result),
       truncated: truncation.truncated ? { originalBytes: truncation.originalBytes, limitBytes: this.settings.toolResponseMaxBytes } : null,
       reusedFrom: extra.reusedFrom,
@@ -799,6 +795,10 @@ class PlannerSession {
       durationMs: record?.durationMs ?? 0,
       request: JSON.stringify(invocation),
     };
+  }
+
+  private modelContent(toolName: string, result: ToolResult): string {
+    return modelContentOf(result, this.options.digestFor?.(toolName));
   }
 
   private tightestLimit(): [number, string] {
