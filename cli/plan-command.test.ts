@@ -57,6 +57,14 @@ describe('sextant plan', () => {
     const toolMessage = result.conversation.find((message: { role: string }) => message.role === 'tool');
     expect(toolMessage.content).toContain('[offline_repairer]');
     expect(toolMessage.content).toContain('"target":"latency_ms"');
+    // Per call: what the model received (the digest, within the size goal) next to the full result.
+    const [regression] = result.toolCalls;
+    expect(regression).toMatchObject({ toolName: 'statistical_regression_tool', status: 'ok', truncated: false });
+    expect(regression.modelBytes).toBe(new TextEncoder().encode(regression.modelContent).byteLength);
+    expect(regression.resultBytes).toBeGreaterThan(100_000);
+    expect(regression.result.structured_output.diagnostics.sample.length).toBeGreaterThan(0);
+    expect(JSON.parse(regression.modelContent.split('\n').at(-1)).output.coefficients).toHaveLength(4);
+    expect(regression.modelBytes).toBeLessThanOrEqual(4096);
   }, 30_000);
 
   it('exits 1 on a session failure (an auth error) and 1 on exhausted turns', async () => {
@@ -116,7 +124,7 @@ describe('sextant plan', () => {
   it.each([
     ['./.sextant.json', '.sextant.json', 'openai'],
     ['~/.sextant/sextant.json', '~/.sextant/sextant.json', 'anthropic'],
-  ] as const)('refuses a %s that points the %s key at another host (exit 4), sending nothing', async (layer, file, kind) => {
+  ] as const)('refuses %s (file %s) pointing the %s key at another host (exit 4), sending nothing', async (layer, file, kind) => {
     const requests: string[] = [];
     const fetch: FetchFunction = (url) => {
       requests.push(url);

@@ -177,6 +177,16 @@ function StepView({ step, invocation }: { step: TimelineStep; invocation?: unkno
               {note}
             </p>
           ))}
+          {step.modelContent !== undefined && (
+            <details className="planner-model-content" data-testid="planner.execution.model-content">
+              <summary className="small">
+                What the model received: <span data-testid="planner.execution.model-bytes">{formatBytes(step.modelBytes ?? 0)}</span>
+                {step.fullBytes !== undefined && <span className="muted"> (the full result above: {formatBytes(step.fullBytes)})</span>}
+              </summary>
+              {/* Tool output is data: shown as text, never parsed as HTML. */}
+              <pre className="model-text small">{step.modelContent}</pre>
+            </details>
+          )}
         </>
       );
     case 'notice':
@@ -209,4 +219,8 @@ function StepView({ step, invocation }: { step: TimelineStep; invocation?: unkno
         </p>
       );
   }
+}
+
+function formatBytes(bytes: number): string {
+  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KB (${bytes.toLocaleString('en')} bytes)`;
 }

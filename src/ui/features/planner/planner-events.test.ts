@@ -73,6 +73,15 @@ describe('timelineFromEvents on the demo recording', () => {
     expect(request).toMatchObject({ kind: 'llm-request', status: 'ok', inputTokens: 1240, outputTokens: 96, provider: 'scripted', model: 'offline-demo' });
   });
 
+  it('gives each execution what the model received and its size, next to the full result', () => {
+    const execution = timelineFromEvents(recorded).find((step) => step.kind === 'execution');
+    if (execution?.kind !== 'execution') throw new Error('no execution step');
+    expect(execution.modelContent).toContain('[offline_repairer]');
+    expect(execution.modelBytes).toBe(new TextEncoder().encode(execution.modelContent!).byteLength);
+    expect(execution.fullBytes).toBeGreaterThan(100_000);
+    expect(execution.modelBytes).toBeLessThan(6_000);
+  });
+
   it('a replay prefix shows only what had happened by then, and the request still in flight as pending', () => {
     const firstRequest = recorded.findIndex(({ event }) => (event as { type?: string }).type === 'llm_request');
     const steps = timelineFromEvents(recorded, firstRequest + 1);

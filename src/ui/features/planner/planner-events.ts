@@ -8,6 +8,9 @@ function isPlannerEvent(value: unknown): value is PlannerEvent {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { type?: unknown }).type === 'string';
 }
 
+const encoder = new TextEncoder();
+const utf8Bytes = (text: string): number => encoder.encode(text).byteLength;
+
 /** An execution the loop reports without an executor record (reused result, unknown tool): shown through the same view. */
 function recordOf(event: EventOf<'execution'>): ExecutionRecord {
   return event.record ?? { requestId: event.requestId, toolName: event.toolName, resolvedVersion: null, phase: 'execution', result: event.result, durationMs: 0 };
@@ -126,7 +129,17 @@ export function timelineFromEvents(events: ReadonlyArray<RecordedEvent>, count =
         if (event.timedOut) notes.push('Stopped at the tool timeout: the model was told "(tool failed: timeout)".');
         if (event.truncated) notes.push(`The model received it truncated: ${event.truncated.originalBytes} bytes cut to ${event.truncated.limitBytes}.`);
         if (event.droppedForContext) notes.push('Dropped by the context guard: the model received "(tool failed: context window budget exceeded)".');
-        steps.push({ kind: 'execution', turn: event.turn, callId: event.callId, record: recordOf(event), notes });
+        const record = recordOf(event);
+        steps.push({
+          kind: 'execution',
+          turn: event.turn,
+          callId: event.callId,
+          record,
+          notes,
+          ...(typeof event.modelContent === 'string'
+            ? { modelContent: event.modelContent, modelBytes: event.modelContentBytes ?? utf8Bytes(event.modelContent), fullBytes: utf8Bytes(JSON.stringify(record.result)) }
+            : {}),
+        });
         break;
       }
       case 'final_report_rejected':

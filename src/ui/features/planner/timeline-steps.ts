@@ -71,7 +71,18 @@ export type TimelineStep =
       /** One line per change the repairer made, with why. */
       reasons?: string[];
     }
-  | { kind: 'execution'; turn: number; callId: string; record: ExecutionRecord; notes?: string[] }
+  | {
+      kind: 'execution';
+      turn: number;
+      callId: string;
+      record: ExecutionRecord;
+      notes?: string[];
+      /** What the model received for the call (the result's digest) and its UTF-8 size; absent in old recordings. */
+      modelContent?: string;
+      modelBytes?: number;
+      /** UTF-8 size of the full ToolResult, for comparison. */
+      fullBytes?: number;
+    }
   | { kind: 'notice'; turn: number; text: string }
   | {
       kind: 'final-report';
