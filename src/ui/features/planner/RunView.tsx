@@ -78,6 +78,11 @@ export function RunView({ run, live }: { run: PlannerRunRecord; live?: LiveOutpu
           {new Date(run.startedAt).toLocaleString()} · {run.targets.map((target) => target.label ?? `${target.provider}:${target.model}`).join(' → ')}
           {run.saveProblem && <span className="field__error"> · not saved: {run.saveProblem}</span>}
         </p>
+        {(run.readProblems ?? []).length > 0 && (
+          <p className="notice notice--blocked small" data-testid="planner.run.read-problems">
+            {run.readProblems!.length} recorded event(s) did not match the event schema and are not shown: {run.readProblems!.slice(0, 3).join('; ')}
+          </p>
+        )}
         <div className="inline-inputs">
           <button type="button" onClick={() => setProblem(download(run))} disabled={running} data-testid="planner.run.export">
             Export JSON

@@ -1,11 +1,12 @@
-import type { ExecutionRecord, JsonObject, PlannerEvent } from '../../../core/index.ts';
+import { checkPlannerEvent, type ExecutionRecord, type JsonObject, type PlannerEvent } from '../../../core/index.ts';
 import type { RecordedEvent } from '../../lib/planner-run-store.ts';
 import type { TimelineStep } from './timeline-steps.ts';
 
 type EventOf<T extends PlannerEvent['type']> = Extract<PlannerEvent, { type: T }>;
 
+/** An event core's versioned event schema accepts (unknown types and malformed events are skipped). */
 function isPlannerEvent(value: unknown): value is PlannerEvent {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { type?: unknown }).type === 'string';
+  return checkPlannerEvent(value).ok;
 }
 
 const encoder = new TextEncoder();
