@@ -162,3 +162,5 @@ export { generateConformanceCases, judgeConformance } from './manifests/index.ts
 export * from './tools/ble-analyzer/index.ts';
 export * from './demo/ble-scenario/index.ts';
 export * from './planner/index.ts';
+export type { TimelineStep, TimelineStepKind, RecordedEvent, AccountingRow, AccountingTotals, RunSummary, SummarizableRun } from './planner/record/index.ts';
+export { timelineFromEvents, accountingRows, accountingTotals, formatCost, summarizeRun, failedInvocations } from './planner/record/index.ts';

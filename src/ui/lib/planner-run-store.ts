@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { checkPlannerEvent, type ExecutionRecord, type JsonValue, type ProviderKind } from '../../core/index.ts';
+import { checkPlannerEvent, type ExecutionRecord, type JsonValue, type ProviderKind, type RecordedEvent } from '../../core/index.ts';
 import { getKeyStore } from './planner-keys.ts';
 import { containsNoSecret, redactSecrets } from './planner-redact.ts';
 import { getWorkspace } from './workspace-session.ts';
@@ -15,13 +15,8 @@ export interface PlannerTargetConfig {
   label?: string;
 }
 
-/** One event of the loop's recording, with when it happened. */
-export interface RecordedEvent {
-  /** Milliseconds since the run started. */
-  at: number;
-  /** The loop's event, as plain JSON. */
-  event: JsonValue;
-}
+/** One event of the loop's recording, with when it happened (core's type). */
+export type { RecordedEvent };
 
 /** A re-run of a run's failed invocations: executed again with fresh request ids, no model involved. */
 export interface PlannerRerun {

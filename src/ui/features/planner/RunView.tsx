@@ -1,11 +1,9 @@
+import { accountingRows, timelineFromEvents, failedInvocations, summarizeRun } from '../../../core/index.ts';
 import { useEffect, useState } from 'react';
 import { ResultView } from '../../components/ResultView.tsx';
 import { plannerRunJson, type PlannerRunRecord } from '../../lib/planner-run-store.ts';
 import { rerunInvocations } from '../../lib/planner-runner.ts';
 import { AccountingTable } from './AccountingTable.tsx';
-import { accountingRows } from './accounting.ts';
-import { timelineFromEvents } from './planner-events.ts';
-import { failedInvocations, summarizeRun } from './run-summary.ts';
 import { Timeline } from './Timeline.tsx';
 import type { LiveOutput } from './live-output.ts';
 

@@ -1,10 +1,10 @@
+import { type TimelineStep } from '../../../core/index.ts';
 import { memo } from 'react';
 import { ResultView } from '../../components/ResultView.tsx';
 import { ErrorList } from '../../components/IssueList.tsx';
 import { formatCount } from '../../components/format.ts';
 import { InvocationDiff } from './InvocationDiff.tsx';
 import { useLiveOutput, type LiveOutput } from './live-output.ts';
-import type { TimelineStep } from './timeline-steps.ts';
 
 // A result view (plots, tables) is costly to rebuild; its record keeps its identity between saves.
 const StableResultView = memo(ResultView);

@@ -1,4 +1,7 @@
-import type { ExecutionRecord, InternalToolDefinition, JsonObject, JsonValue, ToolError, ToolWarning } from '../../../core/index.ts';
+import type { ToolError, ToolWarning } from '../../contract/tool-error.ts';
+import type { ExecutionRecord } from '../../executor/executor.ts';
+import type { InternalToolDefinition } from '../../toolcanon/internal-definition.ts';
+import type { JsonObject, JsonValue } from '../../util/json.ts';
 
 /**
  * What the Planner page's timeline shows, one entry per thing that happened. Derived from the

@@ -1,6 +1,16 @@
-import { checkPlannerEvent, type ExecutionRecord, type JsonObject, type PlannerEvent } from '../../../core/index.ts';
-import type { RecordedEvent } from '../../lib/planner-run-store.ts';
+import type { ExecutionRecord } from '../../executor/executor.ts';
+import type { JsonObject, JsonValue } from '../../util/json.ts';
+import { checkPlannerEvent } from '../loop/event-schema.ts';
+import type { PlannerEvent } from '../loop/session-types.ts';
 import type { TimelineStep } from './timeline-steps.ts';
+
+/** One event of a run's recording, with when it happened (as the app stores and exports it). */
+export interface RecordedEvent {
+  /** Milliseconds since the run started. */
+  at: number;
+  /** The loop's event, as plain JSON. */
+  event: JsonValue;
+}
 
 type EventOf<T extends PlannerEvent['type']> = Extract<PlannerEvent, { type: T }>;
 
