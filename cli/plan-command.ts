@@ -10,6 +10,7 @@ import {
   createExecutor,
   createHttpProvider,
   createScriptedProvider,
+  jsonByteLength,
   parseProviderScript,
   repairInvocationOffline,
   runPlannerSession,
@@ -17,7 +18,9 @@ import {
   type FetchFunction,
   type LlmProvider,
   type PlannerClock,
+  type JsonObject,
   type PlannerConfig,
+  type PlannerEvent,
   type PlannerSessionResult,
   type ProviderKind,
   type ProviderTarget,
@@ -30,7 +33,8 @@ export const PLAN_USAGE = `Usage:
   sextant plan --prompt TEXT [--config FILE] [--provider SPEC]... [--test-tools] [--no-offline-repair]
 
 Runs a planner session and prints its result as JSON on stdout: success, error, finalReport
-(status, format, content, ts, metadata), conversation, accounting.
+(status, format, content, ts, metadata), conversation, accounting, and toolCalls (per call:
+what the model received, modelContent and modelBytes, next to the full result and resultBytes).
 
 --provider SPEC   a target; several are tried in order on retries:
                   scripted:FILE                 replays the JSON array in FILE
@@ -41,7 +45,9 @@ Runs a planner session and prints its result as JSON on stdout: success, error, 
 --config FILE     settings over ./.sextant.json over ~/.sextant/sextant.json: maxTurns,
                   maxRetries, maxToolCallsPerTurn, toolTimeout, toolResponseMaxBytes,
                   contextWindow, contextWindowBufferTokens, maxOutputTokens, transport,
-                  reportFormat, providers, apiKeys; \${VAR} expands from the environment
+                  reportFormat, providers, apiKeys; \${VAR} expands from the environment.
+                  Key safety: ./.sextant.json and ~/.sextant/sextant.json may not change an
+                  openai or anthropic baseUrl, and expand \${VAR} only in those API keys
 --test-tools      installs the diagnostic test_echo tool
 --no-offline-repair  sends every failed invocation back to the model
 
@@ -142,7 +148,7 @@ function providerFor(target: ProviderTarget, deps: PlanDependencies): LlmProvide
 }
 
 /** The session result as printed: keys can never appear, even inside a provider's error text. */
-export function printableResult(result: PlannerSessionResult, secrets: ReadonlyArray<string>): string {
+export function printableResult(result: PlannerSessionResult & { toolCalls?: JsonObject[] }, secrets: ReadonlyArray<string>): string {
   let text = JSON.stringify(result, null, 2);
   for (const secret of secrets) if (secret.length >= 4) text = text.split(secret).join('[redacted]');
   return text;
@@ -197,6 +203,23 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
   const stop = () => controller.abort();
   deps.signal?.addEventListener('abort', stop, { once: true });
   process.once('SIGINT', stop);
+  // Per tool call, what the model received (the digest, its size) next to the full result.
+  const toolCalls: JsonObject[] = [];
+  const onEvent = (event: PlannerEvent) => {
+    if (event.type !== 'execution') return;
+    toolCalls.push({
+      turn: event.turn,
+      callId: event.callId,
+      requestId: event.requestId,
+      toolName: event.toolName,
+      status: event.result.status,
+      modelContent: event.modelContent,
+      modelBytes: event.modelContentBytes ?? new TextEncoder().encode(event.modelContent).byteLength,
+      resultBytes: jsonByteLength(event.result),
+      truncated: event.truncated !== null,
+      result: event.result as unknown as JsonObject,
+    });
+  };
   try {
     const result = await runPlannerSession({
       question,
@@ -204,13 +227,15 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
       executor: createExecutor({ registry, catalog, runner }),
       manifests: registry.manifests(),
       captures: catalog.list(),
+      digestFor: (name) => registry.latest(name),
       settings: config.settings,
       clock: deps.clock,
       signal: controller.signal,
+      onEvent,
       ...(values['no-offline-repair'] ? {} : { repairer: repairInvocationOffline }),
     });
     const secrets = [...targets.map((target) => target.apiKey ?? ''), ...Object.values(config.apiKeys)];
-    io.stdout(`${printableResult(result, secrets)}\n`);
+    io.stdout(`${printableResult({ ...result, toolCalls }, secrets)}\n`);
     return result.success ? EXIT.ok : EXIT.sessionFailure;
   } finally {
     process.off('SIGINT', stop);

@@ -30,11 +30,15 @@ async function readOptional(path: string): Promise<string | null> {
  * bad setting is an error naming the layer.
  */
 export async function loadPlannerConfig(sources: PlannerConfigSources): Promise<LoadedPlannerConfig> {
-  const candidates: Array<{ name: string; path: string; required: boolean }> = [
-    { name: '~/.sextant/sextant.json', path: join(sources.home, '.sextant', 'sextant.json'), required: false },
-    { name: './.sextant.json', path: join(sources.cwd, '.sextant.json'), required: false },
+  // The home and working-directory files are found, not named: they may not redirect a hosted
+  // provider's key or expand variables outside its key (core's key-safety rule); --config may.
+  const candidates: Array<{ name: string; path: string; required: boolean; trusted: boolean }> = [
+    { name: '~/.sextant/sextant.json', path: join(sources.home, '.sextant', 'sextant.json'), required: false, trusted: false },
+    { name: './.sextant.json', path: join(sources.cwd, '.sextant.json'), required: false, trusted: false },
   ];
-  if (sources.configPath !== undefined) candidates.push({ name: `--config ${sources.configPath}`, path: resolve(sources.cwd, sources.configPath), required: true });
+  if (sources.configPath !== undefined) {
+    candidates.push({ name: `--config ${sources.configPath}`, path: resolve(sources.cwd, sources.configPath), required: true, trusted: true });
+  }
   const layers: PlannerConfigLayer[] = [];
   for (const candidate of candidates) {
     let text: string | null;
@@ -49,7 +53,7 @@ export async function loadPlannerConfig(sources: PlannerConfigSources): Promise<
     }
     const parsed = safeParseJson(text);
     if (!parsed.ok) return { ok: false, error: { code: 'INVALID_LAYER', layer: candidate.name, field: '', message: `Layer '${candidate.name}': not JSON: ${parsed.message}` } };
-    layers.push({ name: candidate.name, values: parsed.value });
+    layers.push({ name: candidate.name, values: parsed.value, trusted: candidate.trusted });
   }
   const resolved = resolvePlannerConfig(layers, sources.env);
   return resolved.ok ? { ok: true, value: resolved.value, layers: layers.map((layer) => layer.name) } : resolved;

@@ -13,6 +13,7 @@ export interface ThreadRunnerOptions {
  * real: the thread is terminated and a fresh one takes its place for the next run.
  */
 export class ThreadRunner implements ToolRunner {
+  readonly reportsStart = true;
   private worker: Worker | null = null;
   private ready: Promise<void> | null = null;
 
@@ -47,6 +48,7 @@ export class ThreadRunner implements ToolRunner {
       worker.on('error', onError);
       options.signal?.addEventListener('abort', onAbort, { once: true });
       worker.postMessage({ type: 'run', request } satisfies ToThread);
+      options.onStarted?.();
     });
   }
 

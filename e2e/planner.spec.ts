@@ -166,6 +166,37 @@ test.describe('against the mock LLM server', () => {
     expect(bytes.includes(Buffer.from('mock-model'))).toBe(true);
   });
 
+  test('a local model (Ollama-style stream): <think> blocks and tool calls written as text complete a run', async ({ planner, request }) => {
+    const usage = { input_tokens: 1800, output_tokens: 90 };
+    await scriptMock(request, [
+      {
+        text:
+          '<think>The question is about jitter. Later I could write <ai-agent-0000-FINAL> but not yet.</think>\n' +
+          `\`\`\`json\n${JSON.stringify({ name: 'statistical_regression_tool', arguments: regressionArguments })}\n\`\`\``,
+        usage,
+      },
+      {
+        text: `<think>R² is about 0.78; jitter is significant.</think>${JSON.stringify({ name: 'agent__final_report', arguments: { report_format: 'markdown', report_content: 'Jitter explains part of the latency (local model).' } })}`,
+        usage,
+      },
+    ]);
+    await planner.open();
+    await planner.useSingleTarget('openai-compatible', 'qwen3:8b', `${MOCK}/ollama/v1`);
+    await planner.ask('Does jitter explain latency on ch1 and ch2 of cap_2026_03_14_a?');
+    await planner.run();
+    expect(await planner.finished()).toBe('success');
+    await expect(planner.steps('execution').getByTestId('result.status')).toHaveText('ok');
+    await expect(planner.current().getByTestId('planner.final.content')).toHaveText('Jitter explains part of the latency (local model).');
+    await expect(planner.current().getByTestId('planner.notice').filter({ hasText: 'extracted from the reply' })).toHaveCount(2);
+    // What the model received: the digest and its size, next to the full result.
+    const received = planner.steps('execution').getByTestId('planner.execution.model-content');
+    await expect(received.getByTestId('planner.execution.model-bytes')).toHaveText(/^\d+(\.\d)? (bytes|KB)/);
+    await received.locator('summary').click();
+    await expect(received.locator('pre')).toContainText('"coefficients"');
+    const sent = await mockRequests(request);
+    expect(sent.map((entry) => entry.path)).toEqual(['/ollama/v1/chat/completions', '/ollama/v1/chat/completions']);
+  });
+
   test('an Anthropic target: a tool call, then the final report', async ({ planner, request }) => {
     await scriptMock(request, [regressionStep, finalReportStep('Done through the Messages API.')]);
     await planner.open();

@@ -58,7 +58,11 @@ function contractChecks(client: () => Client_) {
     const result = await client().callTool({ name: 'statistical_regression_tool', arguments: regressionCall });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual(await runnerStructuredOutput());
-    expect((result.content as Array<{ type: string; text: string }>)[0].type).toBe('text');
+    const text = (result.content as Array<{ type: string; text: string }>)[0];
+    expect(text.type).toBe('text');
+    // The text is the planner's compact digest: the fit statistics, not the plot samples.
+    expect(text.text.length).toBeLessThan(4096);
+    expect(JSON.parse(text.text)).toMatchObject({ status: 'ok' });
   });
 
   it('answers an invalid call with isError and MISSING_REQUIRED_ARGUMENT at arguments.target', async () => {

@@ -60,18 +60,22 @@ export function createSextantMcpServer(dependencies: SextantMcpDependencies): Se
     const requestId = `mcp-${randomUUID()}`;
     const invocation = invocationFromMcpCall(manifest, request.params.arguments ?? {}, requestId);
     const progressToken = request.params._meta?.progressToken;
+    // The answer waits for the notifications already sent: a client drops progress that arrives
+    // after the result it belongs to.
+    const notifications: Array<Promise<void>> = [];
     const onProgress =
       progressToken === undefined
         ? undefined
         : (fraction: number) => {
-            void extra
-              .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: fraction, total: 1 } })
-              .catch(() => {});
+            notifications.push(
+              extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: fraction, total: 1 } }).catch(() => {}),
+            );
           };
     extra.signal.addEventListener('abort', () => log(`sextant mcp: ${requestId} (${manifest.name}) cancelled by the client; stopping its worker thread`), { once: true });
     const record = await executor.execute(invocation, { signal: extra.signal, onProgress });
+    await Promise.all(notifications);
     log(`sextant mcp: ${requestId} ${manifest.name} ${record.result.status} in ${record.durationMs.toFixed(0)} ms`);
-    return mcpAnswerFromToolResult(record.result) as CallToolResult;
+    return mcpAnswerFromToolResult(record.result, registry.latest(manifest.name)) as CallToolResult;
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({

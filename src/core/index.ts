@@ -101,6 +101,10 @@ export type { ToolImplementation, ToolOutcome, ArtifactContent, CaptureDescripti
 export { ToolRegistry } from './tools/registry.ts';
 export { compareVersions, resolveVersion } from './tools/semver.ts';
 export { builtinTools } from './tools/builtin-tools.ts';
+export { digestToolResult, digestToolResultText, genericDigest, compactJson } from './tools/result-digest.ts';
+export type { ToolDigest, DigestingTool } from './tools/result-digest.ts';
+export { digestRegressionOutput } from './tools/regression/digest.ts';
+export { digestBleOutput } from './tools/ble-analyzer/digest.ts';
 export type { BuiltinToolOptions } from './tools/builtin-tools.ts';
 
 export type { RunRequest, RunnerResponse, RunOptions, ToolRunner } from './executor/runner.ts';
@@ -239,3 +243,5 @@ export type {
   CaptureFingerprint,
 } from './report/index.ts';
 export { buildCaseReport, parseRunDocument, parseCaseReport, renderReportHtml, verifyReport, builtinCaptureFingerprint, redactKeys, selectionOf, BLE_CAVEATS } from './report/index.ts';
+export type { TimelineStep, TimelineStepKind, RecordedEvent, AccountingRow, AccountingTotals, RunSummary, SummarizableRun } from './planner/record/index.ts';
+export { timelineFromEvents, accountingRows, accountingTotals, formatCost, summarizeRun, failedInvocations } from './planner/record/index.ts';

@@ -24,6 +24,8 @@ export interface ExecutionRecord {
 export interface ExecuteOptions {
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
+  /** Called once when the tool starts running (never for an invocation that fails validation); worker start-up comes before it. */
+  onStarted?: () => void;
 }
 
 export interface ExecutorDependencies {
@@ -65,7 +67,13 @@ export function createExecutor(dependencies: ExecutorDependencies): Executor {
       };
     }
     const { request, tool } = validation;
-    const response = await dependencies.runner.run(request, { onProgress: options.onProgress, signal: options.signal });
+    const { runner } = dependencies;
+    if (!runner.reportsStart) options.onStarted?.();
+    const response = await runner.run(request, {
+      onProgress: options.onProgress,
+      signal: options.signal,
+      ...(runner.reportsStart && options.onStarted ? { onStarted: options.onStarted } : {}),
+    });
     const result = await finalizeResult(response, tool.manifest, request.timeoutMs, validation.warnings);
     return { requestId, toolName, resolvedVersion: request.toolVersion, phase: 'execution', result, durationMs: now() - started };
   }

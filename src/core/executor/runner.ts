@@ -29,6 +29,8 @@ export interface RunOptions {
   onProgress?: (fraction: number) => void;
   /** Aborting stops the run for real (a worker is terminated). */
   signal?: AbortSignal;
+  /** Called once when the tool itself starts (after any worker start-up), for deadlines that exclude start-up. */
+  onStarted?: () => void;
 }
 
 /**
@@ -36,5 +38,7 @@ export interface RunOptions {
  * can be terminated when a run overruns its timeout or is cancelled.
  */
 export interface ToolRunner {
+  /** True when `run` calls `onStarted` itself (a worker runner, once its worker is ready); otherwise the executor calls it as the run begins. */
+  readonly reportsStart?: boolean;
   run(request: RunRequest, options?: RunOptions): Promise<RunnerResponse>;
 }

@@ -214,7 +214,8 @@ describe('Sextant as an MCP server', () => {
     expect(answer.isError).toBe(true);
     expect(JSON.parse(answer.content[0].text).errors).toEqual([{ code: 'MISSING_REQUIRED_ARGUMENT', field: 'arguments.target', message: 'm' }]);
     const ok = mcpAnswerFromToolResult({ status: 'ok', summary: 'done', structured_output: { a: 1 }, warnings: [], errors: [], confidence: 1 });
-    expect(ok).toEqual({ content: [{ type: 'text', text: 'done' }], structuredContent: { a: 1 } });
+    expect(ok.structuredContent).toEqual({ a: 1 });
+    expect(JSON.parse(ok.content[0].text)).toMatchObject({ status: 'ok', summary: 'done', output: { a: 1 } });
   });
 });
 

@@ -6,6 +6,7 @@ import type { Capture, CaptureInfo } from '../data/capture.ts';
 import type { ToolManifest, ToolResult } from '../contract/types.ts';
 import type { JsonObject, JsonValue } from '../util/json.ts';
 import { isJsonObject } from '../util/json.ts';
+import { digestToolResultText, type DigestingTool } from '../tools/result-digest.ts';
 
 /** Timeout the server fills in when the client gives none, before clamping to `max_timeout_ms`. */
 export const MCP_DEFAULT_TIMEOUT_MS = 30_000;
@@ -99,12 +100,12 @@ export function invocationFromMcpCall(manifest: ToolManifest, args: unknown, req
 }
 
 /**
- * The text a model reads for a result. The seam for the planner's compact digest: until that
- * lands it is the result's summary (issue 13 allows this), with its warnings.
+ * The text a model reads for a result: the same compact JSON digest the planner hands its model
+ * (status, summary, warnings and the tool's own digest of its output), so an MCP client's model
+ * reads an analysis it can reason over instead of a plot's samples.
  */
-export function mcpTextContent(result: ToolResult): string {
-  const warnings = result.warnings.map((warning) => `\nWarning ${warning.code}: ${warning.message}`).join('');
-  return `${result.summary}${warnings}`;
+export function mcpTextContent(result: ToolResult, tool?: DigestingTool): string {
+  return digestToolResultText(result, tool);
 }
 
 /** A `tools/call` result as MCP answers it (plain JSON; the edge hands it to the SDK). */
@@ -116,13 +117,13 @@ export interface McpCallAnswer {
 }
 
 /** `ok`/`partial` → `structuredContent` and the text; `error` → `isError` with the coded errors as JSON text. */
-export function mcpAnswerFromToolResult(result: ToolResult): McpCallAnswer {
+export function mcpAnswerFromToolResult(result: ToolResult, tool?: DigestingTool): McpCallAnswer {
   if (result.status === 'error') {
     const errors = result.errors.map((error) => ({ code: error.code, field: error.field, message: error.message }));
     return { content: [{ type: 'text', text: JSON.stringify({ status: 'error', summary: result.summary, errors }) }], isError: true };
   }
   return {
-    content: [{ type: 'text', text: mcpTextContent(result) }],
+    content: [{ type: 'text', text: mcpTextContent(result, tool) }],
     ...(result.structured_output ? { structuredContent: result.structured_output } : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { ToolError, ToolWarning } from '../contract/tool-error.ts';
 import type { ColumnSchema } from '../data/columns.ts';
 import type { SelectedData } from '../data/selection-types.ts';
 import type { JsonObject } from '../util/json.ts';
+import type { ToolDigest } from './result-digest.ts';
 
 /** What a tool can know about a selected capture before anything runs. */
 export interface CaptureDescription {
@@ -50,4 +51,6 @@ export interface ToolImplementation {
    */
   checkArguments?(args: JsonObject, captures: ReadonlyArray<CaptureDescription>): ToolError[];
   run(args: JsonObject, context: ToolRunContext): ToolOutcome | Promise<ToolOutcome>;
+  /** What a model reads of this tool's structured output (see `digestToolResult`); a generic digest when absent. */
+  digest?: ToolDigest;
 }

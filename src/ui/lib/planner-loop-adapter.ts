@@ -41,6 +41,7 @@ export async function runPlannerLoop(input: PlannerLoopInput): Promise<PlannerRu
     executor: environment.executor,
     manifests: environment.manifests,
     captures: environment.captures,
+    ...(environment.digestFor ? { digestFor: environment.digestFor } : {}),
     settings: input.settings,
     clock: environment.clock,
     signal: input.signal,

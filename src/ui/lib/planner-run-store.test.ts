@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { getKeyStore } from './planner-keys.ts';
-import { exportablePlannerRun, plannerRunJson, type PlannerRunRecord } from './planner-run-store.ts';
+import { checkRecordedEvents, exportablePlannerRun, plannerRunJson, type PlannerRunRecord } from './planner-run-store.ts';
 
 function run(key: string): PlannerRunRecord {
   return {
@@ -33,5 +33,16 @@ describe('an exported planner run', () => {
     expect(parsed).not.toHaveProperty('saveProblem');
     expect(exportablePlannerRun(run(key)).question).toBe('Does jitter explain latency?');
     getKeyStore().forget('openai-compatible@http://127.0.0.1:4177/v1');
+  });
+});
+
+describe('restored events', () => {
+  it('keeps the events core’s versioned schema accepts and says why the others were left out', () => {
+    const good = { at: 5, event: { type: 'warning', seq: 1, ts: 1, turn: 1, message: 'm' } };
+    const { events, problems } = checkRecordedEvents([good, { at: 6, event: { type: 'warning', seq: 2, ts: 2 } }, { event: good.event }, 'junk'], 1);
+    expect(events).toEqual([good]);
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toContain('warning.turn must be number');
+    expect(checkRecordedEvents([good], 99).events).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { ExecutionRecord, JsonValue, ProviderKind } from '../../core/index.ts';
+import { checkPlannerEvent, type ExecutionRecord, type JsonValue, type ProviderKind, type RecordedEvent } from '../../core/index.ts';
 import { getKeyStore } from './planner-keys.ts';
 import { keyringSecrets } from './keyring/keyring.ts';
 import { containsNoSecret, redactSecrets } from './planner-redact.ts';
@@ -16,13 +16,8 @@ export interface PlannerTargetConfig {
   label?: string;
 }
 
-/** One event of the loop's recording, with when it happened. */
-export interface RecordedEvent {
-  /** Milliseconds since the run started. */
-  at: number;
-  /** The loop's event, as plain JSON. */
-  event: JsonValue;
-}
+/** One event of the loop's recording, with when it happened (core's type). */
+export type { RecordedEvent };
 
 /** A re-run of a run's failed invocations: executed again with fresh request ids, no model involved. */
 export interface PlannerRerun {
@@ -56,6 +51,10 @@ export interface PlannerRunRecord {
   /** The offline repairer was allowed to fix failed invocations. */
   offlineRepairer?: boolean;
   events: RecordedEvent[];
+  /** The event schema the events were recorded with (core's PLANNER_EVENT_SCHEMA_VERSION); absent in runs saved before it existed (version 1). */
+  eventSchema?: number;
+  /** Why a restored run shows less than it recorded (events the schema refused). */
+  readProblems?: string[];
   result: PlannerRunResult | null;
   reruns: PlannerRerun[];
   durationMs: number;
@@ -118,6 +117,19 @@ export async function deletePlannerRun(id: string): Promise<void> {
 
 let restoring: Promise<void> | null = null;
 
+/** The recorded events core's event schema accepts (for the version they were recorded with), and why the others were left out. */
+export function checkRecordedEvents(events: ReadonlyArray<unknown>, version: number): { events: RecordedEvent[]; problems: string[] } {
+  const kept: RecordedEvent[] = [];
+  const problems: string[] = [];
+  for (const [index, item] of events.entries()) {
+    const at = typeof item === 'object' && item !== null ? (item as { at?: unknown }).at : undefined;
+    const checked = checkPlannerEvent(typeof item === 'object' && item !== null ? (item as { event?: unknown }).event : undefined, version);
+    if (typeof at === 'number' && checked.ok) kept.push(item as RecordedEvent);
+    else problems.push(`event ${index}: ${checked.ok ? 'no time' : checked.problem}`);
+  }
+  return { events: kept, problems };
+}
+
 /** Loads the planner runs saved in the workspace, once. */
 export function restorePlannerRuns(): Promise<void> {
   restoring ??= (async () => {
@@ -126,11 +138,12 @@ export function restorePlannerRuns(): Promise<void> {
     if (!stored?.ok) return;
     const known = new Set(runs.map((entry) => entry.id));
     for (const entry of stored.value) {
-      // Safe enough: written by savePlannerRun; the events check below skips anything else, and the views read fields defensively.
+      // Written by savePlannerRun; each event is checked against its recorded event schema below.
       const record = entry.record as unknown as PlannerRunRecord;
       if (known.has(entry.id) || !Array.isArray(record.events)) continue;
+      const { events, problems } = checkRecordedEvents(record.events, record.eventSchema ?? 1);
       // A run still marked running was cut off by a reload: it is over now.
-      put({ ...record, state: record.state === 'running' ? 'stopped' : record.state, reruns: record.reruns ?? [] });
+      put({ ...record, events, ...(problems.length > 0 ? { readProblems: problems } : {}), state: record.state === 'running' ? 'stopped' : record.state, reruns: record.reruns ?? [] });
     }
   })();
   return restoring;

@@ -1,4 +1,4 @@
-import type { JsonValue, PlannerSettings, ProviderTarget, StreamDelta } from '../../core/index.ts';
+import { PLANNER_EVENT_SCHEMA_VERSION, type JsonValue, type PlannerSettings, type ProviderTarget, type StreamDelta } from '../../core/index.ts';
 import { keySlotOf, getKeyStore } from './planner-keys.ts';
 import { runPlannerLoop } from './planner-loop-adapter.ts';
 import { savePlannerRun, type PlannerRerun, type PlannerRunRecord, type PlannerTargetConfig } from './planner-run-store.ts';
@@ -78,6 +78,7 @@ export function startPlannerRun(request: StartPlannerRunInput): PlannerRunHandle
     settings: input.settings,
     state: 'running',
     events: [],
+    eventSchema: PLANNER_EVENT_SCHEMA_VERSION,
     result: null,
     reruns: [],
     durationMs: 0,

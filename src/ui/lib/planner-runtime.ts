@@ -1,4 +1,4 @@
-import type { CaptureInfo, Executor, FetchFunction, PlannerClock, ToolManifest } from '../../core/index.ts';
+import { builtinTools, type CaptureInfo, type DigestingTool, type Executor, type FetchFunction, type PlannerClock, type ToolManifest } from '../../core/index.ts';
 import { getRuntime } from './sextant-runtime.ts';
 
 /**
@@ -15,6 +15,15 @@ export interface PlannerEnvironment {
   captures: CaptureInfo[];
   /** This page's origin: it lets the adapters tell a CORS refusal from a network failure. */
   pageOrigin: string;
+  /** A tool's own digest of its results (what the model reads); the generic digest when absent. */
+  digestFor?: (toolName: string) => DigestingTool | undefined;
+}
+
+/** The built-in tools' digests by name (built-in names always win over saved manifests in the registry). */
+let builtinDigests: Map<string, DigestingTool> | null = null;
+export function builtinDigestFor(toolName: string): DigestingTool | undefined {
+  builtinDigests ??= new Map(builtinTools({ testTools: true }).map((tool) => [tool.manifest.name, tool]));
+  return builtinDigests.get(toolName);
 }
 
 /** `fetch` bound to the window (an unbound call throws "Illegal invocation" in some browsers). */
@@ -40,5 +49,5 @@ export const browserClock: PlannerClock = {
 export async function plannerEnvironment(): Promise<PlannerEnvironment> {
   const runtime = getRuntime();
   const [captures] = await Promise.all([runtime.captures(), runtime.savedManifestsReady()]);
-  return { fetch: browserFetch, clock: browserClock, executor: runtime.currentExecutor, manifests: runtime.manifests(), captures, pageOrigin: window.location.origin };
+  return { fetch: browserFetch, clock: browserClock, executor: runtime.currentExecutor, manifests: runtime.manifests(), captures, pageOrigin: window.location.origin, digestFor: builtinDigestFor };
 }

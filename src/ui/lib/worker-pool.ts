@@ -22,6 +22,7 @@ export interface WorkerPoolOptions {
  * worker takes the slot.
  */
 export class WorkerPool implements ToolRunner {
+  readonly reportsStart = true;
   private slots: Slot[] = [];
   private waiting: Array<() => void> = [];
   /**
@@ -98,7 +99,10 @@ export class WorkerPool implements ToolRunner {
       options.signal?.addEventListener('abort', onAbort, { once: true });
       slot.ready
         // comlink's Remote<> distributes the outcome union into a union of promises; it is one promise.
-        .then(() => slot.api.run(request, proxy(onProgress)) as Promise<ToolOutcome>)
+        .then(() => {
+          if (!settled) options.onStarted?.();
+          return slot.api.run(request, proxy(onProgress)) as Promise<ToolOutcome>;
+        })
         .then(
           (outcome) => finish({ kind: 'completed', outcome }, false),
           (error: unknown) => finish({ kind: 'crashed', message: error instanceof Error ? error.message : String(error) }, true),

@@ -59,3 +59,5 @@ export type {
 } from './session-types.ts';
 export type { PlannerSessionOptions } from './planner-session.ts';
 export { runPlannerSession, CONTEXT_BUDGET_STUB, TOOL_TIMEOUT_MESSAGE } from './planner-session.ts';
+export type { CheckedPlannerEvent } from './event-schema.ts';
+export { PLANNER_EVENT_SCHEMA_VERSION, checkPlannerEvent } from './event-schema.ts';

@@ -29,6 +29,40 @@ describe('truncateToolResponse', () => {
     expect(Number(/truncated to (\d+) bytes/.exec(out.text)![1])).toBe(bytes(out.text));
   });
 
+  it('never exceeds any positive limit, down to 1 byte, and states the true size (agent-contract.md §2)', () => {
+    const texts = ['x'.repeat(5000), 'aé😀€'.repeat(500), '😀'.repeat(40)];
+    for (const text of texts) {
+      for (let limit = 1; limit <= 400 && limit < bytes(text); limit += 1) {
+        const out = truncateToolResponse(text, limit);
+        expect(out.truncated).toBe(true);
+        expect(bytes(out.text), `limit ${limit}`).toBeLessThanOrEqual(limit);
+        expect(out.finalBytes).toBe(bytes(out.text));
+        const y = /truncated to (\d+) bytes\./.exec(out.text);
+        // Whenever the notice is whole it tells the result's own size, never "0 bytes".
+        if (y) expect(Number(y[1])).toBe(bytes(out.text));
+      }
+    }
+  });
+
+  it.each([
+    [1, '['],
+    [10, '[TRUNCATED'],
+    [30, '[TRUNCATED] Original size 5000'],
+  ])('cuts the notice itself at a %i-byte limit', (limit, expected) => {
+    expect(truncateToolResponse('x'.repeat(5000), limit).text).toBe(expected);
+  });
+
+  it('sends the notice alone when it fits but no content does', () => {
+    const out = truncateToolResponse('x'.repeat(5000), 60);
+    expect(out.text).toBe('[TRUNCATED] Original size 5000 bytes; truncated to 60 bytes.');
+    expect(bytes(out.text)).toBe(60);
+  });
+
+  it('keeps multibyte content whole at small limits', () => {
+    const out = truncateToolResponse('€'.repeat(100), 70);
+    expect(out.text).toBe('[TRUNCATED] Original size 300 bytes; truncated to 69 bytes.\n€€€');
+  });
+
   it('leaves a response within the limit as it is', () => {
     expect(truncateToolResponse('short', 256)).toEqual({ text: 'short', truncated: false, originalBytes: 5, finalBytes: 5 });
   });
@@ -77,7 +111,11 @@ describe('XML reply parsing', () => {
     ].join('\n');
     const parsed = parseXmlReply(text, nonce, { firstFreeSlot: 3, numberedSlots: true });
     expect(parsed.calls).toEqual([{ slot: 3, slotId: xmlSlotId(nonce, 3), tool: 't', payload: '{"a":1}' }]);
-    expect(parsed.ignored).toEqual([`slot ${nonce}-0002: already used`, `slot ${nonce}-0004: no closing tag`]);
+    expect(parsed.ignored).toEqual([
+      `slot ${nonce}-0002: already used`,
+      `slot ${nonce}-0004: no closing tag`,
+      "tag ai-agent-ffffffff-0004 at offset 127: not this session's nonce",
+    ]);
   });
 
   it('uses the last FINAL tag and decides unclosed ones by stop reason', () => {

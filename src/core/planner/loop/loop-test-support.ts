@@ -126,6 +126,7 @@ export function startSession(options: HarnessOptions): { done: Promise<HarnessRu
     signal: options.signal,
     onEvent: (event) => events.push(event),
     repairer: options.repairer,
+    digestFor: (name) => registry.latest(name),
     nonce: 'c0ffee42',
   }).then((result) => ({ result, events, clock, executor, targets }));
   return { done, clock, events };

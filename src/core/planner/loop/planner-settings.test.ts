@@ -39,7 +39,7 @@ describe('planner settings layers', () => {
     [{ maxTurns: 0 }, 'INVALID_SETTING', 'maxTurns'],
     [{ maxTurns: 2.5 }, 'INVALID_SETTING', 'maxTurns'],
     [{ transport: 'smoke-signals' }, 'INVALID_SETTING', 'transport'],
-    [{ toolResponseMaxBytes: 10 }, 'INVALID_SETTING', 'toolResponseMaxBytes'],
+    [{ toolResponseMaxBytes: 0 }, 'INVALID_SETTING', 'toolResponseMaxBytes'],
     [{ maxTurn: 3 }, 'UNKNOWN_SETTING', 'maxTurn'],
     [{ providers: [{ provider: 'openai' }] }, 'INVALID_SETTING', 'providers[0].model'],
     [[1, 2], 'INVALID_LAYER', ''],

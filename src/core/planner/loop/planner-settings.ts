@@ -1,5 +1,5 @@
 import type { ProviderKind, ProviderTarget } from '../provider-types.ts';
-import { isJsonObject } from '../../util/json.ts';
+import { isJsonObject, type JsonObject } from '../../util/json.ts';
 
 /** How tool calls travel (agent-contract.md §11). */
 export type PlannerTransport = 'native' | 'xml' | 'xml-final';
@@ -55,8 +55,11 @@ export const DEFAULT_CONTEXT_WINDOWS: Readonly<Record<ProviderKind, number>> = O
   scripted: 128_000,
 });
 
-/** The smallest tool response limit accepted: the truncation notice alone needs about 60 bytes. */
-export const MIN_TOOL_RESPONSE_MAX_BYTES = 256;
+/**
+ * The smallest tool response limit accepted. Any positive limit holds (agent-contract.md §2): below
+ * the truncation notice's own size (about 60 bytes) the notice itself is cut to the limit.
+ */
+export const MIN_TOOL_RESPONSE_MAX_BYTES = 1;
 
 /** One configuration layer, lowest priority first when passed to `resolvePlannerConfig`. */
 export interface PlannerConfigLayer {
@@ -66,6 +69,12 @@ export interface PlannerConfigLayer {
   values: unknown;
   /** Variables of this layer (checked before the shared environment). */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * False for a layer found by location rather than named by the user (the working directory's
+   * `./.sextant.json`, the home file): it may not point a hosted provider's key at another host,
+   * and `${VAR}` expands in it only inside hosted providers' API keys. Default true.
+   */
+  trusted?: boolean;
 }
 
 /** A provider target as a configuration file writes it. */
@@ -88,7 +97,7 @@ export interface PlannerConfig {
   apiKeys: Partial<Record<ProviderKind, string>>;
 }
 
-export type PlannerConfigErrorCode = 'MISSING_VARIABLE' | 'INVALID_SETTING' | 'UNKNOWN_SETTING' | 'INVALID_LAYER';
+export type PlannerConfigErrorCode = 'MISSING_VARIABLE' | 'INVALID_SETTING' | 'UNKNOWN_SETTING' | 'INVALID_LAYER' | 'UNTRUSTED_SETTING';
 
 /** Why the configuration cannot be used; `layer` names where the problem is. */
 export interface PlannerConfigError {
@@ -230,6 +239,65 @@ function checkApiKeys(value: unknown, layer: string): { ok: true; value: Partial
   return { ok: true, value: keys };
 }
 
+/** The official endpoints of the hosted providers: their keys go nowhere else unless the user names another. */
+const OFFICIAL_ORIGINS: Readonly<Record<'openai' | 'anthropic', string>> = { openai: 'https://api.openai.com', anthropic: 'https://api.anthropic.com' };
+
+function isHosted(kind: unknown): kind is 'openai' | 'anthropic' {
+  return kind === 'openai' || kind === 'anthropic';
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Key safety for a layer the user did not name (agent-contract keys, issue 12): a hosted provider's
+ * `baseUrl` may only be its official endpoint, and `${VAR}` may appear only in a hosted provider's
+ * API key (which then goes only to that endpoint). Anything else could carry `OPENAI_API_KEY` or any
+ * other secret of the environment to a host the directory's author chose.
+ */
+function checkUntrustedLayer(values: unknown, layer: string): PlannerConfigError | null {
+  const refuse = (field: string, message: string): PlannerConfigError => ({ code: 'UNTRUSTED_SETTING', layer, field, message: `Layer '${layer}': ${field} ${message}` });
+  const onlyFrom = 'only --provider on the command line or an explicit --config FILE may set it';
+  const hasVariable = (value: unknown) => typeof value === 'string' && /\$\{/.test(value);
+  const walk = (value: unknown, path: string, allowed: (path: string) => boolean): PlannerConfigError | null => {
+    if (hasVariable(value) && !allowed(path)) return refuse(path, `uses \${...}, which this layer may not expand outside a hosted provider's API key; ${onlyFrom}`);
+    if (Array.isArray(value)) {
+      for (const [index, item] of value.entries()) {
+        const problem = walk(item, `${path}[${index}]`, allowed);
+        if (problem) return problem;
+      }
+    } else if (isJsonObject(value)) {
+      for (const [key, item] of Object.entries(value)) {
+        const problem = walk(item, path ? `${path}.${key}` : key, allowed);
+        if (problem) return problem;
+      }
+    }
+    return null;
+  };
+  if (!isJsonObject(values)) return null;
+  const providers = Array.isArray(values.providers) ? values.providers : [];
+  for (const [index, item] of providers.entries()) {
+    if (!isJsonObject(item) || !isHosted(item.provider) || item.baseUrl === undefined) continue;
+    const origin = typeof item.baseUrl === 'string' && !hasVariable(item.baseUrl) ? originOf(item.baseUrl) : null;
+    if (origin !== OFFICIAL_ORIGINS[item.provider]) {
+      return refuse(
+        `providers[${index}].baseUrl`,
+        `sends the ${item.provider} API key to ${JSON.stringify(item.baseUrl)} instead of ${OFFICIAL_ORIGINS[item.provider]}; ${onlyFrom}`,
+      );
+    }
+  }
+  return walk(values, '', (path) => {
+    if (path === 'apiKeys.openai' || path === 'apiKeys.anthropic') return true;
+    const match = /^providers\[(\d+)\]\.apiKey$/.exec(path);
+    return match !== null && isJsonObject(providers[Number(match[1])]) && isHosted((providers[Number(match[1])] as JsonObject).provider);
+  });
+}
+
 /**
  * Layers the configuration, lowest priority first: built-in defaults < each layer in order
  * (in the app: workspace < run; on the command line: `~/.sextant/sextant.json` <
@@ -243,6 +311,10 @@ export function resolvePlannerConfig(
 ): { ok: true; value: PlannerConfig } | { ok: false; error: PlannerConfigError } {
   const config: PlannerConfig = { settings: { ...DEFAULT_PLANNER_SETTINGS }, providers: [], apiKeys: {} };
   for (const layer of layers) {
+    if (layer.trusted === false) {
+      const problem = checkUntrustedLayer(layer.values, layer.name);
+      if (problem) return { ok: false, error: problem };
+    }
     const expanded = expandVariables(layer.values, layer.name, layer.env ?? {}, env);
     if (!expanded.ok) return expanded;
     const checked = checkPlannerSettings(expanded.value, layer.name);

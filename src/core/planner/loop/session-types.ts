@@ -145,6 +145,8 @@ export type PlannerEvent = EventBase &
         text: string;
         reasoning?: string;
         toolCalls: ChatToolCall[];
+        /** Ids of `toolCalls` extracted from the reply's text (the model sent no native calls). */
+        extractedFromText?: string[];
         /** Set when the response was not used: `empty`, `xml_final_truncated`. */
         ignored?: string;
       }
@@ -197,7 +199,10 @@ export type PlannerEvent = EventBase &
         toolName: string;
         record: ExecutionRecord | null;
         result: ToolResult;
+        /** What the model received for this call: the result's digest (truncated to toolResponseMaxBytes when over it). */
         modelContent: string;
+        /** UTF-8 bytes of `modelContent`. */
+        modelContentBytes?: number;
         timedOut: boolean;
         truncated: { originalBytes: number; limitBytes: number } | null;
         /** The result was reused from an identical invocation that already passed (never re-executed). */

@@ -98,7 +98,8 @@ export function envelopeToolDefinition(
       additionalProperties: false,
     },
   };
-  if (internal.value.output_schema) definition.output_schema = internal.value.output_schema;
+  // No output_schema: no provider's wire format carries it, and the model reads each result's
+  // digest (status, summary, the analysis in compact form), not the raw structured output.
   return { ok: true, value: definition };
 }
 

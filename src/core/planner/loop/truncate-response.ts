@@ -39,15 +39,21 @@ export function utf8Prefix(text: string, maxBytes: number): string {
  * `[TRUNCATED] Original size X bytes; truncated to Y bytes.` prepended. The notice counts inside
  * the limit, Y is the size of the whole result (notice included), and no UTF-8 character is split.
  * The notice's own length depends on the digits of Y, so the cut is searched until they agree.
+ * The guarantee holds for every positive limit: when the notice and a newline do not fit, the
+ * notice alone is sent, and when even that does not fit, the notice itself is cut to the limit.
  */
 export function truncateToolResponse(text: string, maxBytes: number): TruncatedResponse {
   const originalBytes = utf8ByteLength(text);
   if (originalBytes <= maxBytes) return { text, truncated: false, originalBytes, finalBytes: originalBytes };
-  for (let digits = String(maxBytes).length; digits >= 1; digits -= 1) {
+  const limit = Math.max(0, Math.floor(maxBytes));
+  // The notice's bytes without Y's digits (the notice is ASCII).
+  const noticeBase = utf8ByteLength(truncationNotice(originalBytes, 0)) - 1;
+  for (let digits = String(limit).length; digits >= 1; digits -= 1) {
     // The notice with a Y of `digits` digits, and the newline that separates it from the content.
-    const noticeBytes = utf8ByteLength(truncationNotice(originalBytes, 0)) - 1 + digits + 1;
-    for (let budget = maxBytes - noticeBytes; budget >= 0; budget -= 1) {
+    const noticeBytes = noticeBase + digits + 1;
+    for (let budget = limit - noticeBytes; budget >= 1; budget -= 1) {
       const kept = utf8Prefix(text, budget);
+      if (kept === '') break;
       const finalBytes = noticeBytes + utf8ByteLength(kept);
       if (String(finalBytes).length === digits) {
         return { text: `${truncationNotice(originalBytes, finalBytes)}\n${kept}`, truncated: true, originalBytes, finalBytes };
@@ -56,6 +62,14 @@ export function truncateToolResponse(text: string, maxBytes: number): TruncatedR
       if (String(finalBytes).length < digits) break;
     }
   }
-  const notice = truncationNotice(originalBytes, 0);
-  return { text: notice, truncated: true, originalBytes, finalBytes: utf8ByteLength(notice) };
+  // No content fits: the notice alone, Y being its own size.
+  for (let digits = String(limit).length; digits >= 1; digits -= 1) {
+    const finalBytes = noticeBase + digits;
+    if (finalBytes <= limit && String(finalBytes).length === digits) {
+      return { text: truncationNotice(originalBytes, finalBytes), truncated: true, originalBytes, finalBytes };
+    }
+  }
+  // Not even the notice fits: it is cut to the limit (then Y, the result's size, is the limit).
+  const cut = utf8Prefix(truncationNotice(originalBytes, limit), limit);
+  return { text: cut, truncated: true, originalBytes, finalBytes: utf8ByteLength(cut) };
 }

@@ -76,10 +76,13 @@ export function parseXmlReply(text: string, nonce: string, options: { firstFreeS
     position = end < 0 ? text.length : end + closing.length;
     const tool = attribute(head[2], 'tool');
     if (slotText === 'FINAL') {
-      if (tool !== FINAL_REPORT_TOOL) {
-        result.ignored.push(`FINAL slot with tool="${tool ?? ''}" (only ${FINAL_REPORT_TOOL})`);
+      // §11 names only `format` as the FINAL tag's attribute: a missing `tool` is accepted, another tool is not.
+      if (tool !== null && tool !== FINAL_REPORT_TOOL) {
+        result.ignored.push(`FINAL slot with tool="${tool}" (only ${FINAL_REPORT_TOOL})`);
         continue;
       }
+      const extra = [...head[2].matchAll(/([A-Za-z_][\w-]*)\s*=/g)].map((match) => match[1]).filter((name) => name !== 'tool' && name !== 'format');
+      if (extra.length > 0) result.ignored.push(`FINAL slot attribute(s) ${extra.join(', ')} ignored (the runtime sets the status)`);
       result.final = { format: attribute(head[2], 'format'), content: content.trim(), closed: end >= 0 };
       continue;
     }
@@ -96,6 +99,10 @@ export function parseXmlReply(text: string, nonce: string, options: { firstFreeS
       seen.add(slot);
       result.calls.push({ slot, slotId: xmlSlotId(nonce, slot), tool, payload: content.trim() });
     }
+  }
+  // Tags of another session (a wrong nonce) are not tags here: their text is ignored, and said so.
+  for (const match of text.matchAll(/<ai-agent-([A-Za-z0-9]+)-(\d{4}|FINAL)\b/g)) {
+    if (match[1] !== nonce) result.ignored.push(`tag ${match[0].slice(1)} at offset ${match.index}: not this session's nonce`);
   }
   return result;
 }

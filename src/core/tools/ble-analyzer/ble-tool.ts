@@ -5,6 +5,7 @@ import type { CaptureDescription, ToolImplementation, ToolOutcome, ToolRunContex
 import type { BleAnalysis, BleAnalysisOptions, RpaRotationModelName } from './analysis-types.ts';
 import { parseIrk } from './ah.ts';
 import { analyzeBle } from './analyze.ts';
+import { digestBleOutput } from './digest.ts';
 import { bleAddressAnalyzerManifest } from './manifest.ts';
 
 const MODES = ['classification', 'linkage', 'both'] as const;
@@ -240,4 +241,5 @@ export const bleAddressAnalyzerTool: ToolImplementation = {
   manifest: bleAddressAnalyzerManifest,
   checkArguments: checkBleAnalyzerArguments,
   run: runBleAnalyzer,
+  digest: digestBleOutput,
 };

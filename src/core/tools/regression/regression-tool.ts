@@ -9,6 +9,7 @@ import type { ArtifactContent, CaptureDescription, ToolImplementation, ToolOutco
 import { oneWayAnova, type AnovaBatch } from './anova.ts';
 import { correlationMatrix } from './correlation.ts';
 import { fitLinearRegression, type LinearRegressionFit, type RegressionBatch } from './linear-regression.ts';
+import { digestRegressionOutput } from './digest.ts';
 import { REGRESSION_OPERATIONS, regressionManifest, type RegressionOperation } from './manifest.ts';
 import { summarizeColumns, type ColumnBatch } from './summary-stats.ts';
 
@@ -270,6 +271,7 @@ export const regressionTool: ToolImplementation = {
   manifest: regressionManifest,
   checkArguments: checkRegressionArguments,
   run: runRegressionTool,
+  digest: digestRegressionOutput,
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
+import { accountingTotals, formatCost, type AccountingRow } from '../../../core/index.ts';
 import { formatCount } from '../../components/format.ts';
-import { accountingTotals, formatCost, type AccountingRow } from './accounting.ts';
 
 /** Every LLM request and tool execution of a run, with totals (agent-contract §4). */
 export function AccountingTable({ rows }: { rows: ReadonlyArray<AccountingRow> }) {

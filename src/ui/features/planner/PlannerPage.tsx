@@ -25,7 +25,7 @@ export function PlannerPage() {
   const [question, setQuestion] = useState('');
   const [targets, setTargets] = useState<TargetDraft[]>(() => [newTargetDraft('scripted')]);
   const [runSettings, setRunSettings] = useState<Partial<SettingValues>>({});
-  const [workspaceSettings, saveWorkspaceSettings] = useWorkspacePlannerSettings();
+  const [workspaceSettings, saveWorkspaceSettings, workspaceProblems] = useWorkspacePlannerSettings();
   const [openId, setOpenId] = useState<string | null>(null);
   const [compare, setCompare] = useState<string[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
@@ -135,6 +135,11 @@ export function PlannerPage() {
         <TargetsEditor targets={targets} onChange={setTargets} />
         <details className="planner-settings-panel">
           <summary>Settings (defaults &lt; workspace &lt; this run)</summary>
+          {workspaceProblems.map((item) => (
+            <p key={item.field} className="notice notice--blocked small" data-testid="planner.settings.workspace-problem">
+              Not applied: {item.message} [{item.code}]
+            </p>
+          ))}
           <SettingsLayers
             fields={PLANNER_SETTING_FIELDS}
             defaults={defaults}

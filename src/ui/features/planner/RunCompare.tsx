@@ -1,9 +1,6 @@
+import { formatCost, timelineFromEvents, summarizeRun, type TimelineStep } from '../../../core/index.ts';
 import type { PlannerRunRecord } from '../../lib/planner-run-store.ts';
 import { formatCount } from '../../components/format.ts';
-import { formatCost } from './accounting.ts';
-import { timelineFromEvents } from './planner-events.ts';
-import { summarizeRun } from './run-summary.ts';
-import type { TimelineStep } from './timeline-steps.ts';
 
 function invocationLines(steps: ReadonlyArray<TimelineStep>): string[] {
   const lines: string[] = [];

@@ -1,11 +1,9 @@
+import { accountingRows, timelineFromEvents, failedInvocations, summarizeRun } from '../../../core/index.ts';
 import { useEffect, useState } from 'react';
 import { ResultView } from '../../components/ResultView.tsx';
 import { plannerRunJson, type PlannerRunRecord } from '../../lib/planner-run-store.ts';
 import { rerunInvocations } from '../../lib/planner-runner.ts';
 import { AccountingTable } from './AccountingTable.tsx';
-import { accountingRows } from './accounting.ts';
-import { timelineFromEvents } from './planner-events.ts';
-import { failedInvocations, summarizeRun } from './run-summary.ts';
 import { Timeline } from './Timeline.tsx';
 import type { LiveOutput } from './live-output.ts';
 
@@ -78,6 +76,11 @@ export function RunView({ run, live }: { run: PlannerRunRecord; live?: LiveOutpu
           {new Date(run.startedAt).toLocaleString()} · {run.targets.map((target) => target.label ?? `${target.provider}:${target.model}`).join(' → ')}
           {run.saveProblem && <span className="field__error"> · not saved: {run.saveProblem}</span>}
         </p>
+        {(run.readProblems ?? []).length > 0 && (
+          <p className="notice notice--blocked small" data-testid="planner.run.read-problems">
+            {run.readProblems!.length} recorded event(s) did not match the event schema and are not shown: {run.readProblems!.slice(0, 3).join('; ')}
+          </p>
+        )}
         <div className="inline-inputs">
           <button type="button" onClick={() => setProblem(download(run))} disabled={running} data-testid="planner.run.export">
             Export JSON

@@ -1,9 +1,9 @@
+import { type TimelineStep } from '../../../core/index.ts';
 // @vitest-environment happy-dom
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Timeline } from './Timeline.tsx';
 import { createLiveOutput, LIVE_FLUSH_MS } from './live-output.ts';
-import type { TimelineStep } from './timeline-steps.ts';
 
 afterEach(() => {
   cleanup();

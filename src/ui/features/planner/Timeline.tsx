@@ -1,10 +1,10 @@
+import { type TimelineStep } from '../../../core/index.ts';
 import { memo } from 'react';
 import { ResultView } from '../../components/ResultView.tsx';
 import { ErrorList } from '../../components/IssueList.tsx';
 import { formatCount } from '../../components/format.ts';
 import { InvocationDiff } from './InvocationDiff.tsx';
 import { useLiveOutput, type LiveOutput } from './live-output.ts';
-import type { TimelineStep } from './timeline-steps.ts';
 
 // A result view (plots, tables) is costly to rebuild; its record keeps its identity between saves.
 const StableResultView = memo(ResultView);
@@ -177,6 +177,16 @@ function StepView({ step, invocation }: { step: TimelineStep; invocation?: unkno
               {note}
             </p>
           ))}
+          {step.modelContent !== undefined && (
+            <details className="planner-model-content" data-testid="planner.execution.model-content">
+              <summary className="small">
+                What the model received: <span data-testid="planner.execution.model-bytes">{formatBytes(step.modelBytes ?? 0)}</span>
+                {step.fullBytes !== undefined && <span className="muted"> (the full result above: {formatBytes(step.fullBytes)})</span>}
+              </summary>
+              {/* Tool output is data: shown as text, never parsed as HTML. */}
+              <pre className="model-text small">{step.modelContent}</pre>
+            </details>
+          )}
         </>
       );
     case 'notice':
@@ -209,4 +219,8 @@ function StepView({ step, invocation }: { step: TimelineStep; invocation?: unkno
         </p>
       );
   }
+}
+
+function formatBytes(bytes: number): string {
+  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KB (${bytes.toLocaleString('en')} bytes)`;
 }

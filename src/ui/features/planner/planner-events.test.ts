@@ -1,24 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  CaptureCatalog,
-  PLANNER_DEMO_QUESTION,
-  ToolRegistry,
-  builtinCaptures,
-  builtinTools,
-  createExecutor,
-  createInProcessRunner,
-  createScriptedProvider,
-  plannerDemoScript,
-  repairInvocationOffline,
-  runPlannerSession,
-  type PlannerClock,
-  type PlannerEvent,
-  type PlannerSessionResult,
-} from '../../../core/index.ts';
+import { builtinCaptures, builtinTools, CaptureCatalog, createExecutor, createInProcessRunner, createScriptedProvider, failedInvocations, PLANNER_DEMO_QUESTION, type PlannerClock, plannerDemoScript, type PlannerEvent, type PlannerSessionResult, repairInvocationOffline, runPlannerSession, summarizeRun, timelineFromEvents, ToolRegistry } from '../../../core/index.ts';
 import { toJson } from '../../lib/planner-json.ts';
-import type { RecordedEvent } from '../../lib/planner-run-store.ts';
-import { timelineFromEvents } from './planner-events.ts';
-import { failedInvocations, summarizeRun } from './run-summary.ts';
+import type { PlannerRunRecord, RecordedEvent } from '../../lib/planner-run-store.ts';
 
 // Time stands still: the tool timeout never fires before an in-process tool finishes.
 const clock: PlannerClock = {
@@ -73,6 +56,15 @@ describe('timelineFromEvents on the demo recording', () => {
     expect(request).toMatchObject({ kind: 'llm-request', status: 'ok', inputTokens: 1240, outputTokens: 96, provider: 'scripted', model: 'offline-demo' });
   });
 
+  it('gives each execution what the model received and its size, next to the full result', () => {
+    const execution = timelineFromEvents(recorded).find((step) => step.kind === 'execution');
+    if (execution?.kind !== 'execution') throw new Error('no execution step');
+    expect(execution.modelContent).toContain('[offline_repairer]');
+    expect(execution.modelBytes).toBe(new TextEncoder().encode(execution.modelContent!).byteLength);
+    expect(execution.fullBytes).toBeGreaterThan(100_000);
+    expect(execution.modelBytes).toBeLessThan(6_000);
+  });
+
   it('a replay prefix shows only what had happened by then, and the request still in flight as pending', () => {
     const firstRequest = recorded.findIndex(({ event }) => (event as { type?: string }).type === 'llm_request');
     const steps = timelineFromEvents(recorded, firstRequest + 1);
@@ -85,8 +77,7 @@ describe('timelineFromEvents on the demo recording', () => {
     const failed = failedInvocations(steps);
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ tool_name: 'statistical_regression_tool', arguments: { operation: 'linear_regression' } });
-    const summary = summarizeRun(
-      {
+    const run: PlannerRunRecord = {
         id: 'r',
         startedAt: '2026-04-03T08:00:00.000Z',
         question: PLANNER_DEMO_QUESTION,
@@ -98,9 +89,9 @@ describe('timelineFromEvents on the demo recording', () => {
         result: { success: result.success, accounting: result.accounting.map(toJson), conversation: [] },
         reruns: [],
         durationMs: 1,
-      },
-      steps,
-    );
+      };
+    // The app's run record is a summarizable run.
+    const summary = summarizeRun(run, steps);
     expect(summary).toMatchObject({ status: 'success', turns: 2, invalid: 1, repairs: 1, executions: 1, failedExecutions: 0 });
     expect(summary.totals.llmRequests).toBe(2);
     expect(summary.finalReport).toContain('offline repairer');

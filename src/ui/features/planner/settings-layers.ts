@@ -35,8 +35,10 @@ export interface SettingField {
   key: string;
   label: string;
   hint: string;
-  /** Numbers are integers within [min, max]; choices list the allowed strings. */
-  kind: { type: 'integer'; min: number; max: number } | { type: 'choice'; choices: ReadonlyArray<string> };
+  /** Numbers are integers (within [min, max] when given); choices list the allowed strings. */
+  kind: { type: 'integer'; min?: number; max?: number } | { type: 'choice'; choices: ReadonlyArray<string> };
+  /** The owner's own rule for a parsed value (the planner's: core's `checkPlannerSettings`); a message when it is refused. */
+  check?: (value: number | string) => string | null;
 }
 
 /**
@@ -46,11 +48,16 @@ export interface SettingField {
 export function parseSettingInput(field: SettingField, text: string): { ok: true; value: number | string | undefined } | { ok: false; message: string } {
   const trimmed = text.trim();
   if (trimmed === '') return { ok: true, value: undefined };
+  const checked = (value: number | string): { ok: true; value: number | string } | { ok: false; message: string } => {
+    const problem = field.check?.(value) ?? null;
+    return problem === null ? { ok: true, value } : { ok: false, message: problem };
+  };
   if (field.kind.type === 'choice') {
-    return field.kind.choices.includes(trimmed) ? { ok: true, value: trimmed } : { ok: false, message: `${field.label} is one of ${field.kind.choices.join(', ')}` };
+    return field.kind.choices.includes(trimmed) ? checked(trimmed) : { ok: false, message: `${field.label} is one of ${field.kind.choices.join(', ')}` };
   }
   const number = Number(trimmed);
   if (!Number.isInteger(number)) return { ok: false, message: `${field.label} is a whole number` };
-  if (number < field.kind.min || number > field.kind.max) return { ok: false, message: `${field.label} is between ${field.kind.min} and ${field.kind.max}` };
-  return { ok: true, value: number };
+  const { min, max } = field.kind;
+  if ((min !== undefined && number < min) || (max !== undefined && number > max)) return { ok: false, message: `${field.label} is between ${min ?? '−∞'} and ${max ?? '∞'}` };
+  return checked(number);
 }

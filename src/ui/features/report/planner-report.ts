@@ -1,8 +1,6 @@
-import type { PlannerTimelineEntry, RunStep } from '../../../core/index.ts';
+import { timelineFromEvents, type PlannerTimelineEntry, type RunStep, type TimelineStep } from '../../../core/index.ts';
 import type { PlannerRunRecord } from '../../lib/planner-run-store.ts';
 import type { ReportSource } from '../../lib/report-export.ts';
-import { timelineFromEvents } from '../planner/planner-events.ts';
-import type { TimelineStep } from '../planner/timeline-steps.ts';
 
 function entryOf(step: TimelineStep): PlannerTimelineEntry {
   switch (step.kind) {

@@ -1,4 +1,7 @@
-import type { ExecutionRecord, InternalToolDefinition, JsonObject, JsonValue, ToolError, ToolWarning } from '../../../core/index.ts';
+import type { ToolError, ToolWarning } from '../../contract/tool-error.ts';
+import type { ExecutionRecord } from '../../executor/executor.ts';
+import type { InternalToolDefinition } from '../../toolcanon/internal-definition.ts';
+import type { JsonObject, JsonValue } from '../../util/json.ts';
 
 /**
  * What the Planner page's timeline shows, one entry per thing that happened. Derived from the
@@ -71,7 +74,18 @@ export type TimelineStep =
       /** One line per change the repairer made, with why. */
       reasons?: string[];
     }
-  | { kind: 'execution'; turn: number; callId: string; record: ExecutionRecord; notes?: string[] }
+  | {
+      kind: 'execution';
+      turn: number;
+      callId: string;
+      record: ExecutionRecord;
+      notes?: string[];
+      /** What the model received for the call (the result's digest) and its UTF-8 size; absent in old recordings. */
+      modelContent?: string;
+      modelBytes?: number;
+      /** UTF-8 size of the full ToolResult, for comparison. */
+      fullBytes?: number;
+    }
   | { kind: 'notice'; turn: number; text: string }
   | {
       kind: 'final-report';

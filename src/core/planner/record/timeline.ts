@@ -1,12 +1,26 @@
-import type { ExecutionRecord, JsonObject, PlannerEvent } from '../../../core/index.ts';
-import type { RecordedEvent } from '../../lib/planner-run-store.ts';
+import type { ExecutionRecord } from '../../executor/executor.ts';
+import type { JsonObject, JsonValue } from '../../util/json.ts';
+import { checkPlannerEvent } from '../loop/event-schema.ts';
+import type { PlannerEvent } from '../loop/session-types.ts';
 import type { TimelineStep } from './timeline-steps.ts';
+
+/** One event of a run's recording, with when it happened (as the app stores and exports it). */
+export interface RecordedEvent {
+  /** Milliseconds since the run started. */
+  at: number;
+  /** The loop's event, as plain JSON. */
+  event: JsonValue;
+}
 
 type EventOf<T extends PlannerEvent['type']> = Extract<PlannerEvent, { type: T }>;
 
+/** An event core's versioned event schema accepts (unknown types and malformed events are skipped). */
 function isPlannerEvent(value: unknown): value is PlannerEvent {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { type?: unknown }).type === 'string';
+  return checkPlannerEvent(value).ok;
 }
+
+const encoder = new TextEncoder();
+const utf8Bytes = (text: string): number => encoder.encode(text).byteLength;
 
 /** An execution the loop reports without an executor record (reused result, unknown tool): shown through the same view. */
 function recordOf(event: EventOf<'execution'>): ExecutionRecord {
@@ -126,7 +140,17 @@ export function timelineFromEvents(events: ReadonlyArray<RecordedEvent>, count =
         if (event.timedOut) notes.push('Stopped at the tool timeout: the model was told "(tool failed: timeout)".');
         if (event.truncated) notes.push(`The model received it truncated: ${event.truncated.originalBytes} bytes cut to ${event.truncated.limitBytes}.`);
         if (event.droppedForContext) notes.push('Dropped by the context guard: the model received "(tool failed: context window budget exceeded)".');
-        steps.push({ kind: 'execution', turn: event.turn, callId: event.callId, record: recordOf(event), notes });
+        const record = recordOf(event);
+        steps.push({
+          kind: 'execution',
+          turn: event.turn,
+          callId: event.callId,
+          record,
+          notes,
+          ...(typeof event.modelContent === 'string'
+            ? { modelContent: event.modelContent, modelBytes: event.modelContentBytes ?? utf8Bytes(event.modelContent), fullBytes: utf8Bytes(JSON.stringify(record.result)) }
+            : {}),
+        });
         break;
       }
       case 'final_report_rejected':

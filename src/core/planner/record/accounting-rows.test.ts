@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountingRows, accountingTotals, formatCost } from './accounting.ts';
+import { accountingRows, accountingTotals, formatCost } from './accounting-rows.ts';
 import { failedInvocations } from './run-summary.ts';
 import type { TimelineStep } from './timeline-steps.ts';
 

@@ -1,8 +1,14 @@
-import type { JsonValue } from '../../../core/index.ts';
-import type { PlannerRunRecord } from '../../lib/planner-run-store.ts';
-import { accountingRows, accountingTotals, type AccountingTotals } from './accounting.ts';
-import { timelineFromEvents } from './planner-events.ts';
+import type { JsonValue } from '../../util/json.ts';
+import { accountingRows, accountingTotals, type AccountingTotals } from './accounting-rows.ts';
+import { timelineFromEvents, type RecordedEvent } from './timeline.ts';
 import type { TimelineStep } from './timeline-steps.ts';
+
+/** What a summary needs of a run: its state, its recording and its result (the app's run record, or the command line's). */
+export interface SummarizableRun {
+  state: 'running' | 'done' | 'stopped';
+  events: ReadonlyArray<RecordedEvent>;
+  result: { success: boolean; error?: string; accounting: ReadonlyArray<JsonValue> } | null;
+}
 
 /** What the history list and the comparison show about a run. */
 export interface RunSummary {
@@ -18,7 +24,7 @@ export interface RunSummary {
   error: string | null;
 }
 
-export function summarizeRun(run: PlannerRunRecord, steps: TimelineStep[] = timelineFromEvents(run.events)): RunSummary {
+export function summarizeRun(run: SummarizableRun, steps: TimelineStep[] = timelineFromEvents(run.events)): RunSummary {
   const executions = steps.filter((step) => step.kind === 'execution');
   const final = steps.find((step) => step.kind === 'final-report');
   const turns = steps.reduce((max, step) => ('turn' in step ? Math.max(max, step.turn) : max), 0);
