@@ -7,6 +7,10 @@ export const CAPTURE_METADATA = {
   captureId: 'sextant.capture_id',
   description: 'sextant.description',
   source: 'sextant.source',
+  /** SHA-256 of the imported file's bytes (64 lowercase hex digits). */
+  sourceSha256: 'sextant.source_sha256',
+  /** Size of the imported file in bytes (decimal text). */
+  sourceBytes: 'sextant.source_bytes',
   timeColumn: 'sextant.time_column',
   channelColumn: 'sextant.channel_column',
   declaredStartMs: 'sextant.declared_start_ms',
@@ -34,6 +38,10 @@ export interface CaptureInfo {
   boundsSource: 'declared' | 'observed';
   /** RFC3339 instant that time 0 of a relative capture stands for; null when unknown. */
   timeOrigin: string | null;
+  /** SHA-256 of the file the capture was imported from (64 lowercase hex); absent for built-in captures. */
+  sourceSha256?: string;
+  /** Size in bytes of the file the capture was imported from; absent for built-in captures. */
+  sourceBytes?: number;
 }
 
 /** A capture: its description and its data as an Arrow table. */
@@ -76,6 +84,8 @@ export function describeCapture(table: Table, options: DescribeOptions = {}): { 
 
   const declaredStart = metadata.get(CAPTURE_METADATA.declaredStartMs);
   const declaredEnd = metadata.get(CAPTURE_METADATA.declaredEndMs);
+  const sourceSha256 = metadata.get(CAPTURE_METADATA.sourceSha256);
+  const sourceBytes = Number(metadata.get(CAPTURE_METADATA.sourceBytes));
   const declared = declaredStart !== undefined && declaredEnd !== undefined && Number.isFinite(Number(declaredStart)) && Number.isFinite(Number(declaredEnd));
   return {
     ok: true,
@@ -91,6 +101,8 @@ export function describeCapture(table: Table, options: DescribeOptions = {}): { 
       bounds: declared ? { start_ms: Number(declaredStart), end_ms: Number(declaredEnd) } : observedBounds(table, timeColumn),
       boundsSource: declared ? 'declared' : 'observed',
       timeOrigin: metadata.get(CAPTURE_METADATA.timeOrigin) ?? null,
+      ...(sourceSha256 !== undefined && /^[0-9a-f]{64}$/.test(sourceSha256) ? { sourceSha256 } : {}),
+      ...(metadata.has(CAPTURE_METADATA.sourceBytes) && Number.isSafeInteger(sourceBytes) && sourceBytes >= 0 ? { sourceBytes } : {}),
     },
   };
 }

@@ -2,8 +2,8 @@ import { tableFromIPC, type Table } from 'apache-arrow';
 import { columnKindOf } from '../columns.ts';
 import { CAPTURE_METADATA } from '../capture.ts';
 import { err, ok, type Result } from '../../util/result.ts';
-import { withMetadata } from '../capture-files.ts';
-import { SOURCE_FORMAT_METADATA, describeThrown, emptyReport, type TabularFormat, type TabularImport, type TabularImportProblem } from './tabular-report.ts';
+import { withMetadata } from '../table-metadata.ts';
+import { SOURCE_FORMAT_METADATA, emptyReport, type TabularFormat, type TabularImport, type TabularImportProblem } from './tabular-report.ts';
 
 /**
  * Which tabular reader fits the bytes, from their first bytes (and last, for Parquet): Arrow IPC
@@ -35,8 +35,10 @@ export function readArrowIpc(bytes: Uint8Array, options: ArrowImportOptions = {}
   let table: Table;
   try {
     table = tableFromIPC(bytes);
-  } catch (thrown) {
-    return err({ code: 'UNREADABLE_ARROW', message: `${label} is not readable Arrow IPC: ${describeThrown(thrown)}` });
+  } catch {
+    // What apache-arrow throws on damaged input is its own internals ("Cannot read properties of
+    // null (reading 'fieldsLength')"), which say nothing to the person importing the file.
+    return err({ code: 'UNREADABLE_ARROW', message: `${label} is not readable Arrow IPC: it is damaged or cut short (its schema or a record batch cannot be decoded)` });
   }
   table = withMetadata(table, {
     [SOURCE_FORMAT_METADATA]: 'arrow',

@@ -4,6 +4,7 @@ import type { ColumnKind } from '../columns.ts';
 import { CAPTURE_METADATA } from '../capture.ts';
 import { err, ok, type Result } from '../../util/result.ts';
 import { boolData, fieldOf, float64Data, recordBatchOf, utf8Data } from './arrow-columns.ts';
+import { Utf8Validator, type ImportWarning, type ImportWarningCode } from '../import-warnings.ts';
 import { SOURCE_FORMAT_METADATA, describeThrown, emptyReport, increment, type TabularImport, type TabularImportProblem } from './tabular-report.ts';
 
 /** Options of {@link createCsvImporter}. */
@@ -75,6 +76,9 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
   const fileName = options.fileName ?? null;
   const report = emptyReport('csv', fileName);
   const decoder = new TextDecoder('utf-8');
+  const utf8 = new Utf8Validator();
+  /** Parser warnings by code: the first occurrence and how many. */
+  const parserWarnings = new Map<string, ImportWarning>();
   let decoderHasBytes = false;
   let held = '';
   let parsing = false;
@@ -120,9 +124,13 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
         skipEmptyLines: true,
         delimiter: options.delimiter,
         chunk: (results) => {
+          // papaparse numbers an error's row within the chunk being parsed; `records` counts those before it.
+          const before = records;
           for (const warning of results.errors) {
             // A one-column file has no delimiter to detect; that is not a problem.
-            if (warning.code !== 'UndetectableDelimiter') increment(report.parseWarnings, warning.code);
+            if (warning.code === 'UndetectableDelimiter') continue;
+            increment(report.parseWarnings, warning.code);
+            noteParserWarning(warning.code, warning.message, typeof warning.row === 'number' ? before + warning.row + 1 : undefined);
           }
           for (const record of results.data) acceptRecord(record);
         },
@@ -135,6 +143,23 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
     );
     feed = (text) => listeners.data?.(text);
     end = () => listeners.end?.();
+  }
+
+  function noteParserWarning(parserCode: string, parserMessage: string, record: number | undefined): void {
+    const seen = parserWarnings.get(parserCode);
+    if (seen) {
+      seen.count++;
+      return;
+    }
+    const code: ImportWarningCode = parserCode === 'MissingQuotes' ? 'UNTERMINATED_QUOTE' : parserCode === 'InvalidQuotes' ? 'MALFORMED_QUOTE' : 'CSV_PARSE_WARNING';
+    const where = record === undefined ? '' : ` at record ${record} (the header is record 1)`;
+    const consequence =
+      code === 'UNTERMINATED_QUOTE'
+        ? ': a quoted field never closes, so everything after its opening quote was read into one field and the rows after it are missing'
+        : code === 'MALFORMED_QUOTE'
+          ? ': a quote inside a quoted field is not doubled; the field was read up to the next closing quote'
+          : `: ${parserMessage}`;
+    parserWarnings.set(parserCode, { code, message: `${parserCode}${where}${consequence}`, count: 1, ...(record === undefined ? {} : { record }) });
   }
 
   function acceptRecord(record: string[]): void {
@@ -276,6 +301,18 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
     batches.length = 0;
     report.rows = rows;
     report.batches = recordBatches.length;
+    report.warnings = [...parserWarnings.values()];
+    utf8.end();
+    if (utf8.first !== null) {
+      const { byte_offset, line } = utf8.first;
+      report.warnings.push({
+        code: 'INVALID_UTF8',
+        count: utf8.invalid,
+        byte_offset,
+        line,
+        message: `${utf8.invalid} byte sequence${utf8.invalid === 1 ? ' is' : 's are'} not UTF-8 and became U+FFFD; the first at byte ${byte_offset} (line ${line})`,
+      });
+    }
     report.columns = header.map((column, index) => ({
       name: column.name,
       kind: kinds[index],
@@ -297,6 +334,7 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
           write(chunk);
         } else {
           report.bytes += chunk.byteLength;
+          utf8.push(chunk);
           decoderHasBytes = true;
           write(decoder.decode(chunk, { stream: true }));
         }
