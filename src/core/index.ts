@@ -84,6 +84,7 @@ export type {
 export {
   createCsvImporter,
   readCsv,
+  MAX_CSV_COLUMNS,
   readParquet,
   readArrowIpc,
   detectTabularFormat,

@@ -7,6 +7,7 @@ import { address, btsnoopFile, hciAdvertisingReport, llPacket, pcapFile } from '
 import { bytesCaptureSource, readCaptureFile } from './capture-files.ts';
 import { importCaptureSource, mapToCapture, type CaptureImportReport } from './capture-import.ts';
 import { CAPTURE_METADATA, describeCapture } from './capture.ts';
+import { MAX_CSV_COLUMNS } from './tabular/index.ts';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -155,5 +156,26 @@ describe('malformed captures get their own codes (issue 14, item 8)', () => {
       expect(read).toMatchObject({ ok: false, error: { code: 'UNREADABLE_ARROW' } });
       expect(!read.ok && read.error.message).not.toMatch(/undefined|null|reading '|is not a function|TypeError|RangeError|Cannot|offset/);
     }
+  });
+});
+
+describe('wide CSV (issue 14, item 7)', () => {
+  const wide = (columns: number) => {
+    const header = ['ts_ms', ...Array.from({ length: columns - 1 }, (_, index) => `c${index}`)].join(',');
+    const row = ['1', ...Array.from({ length: columns - 1 }, (_, index) => String(index))].join(',');
+    return encode(`${header}\n${row}\n`);
+  };
+
+  it('one row of 100,001 columns is refused with TOO_MANY_COLUMNS at once, not after minutes', async () => {
+    const started = performance.now();
+    const read = await readCaptureFile(wide(100_001), options);
+    expect(read).toMatchObject({ ok: false, error: { code: 'TOO_MANY_COLUMNS' } });
+    expect(!read.ok && read.error.message).toContain('100,001 columns; at most 4,096');
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('a file at the limit imports', async () => {
+    const read = await readCaptureFile(wide(MAX_CSV_COLUMNS), options);
+    expect(read.ok && read.value.info.columns.length).toBe(MAX_CSV_COLUMNS);
   });
 });

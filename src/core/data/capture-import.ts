@@ -209,23 +209,23 @@ export function mapToCapture(
 /** Names the table, records its provenance and resolved columns, and checks its time values. */
 function asCapture(table: Table, report: CaptureImportReport, options: CaptureImportOptions, fileName: string): Imported {
   const id = options.id;
-  const named = withMetadata(table, {
+  const described = describeCapture(table, { id, source: fileName, timeColumn: options.timeColumn, channelColumn: options.channelColumn });
+  if (!described.ok) return { ok: false, error: described.error };
+  // One metadata pass (each rebuilds the record batches): the name, the provenance, and the
+  // resolved columns, so the capture describes itself the same way wherever it goes.
+  const recorded = withMetadata(table, {
     [CAPTURE_METADATA.captureId]: id,
     [CAPTURE_METADATA.source]: fileName,
     [CAPTURE_METADATA.sourceSha256]: report.source_sha256,
     [CAPTURE_METADATA.sourceBytes]: String(report.source_bytes),
-  });
-  const described = describeCapture(named, { timeColumn: options.timeColumn, channelColumn: options.channelColumn });
-  if (!described.ok) return { ok: false, error: described.error };
-  // Record the resolved columns, so the capture describes itself the same way wherever it goes.
-  const recorded = withMetadata(named, {
     [CAPTURE_METADATA.timeColumn]: described.value.timeColumn,
     [CAPTURE_METADATA.channelColumn]: described.value.channelColumn ?? '',
   });
+  const info = { ...described.value, sourceSha256: report.source_sha256, sourceBytes: report.source_bytes };
   const timeWarnings = checkTimestamps(recorded, described.value.timeColumn);
   const warnings = [...report.warnings.filter((warning) => warning.code !== 'IMPLAUSIBLE_TIMESTAMP'), ...timeWarnings];
   const finished: CaptureImportReport = { ...report, warnings, partial: report.partial || warnings.length > 0 };
-  return { ok: true, value: { kind: 'capture', capture: { info: described.value, table: recorded }, report: finished } };
+  return { ok: true, value: { kind: 'capture', capture: { info, table: recorded }, report: finished } };
 }
 
 /** Tabular reports count cells that became null or lost precision; those are warnings too. */

@@ -22,7 +22,18 @@ export interface CsvImportOptions {
   batchSize?: number;
   /** Field delimiter; default: detected by papaparse from the first 64 KiB. */
   delimiter?: string;
+  /** Most columns a file may have; default {@link MAX_CSV_COLUMNS}. */
+  maxColumns?: number;
 }
+
+/**
+ * Most columns a CSV file may have. apache-arrow builds every record
+ * batch's schema with a pass over the fields for each field (`Schema.assign` inside the
+ * RecordBatch constructor), so the cost of a table grows with the square of its width; up to this
+ * limit that stays well under a second, beyond it a file is refused with `TOO_MANY_COLUMNS` as
+ * soon as its header has been read (issue 14: one row of 100,001 columns used to hang the import).
+ */
+export const MAX_CSV_COLUMNS = 4_096;
 
 /** A push-based CSV reader: feed it the file in chunks of any size, then `finish()`. */
 export interface CsvImporter {
@@ -85,6 +96,9 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
   let started = false;
   let finished: Result<TabularImport<Table>, TabularImportProblem> | null = null;
   let fatal: string | null = null;
+  /** A whole-file problem found while reading (the header is too wide). */
+  let refused: TabularImportProblem | null = null;
+  const maxColumns = options.maxColumns ?? MAX_CSV_COLUMNS;
   let records = 0;
   let rows = 0;
   let columns: ColumnState[] | null = null;
@@ -123,7 +137,8 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
         header: false,
         skipEmptyLines: true,
         delimiter: options.delimiter,
-        chunk: (results) => {
+        chunk: (results, parser) => {
+          if (refused !== null) return;
           // papaparse numbers an error's row within the chunk being parsed; `records` counts those before it.
           const before = records;
           for (const warning of results.errors) {
@@ -132,7 +147,13 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
             increment(report.parseWarnings, warning.code);
             noteParserWarning(warning.code, warning.message, typeof warning.row === 'number' ? before + warning.row + 1 : undefined);
           }
-          for (const record of results.data) acceptRecord(record);
+          for (const record of results.data) {
+            acceptRecord(record);
+            if (refused !== null) {
+              parser.abort();
+              return;
+            }
+          }
         },
         error: (error: Error) => {
           fatal = error.message;
@@ -165,6 +186,13 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
   function acceptRecord(record: string[]): void {
     records++;
     if (columns === null) {
+      if (record.length > maxColumns) {
+        refused = {
+          code: 'TOO_MANY_COLUMNS',
+          message: `${fileName ?? 'The CSV file'} has ${record.length.toLocaleString('en-US')} columns; at most ${maxColumns.toLocaleString('en-US')} are imported`,
+        };
+        return;
+      }
       columns = headerColumns(record);
       return;
     }
@@ -249,7 +277,7 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
   }
 
   function write(text: string): void {
-    if (text.length === 0 || fatal !== null) return;
+    if (text.length === 0 || fatal !== null || refused !== null) return;
     if (!started) {
       started = true;
       // A byte-order mark the decoder did not see (string input) is not part of the first name.
@@ -269,6 +297,7 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
   }
 
   function build(): Result<TabularImport<Table>, TabularImportProblem> {
+    if (refused !== null) return err(refused);
     if (fatal !== null) return err({ code: 'UNREADABLE_CSV', message: `${fileName ?? 'CSV'}: ${fatal}` });
     if (columns === null) return err({ code: 'EMPTY_FILE', message: `${fileName ?? 'The CSV file'} has no header row` });
     const header = columns;
@@ -353,7 +382,7 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
           held = '';
           feed?.(block);
         }
-        if (fatal === null) end?.();
+        if (fatal === null && refused === null) end?.();
         finished = build();
       } catch (thrown) {
         finished = err({ code: 'UNREADABLE_CSV', message: `${fileName ?? 'CSV'}: ${describeThrown(thrown)}` });

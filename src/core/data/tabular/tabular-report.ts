@@ -59,6 +59,8 @@ export interface TabularImportReport {
 /** Why a tabular file could not be read, or a column mapping applied. */
 export type TabularImportProblem =
   | { code: 'EMPTY_FILE'; message: string }
+  /** A CSV header wider than the column limit (MAX_CSV_COLUMNS); nothing was imported. */
+  | { code: 'TOO_MANY_COLUMNS'; message: string }
   | { code: 'UNREADABLE_CSV' | 'UNREADABLE_PARQUET' | 'UNSUPPORTED_PARQUET' | 'UNREADABLE_ARROW'; message: string }
   | {
       code: 'UNKNOWN_COLUMN' | 'NON_NUMERIC_TIME_COLUMN' | 'UNSUPPORTED_ADDRESS_COLUMN' | 'COLUMN_CONFLICT';
