@@ -179,3 +179,24 @@ describe('wide CSV (issue 14, item 7)', () => {
     expect(read.ok && read.value.info.columns.length).toBe(MAX_CSV_COLUMNS);
   });
 });
+
+describe('Arrow record batches that claim more rows than their bytes', () => {
+  it('are refused before apache-arrow allocates for them', async () => {
+    const stream = tableToIPC(tableFromArrays({ ts_ms: Float64Array.from([1, 2, 3]) }), 'stream');
+    const view = new DataView(stream.buffer, stream.byteOffset);
+    const schemaEnd = 8 + view.getInt32(4, true);
+    // The batch's row count and its column's node length are int64 3s in the batch's metadata.
+    let patched = 0;
+    for (let at = schemaEnd; at + 8 <= stream.length && patched < 2; at += 1) {
+      if (view.getBigInt64(at, true) === 3n) {
+        view.setBigInt64(at, 2n ** 40n, true);
+        patched++;
+        at += 7;
+      }
+    }
+    expect(patched).toBeGreaterThan(0);
+    const read = await readCaptureFile(stream, { ...options, fileName: 'huge.arrow' });
+    expect(read).toMatchObject({ ok: false, error: { code: 'UNREADABLE_ARROW' } });
+    expect(!read.ok && read.error.message).toContain('rows but has only');
+  });
+});
