@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -9,7 +8,7 @@ import {
   builtinCaptures,
   builtinTools,
   createExecutor,
-  readCaptureFile,
+  readCaptureSource,
   redactKeys,
   safeParseJson,
   type Capture,
@@ -25,6 +24,7 @@ import { runGenerate } from './generate-command.ts';
 import { runPlan } from './plan-command.ts';
 import { runMcp } from './mcp/mcp-command.ts';
 import { runReport, sextantVersion } from './report-command.ts';
+import { withFileCaptureSource } from './file-source.ts';
 
 /** Exit codes of agent-contract.md, as the runner uses them. */
 export const EXIT = { ok: 0, executionFailure: 1, badArguments: 4, validationFailure: 5 } as const;
@@ -52,7 +52,8 @@ manifest   check: lints a ToolManifest (exit 5 on problems); diff: classifies a 
 import     reads a capture file and prints its import report as JSON on stdout: for pcap,
            pcapng and btsnoop files the BLE import report (rows, bounds, link_types, packets,
            advertising_packets[_crc_ok], advertisers[_crc_ok], adv_type_counts, skipped,
-           identity_keys: IRKs found in HCI logs, MSB first, with source and frame, ...);
+           identity_keys: IRKs found in HCI logs, MSB first, with source and frame, ...),
+           and for every file source_bytes, source_sha256, warnings (also on stderr) and partial;
            with --out, also writes the normalized table as an Arrow IPC file
 manifests  lists the installed tool manifests as JSON
 generate   ble: writes a synthetic BLE scenario (Arrow IPC captures + FILE.truth.json) and
@@ -199,29 +200,40 @@ export function defaultCaptureId(path: string): string {
   return id.length > 0 ? id : 'capture';
 }
 
-/** `sextant import`: the report on stdout, the table to --out; exit 4 when the file cannot be read. */
+/**
+ * `sextant import`: the report on stdout (with the file's size and SHA-256, every warning and
+ * whether the import is partial), each warning also on stderr; the table to --out; exit 4 when
+ * the file cannot be read.
+ */
 async function importFile(path: string, id: string, out: string | undefined, timeColumn: string | undefined, io: Io): Promise<number> {
-  const bytes = new Uint8Array(await readFile(path));
-  const read = await readCaptureFile(bytes, { id, fileName: basename(path), timeColumn });
+  const read = await withFileCaptureSource(path, basename(path), (source) => readCaptureSource(source, { id, fileName: basename(path), timeColumn }));
   if (!read.ok) {
     io.stderr(`sextant: import ${path}: ${read.error.message} [${read.error.code}]\n`);
     return EXIT.badArguments;
   }
   const capture = read.value;
   if (out) await writeFile(out, tableToIPC(capture.table, 'file'));
-  const isBleCapture = capture.format === 'pcap' || capture.format === 'pcapng' || capture.format === 'btsnoop';
-  const report = isBleCapture ? capture.report : {
-    // Arrow, Parquet and CSV files: what the reader knows about them.
-    capture_id: capture.info.id,
-    source: capture.info.source,
-    format: capture.format,
-    rows: capture.info.rowCount,
-    bounds: capture.info.bounds,
-    time_column: capture.info.timeColumn,
-    channel_column: capture.info.channelColumn,
-    columns: capture.info.columns.map((column) => ({ name: column.name, type: column.kind })),
-    skipped: 'skipped' in capture.report ? capture.report.skipped : {},
-  };
+  const full = capture.report;
+  const report =
+    full.format === 'pcap' || full.format === 'pcapng' || full.format === 'btsnoop'
+      ? full
+      : {
+          // Arrow, Parquet and CSV files: what the reader knows about them.
+          capture_id: capture.info.id,
+          source: capture.info.source,
+          format: full.format,
+          rows: capture.info.rowCount,
+          bounds: capture.info.bounds,
+          time_column: capture.info.timeColumn,
+          channel_column: capture.info.channelColumn,
+          columns: capture.info.columns.map((column) => ({ name: column.name, type: column.kind })),
+          skipped: full.skipped,
+          source_bytes: full.source_bytes,
+          source_sha256: full.source_sha256,
+          warnings: full.warnings,
+          partial: full.partial,
+        };
+  for (const warning of full.warnings) io.stderr(`sextant: import ${path}: warning [${warning.code}] ${warning.message}\n`);
   io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   return EXIT.ok;
 }
@@ -318,10 +330,13 @@ export async function readCaptures(specs: string[], timeColumn: string | undefin
     if (separator <= 0 || separator === spec.length - 1) throw new UsageError(`--capture expects ID=PATH, got '${spec}'`);
     const id = spec.slice(0, separator);
     const path = spec.slice(separator + 1);
-    const bytes = new Uint8Array(await readFile(path));
-    const read = await readCaptureFile(bytes, { id, fileName: path, timeColumn });
+    const read = await withFileCaptureSource(path, path, (source) => readCaptureSource(source, { id, fileName: path, timeColumn }));
     if (!read.ok) throw new UsageError(`--capture ${id}: ${read.error.message} [${read.error.code}]`);
-    fileFingerprints.set(read.value, { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.byteLength, importReport: JSON.parse(JSON.stringify(read.value.report)) as JsonValue });
+    const { sourceSha256, sourceBytes } = read.value.info;
+    // The pipeline hashed the file's bytes as it read them.
+    if (sourceSha256 !== undefined && sourceBytes !== undefined) {
+      fileFingerprints.set(read.value, { sha256: sourceSha256, bytes: sourceBytes, importReport: JSON.parse(JSON.stringify(read.value.report)) as JsonValue });
+    }
     captures.push(read.value);
   }
   return captures;

@@ -68,3 +68,67 @@ test('the workspace exports to one file, and a malformed workspace file is rejec
   await page.goto('/#/captures');
   await expect(page.getByTestId('captures.card').filter({ has: page.getByText('lab_floor', { exact: true }) })).toBeVisible({ timeout: 20_000 });
 });
+
+test('importing a workspace file shows what it changes first; its endpoint bindings stay disabled and failing manifests are left out', async ({ page }) => {
+  const manifest = (name: string) => ({
+    name,
+    version: '1.0.0',
+    description: 'A tool a foreign workspace file binds to its own server.',
+    capabilities: ['echo'],
+    input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+    output_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    execution_constraints: { max_timeout_ms: 10000, max_payload_bytes: 4096, supports_streaming: false, side_effects: 'none' },
+    cost_hint: { unit: 'call', estimated_cost: 0, currency: 'USD' },
+    deterministic: true,
+  });
+  const header = Buffer.from(
+    JSON.stringify({
+      format: 'sextant-workspace',
+      version: 1,
+      exportedAt: '2026-11-01T00:00:00.000Z',
+      payloadBytes: 0,
+      captures: [],
+      runs: [],
+      settings: [
+        {
+          key: 'manifests.v1',
+          value: [
+            { manifest: manifest('foreign_echo'), savedAt: '2026-11-01T00:00:00.000Z', endpoint: 'https://203.0.113.7/run' },
+            { manifest: { ...manifest('broken_echo'), input_schema: { type: 'array' } }, savedAt: '2026-11-01T00:00:00.000Z' },
+          ],
+        },
+      ],
+    }),
+  );
+  const prefix = Buffer.alloc(16);
+  prefix.write('SXTWKSP1', 0, 'ascii');
+  prefix.writeUInt32LE(1, 8);
+  prefix.writeUInt32LE(header.length, 12);
+
+  await page.goto('/#/settings');
+  await page.getByTestId('settings.import-workspace').setInputFiles({ name: 'foreign.sextant-workspace', mimeType: 'application/octet-stream', buffer: Buffer.concat([prefix, header]) });
+  const review = page.getByTestId('settings.import-review');
+  await expect(review).toBeVisible();
+  const rows = review.getByTestId('settings.import-manifest');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText('https://203.0.113.7/run');
+  await expect(rows.nth(0).getByTestId('settings.import-endpoint')).not.toBeChecked();
+  await expect(rows.nth(1)).toContainText('not imported');
+  await review.getByTestId('settings.import-confirm').click();
+  await expect(page.getByTestId('settings.workspace-message')).toContainText('Imported');
+
+  const stored = await page.evaluate(
+    () =>
+      new Promise<unknown>((resolve, reject) => {
+        const request = indexedDB.open('sextant-workspace');
+        request.onerror = () => reject(new Error('no workspace database'));
+        request.onsuccess = () => {
+          const get = request.result.transaction('settings').objectStore('settings').get('manifests.v1');
+          get.onsuccess = () => resolve((get.result as { value: unknown } | undefined)?.value);
+          get.onerror = () => reject(new Error('no settings'));
+        };
+      }),
+  );
+  expect(stored).toEqual([expect.objectContaining({ pendingEndpoint: 'https://203.0.113.7/run', manifest: expect.objectContaining({ name: 'foreign_echo' }) })]);
+  expect((stored as Array<Record<string, unknown>>)[0].endpoint).toBeUndefined();
+});

@@ -7,6 +7,7 @@ import {
   type CaptureSource,
   type ColumnMapping,
   type ColumnSchema,
+  type CaptureImportReport,
   type ImportedFile,
   type JsonObject,
 } from '../src/core/index.ts';
@@ -22,9 +23,10 @@ export interface ImportWorkerApi {
   applyMapping(mapping: ColumnMapping): ImportOutcome;
 }
 
-function sourceOf(file: File): CaptureSource {
+/** The browser's adapter to the one import pipeline: a File (or Blob) as a CaptureSource. */
+export function fileCaptureSource(file: Blob, fileName: string): CaptureSource {
   return {
-    fileName: file.name,
+    fileName,
     byteLength: file.size,
     async *stream() {
       const reader = file.stream().getReader();
@@ -41,12 +43,14 @@ function sourceOf(file: File): CaptureSource {
 export function createImportApi(): ImportWorkerApi {
   let pending: { file: File; id: string; imported: Extract<ImportedFile, { kind: 'needs-mapping' }> } | null = null;
 
+  // Import reports are plain JSON data (counts, names, hashes); JsonObject is their stored shape.
+  const json = (report: CaptureImportReport): JsonObject => report as unknown as JsonObject;
   const answer = (imported: ImportedFile): ImportOutcome => {
-    if (imported.kind === 'needs-mapping') return { ok: true, kind: 'needs-mapping', columns: imported.columns, suggestion: imported.suggestion, report: imported.report };
+    if (imported.kind === 'needs-mapping') return { ok: true, kind: 'needs-mapping', columns: imported.columns, suggestion: imported.suggestion, report: json(imported.report) };
     const ipc = tableToIPC(imported.capture.table);
     // A Blob goes to the page by reference: copying a large capture would stall its main thread.
     // tableToIPC returns bytes over a fresh ArrayBuffer.
-    return { ok: true, kind: 'capture', info: imported.capture.info, report: imported.report, arrow: new Blob([ipc as Uint8Array<ArrayBuffer>]) };
+    return { ok: true, kind: 'capture', info: imported.capture.info, report: json(imported.report), arrow: new Blob([ipc as Uint8Array<ArrayBuffer>]) };
   };
 
   const failure = (error: unknown): ImportOutcome => ({
@@ -58,7 +62,7 @@ export function createImportApi(): ImportWorkerApi {
   return {
     async importFile(file, id, onProgress) {
       try {
-        const result = await importCaptureSource(sourceOf(file), { id, onProgress });
+        const result = await importCaptureSource(fileCaptureSource(file, file.name), { id, onProgress });
         if (!result.ok) return { ok: false, ...result.error };
         if (result.value.kind === 'needs-mapping') pending = { file, id, imported: result.value };
         return answer(result.value);

@@ -31,8 +31,8 @@ export type { Capture, CaptureInfo, DescribeOptions, DescribeProblem } from './d
 export { describeCapture, CAPTURE_METADATA } from './data/capture.ts';
 export { CaptureCatalog } from './data/catalog.ts';
 export type { NormalizedSelection, CaptureLookup } from './data/selection.ts';
-export { readCaptureFile } from './data/capture-files.ts';
-export type { CaptureFile, CaptureFileFormat } from './data/capture-files.ts';
+export { readCaptureFile, readCaptureSource, bytesCaptureSource } from './data/capture-files.ts';
+export type { CaptureFile } from './data/capture-files.ts';
 export type {
   BleImport,
   BleImporter,
@@ -57,7 +57,19 @@ export {
   SUPPORTED_LINK_TYPES,
   channelIndexOfRfChannel,
 } from './data/ble/index.ts';
-export type { CaptureSource, CaptureImportOptions, CaptureImportFailure, ImportedFile } from './data/capture-import.ts';
+export type {
+  CaptureSource,
+  CaptureImportOptions,
+  CaptureImportFailure,
+  CaptureImportFailureCode,
+  CaptureImportReport,
+  CaptureFileFormat,
+  ImportProvenance,
+  ImportReportCommon,
+  ImportedFile,
+} from './data/capture-import.ts';
+export type { ImportWarning, ImportWarningCode } from './data/import-warnings.ts';
+export { TIMESTAMP_PLAUSIBILITY } from './data/import-warnings.ts';
 export { importCaptureSource, mapToCapture } from './data/capture-import.ts';
 export type {
   TabularFormat,
@@ -79,6 +91,7 @@ export type {
 export {
   createCsvImporter,
   readCsv,
+  MAX_CSV_COLUMNS,
   readParquet,
   readArrowIpc,
   detectTabularFormat,

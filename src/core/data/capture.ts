@@ -7,13 +7,15 @@ export const CAPTURE_METADATA = {
   captureId: 'sextant.capture_id',
   description: 'sextant.description',
   source: 'sextant.source',
+  /** SHA-256 of the imported file's bytes (64 lowercase hex digits). */
+  sourceSha256: 'sextant.source_sha256',
+  /** Size of the imported file in bytes (decimal text). */
+  sourceBytes: 'sextant.source_bytes',
   timeColumn: 'sextant.time_column',
   channelColumn: 'sextant.channel_column',
   declaredStartMs: 'sextant.declared_start_ms',
   declaredEndMs: 'sextant.declared_end_ms',
   timeOrigin: 'sextant.time_origin',
-  sourceSha256: 'sextant.source_sha256',
-  sourceBytes: 'sextant.source_bytes',
 } as const;
 
 /** What validation and the UI need to know about a capture, without its data. */
@@ -36,9 +38,9 @@ export interface CaptureInfo {
   boundsSource: 'declared' | 'observed';
   /** RFC3339 instant that time 0 of a relative capture stands for; null when unknown. */
   timeOrigin: string | null;
-  /** SHA-256 of the source file's bytes (64 lowercase hex), recorded at import; absent when not recorded. */
+  /** SHA-256 of the file the capture was imported from (64 lowercase hex); absent for built-in captures. */
   sourceSha256?: string;
-  /** Size of the source file in bytes, recorded at import; absent when not recorded. */
+  /** Size in bytes of the file the capture was imported from; absent for built-in captures. */
   sourceBytes?: number;
 }
 

@@ -4,6 +4,7 @@ import type { ColumnKind } from '../columns.ts';
 import { CAPTURE_METADATA } from '../capture.ts';
 import { err, ok, type Result } from '../../util/result.ts';
 import { boolData, fieldOf, float64Data, recordBatchOf, utf8Data } from './arrow-columns.ts';
+import { Utf8Validator, type ImportWarning, type ImportWarningCode } from '../import-warnings.ts';
 import { SOURCE_FORMAT_METADATA, describeThrown, emptyReport, increment, type TabularImport, type TabularImportProblem } from './tabular-report.ts';
 
 /** Options of {@link createCsvImporter}. */
@@ -21,7 +22,18 @@ export interface CsvImportOptions {
   batchSize?: number;
   /** Field delimiter; default: detected by papaparse from the first 64 KiB. */
   delimiter?: string;
+  /** Most columns a file may have; default {@link MAX_CSV_COLUMNS}. */
+  maxColumns?: number;
 }
+
+/**
+ * Most columns a CSV file may have. apache-arrow builds every record
+ * batch's schema with a pass over the fields for each field (`Schema.assign` inside the
+ * RecordBatch constructor), so the cost of a table grows with the square of its width; up to this
+ * limit that stays well under a second, beyond it a file is refused with `TOO_MANY_COLUMNS` as
+ * soon as its header has been read (issue 14: one row of 100,001 columns used to hang the import).
+ */
+export const MAX_CSV_COLUMNS = 4_096;
 
 /** A push-based CSV reader: feed it the file in chunks of any size, then `finish()`. */
 export interface CsvImporter {
@@ -75,12 +87,18 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
   const fileName = options.fileName ?? null;
   const report = emptyReport('csv', fileName);
   const decoder = new TextDecoder('utf-8');
+  const utf8 = new Utf8Validator();
+  /** Parser warnings by code: the first occurrence and how many. */
+  const parserWarnings = new Map<string, ImportWarning>();
   let decoderHasBytes = false;
   let held = '';
   let parsing = false;
   let started = false;
   let finished: Result<TabularImport<Table>, TabularImportProblem> | null = null;
   let fatal: string | null = null;
+  /** A whole-file problem found while reading (the header is too wide). */
+  let refused: TabularImportProblem | null = null;
+  const maxColumns = options.maxColumns ?? MAX_CSV_COLUMNS;
   let records = 0;
   let rows = 0;
   let columns: ColumnState[] | null = null;
@@ -119,12 +137,23 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
         header: false,
         skipEmptyLines: true,
         delimiter: options.delimiter,
-        chunk: (results) => {
+        chunk: (results, parser) => {
+          if (refused !== null) return;
+          // papaparse numbers an error's row within the chunk being parsed; `records` counts those before it.
+          const before = records;
           for (const warning of results.errors) {
             // A one-column file has no delimiter to detect; that is not a problem.
-            if (warning.code !== 'UndetectableDelimiter') increment(report.parseWarnings, warning.code);
+            if (warning.code === 'UndetectableDelimiter') continue;
+            increment(report.parseWarnings, warning.code);
+            noteParserWarning(warning.code, warning.message, typeof warning.row === 'number' ? before + warning.row + 1 : undefined);
           }
-          for (const record of results.data) acceptRecord(record);
+          for (const record of results.data) {
+            acceptRecord(record);
+            if (refused !== null) {
+              parser.abort();
+              return;
+            }
+          }
         },
         error: (error: Error) => {
           fatal = error.message;
@@ -137,9 +166,33 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
     end = () => listeners.end?.();
   }
 
+  function noteParserWarning(parserCode: string, parserMessage: string, record: number | undefined): void {
+    const seen = parserWarnings.get(parserCode);
+    if (seen) {
+      seen.count++;
+      return;
+    }
+    const code: ImportWarningCode = parserCode === 'MissingQuotes' ? 'UNTERMINATED_QUOTE' : parserCode === 'InvalidQuotes' ? 'MALFORMED_QUOTE' : 'CSV_PARSE_WARNING';
+    const where = record === undefined ? '' : ` at record ${record} (the header is record 1)`;
+    const consequence =
+      code === 'UNTERMINATED_QUOTE'
+        ? ': a quoted field never closes, so everything after its opening quote was read into one field and the rows after it are missing'
+        : code === 'MALFORMED_QUOTE'
+          ? ': a quote inside a quoted field is not doubled; the field was read up to the next closing quote'
+          : `: ${parserMessage}`;
+    parserWarnings.set(parserCode, { code, message: `${parserCode}${where}${consequence}`, count: 1, ...(record === undefined ? {} : { record }) });
+  }
+
   function acceptRecord(record: string[]): void {
     records++;
     if (columns === null) {
+      if (record.length > maxColumns) {
+        refused = {
+          code: 'TOO_MANY_COLUMNS',
+          message: `${fileName ?? 'The CSV file'} has ${record.length.toLocaleString('en-US')} columns; at most ${maxColumns.toLocaleString('en-US')} are imported`,
+        };
+        return;
+      }
       columns = headerColumns(record);
       return;
     }
@@ -224,7 +277,7 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
   }
 
   function write(text: string): void {
-    if (text.length === 0 || fatal !== null) return;
+    if (text.length === 0 || fatal !== null || refused !== null) return;
     if (!started) {
       started = true;
       // A byte-order mark the decoder did not see (string input) is not part of the first name.
@@ -244,6 +297,7 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
   }
 
   function build(): Result<TabularImport<Table>, TabularImportProblem> {
+    if (refused !== null) return err(refused);
     if (fatal !== null) return err({ code: 'UNREADABLE_CSV', message: `${fileName ?? 'CSV'}: ${fatal}` });
     if (columns === null) return err({ code: 'EMPTY_FILE', message: `${fileName ?? 'The CSV file'} has no header row` });
     const header = columns;
@@ -276,6 +330,18 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
     batches.length = 0;
     report.rows = rows;
     report.batches = recordBatches.length;
+    report.warnings = [...parserWarnings.values()];
+    utf8.end();
+    if (utf8.first !== null) {
+      const { byte_offset, line } = utf8.first;
+      report.warnings.push({
+        code: 'INVALID_UTF8',
+        count: utf8.invalid,
+        byte_offset,
+        line,
+        message: `${utf8.invalid} byte sequence${utf8.invalid === 1 ? ' is' : 's are'} not UTF-8 and became U+FFFD; the first at byte ${byte_offset} (line ${line})`,
+      });
+    }
     report.columns = header.map((column, index) => ({
       name: column.name,
       kind: kinds[index],
@@ -297,6 +363,7 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
           write(chunk);
         } else {
           report.bytes += chunk.byteLength;
+          utf8.push(chunk);
           decoderHasBytes = true;
           write(decoder.decode(chunk, { stream: true }));
         }
@@ -315,7 +382,7 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
           held = '';
           feed?.(block);
         }
-        if (fatal === null) end?.();
+        if (fatal === null && refused === null) end?.();
         finished = build();
       } catch (thrown) {
         finished = err({ code: 'UNREADABLE_CSV', message: `${fileName ?? 'CSV'}: ${describeThrown(thrown)}` });

@@ -12,7 +12,7 @@ export type {
 export { SOURCE_FORMAT_METADATA } from './tabular-report.ts';
 
 export type { CsvImportOptions, CsvImporter } from './csv-importer.ts';
-export { createCsvImporter, readCsv } from './csv-importer.ts';
+export { createCsvImporter, readCsv, MAX_CSV_COLUMNS } from './csv-importer.ts';
 
 export type { ParquetImportOptions, ParquetByteSource } from './parquet-reader.ts';
 export { readParquet } from './parquet-reader.ts';

@@ -113,7 +113,11 @@ export async function readParquet(
     report.columns = plans.map((plan) => ({ name: plan.name, kind: plan.kind, typeSource: 'file', sourceType: plan.sourceType }));
     return ok({ table: new Table(schema, batches), report });
   } catch (thrown) {
-    const message = describeThrown(thrown);
+    // hyparquet explains what it refuses with its own Error; a TypeError or RangeError is damaged
+    // input tripping over the decoder's internals ("column.field_3.map is not a function"), whose
+    // words mean nothing to the person importing the file.
+    const internal = thrown instanceof TypeError || thrown instanceof RangeError || thrown instanceof ReferenceError || thrown instanceof SyntaxError;
+    const message = internal ? 'it is damaged or cut short (its metadata or a data page cannot be decoded)' : describeThrown(thrown);
     const unsupported = /not supported|unsupported/i.test(message);
     return err({ code: unsupported ? 'UNSUPPORTED_PARQUET' : 'UNREADABLE_PARQUET', message: `${label} could not be read: ${message}` });
   }

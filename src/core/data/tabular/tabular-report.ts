@@ -1,4 +1,5 @@
 import type { ColumnKind } from '../columns.ts';
+import type { ImportWarning } from '../import-warnings.ts';
 
 /** Schema metadata key under which the tabular readers record the source format (`csv`, `parquet`, `arrow`). */
 export const SOURCE_FORMAT_METADATA = 'sextant.source_format';
@@ -51,11 +52,15 @@ export interface TabularImportReport {
   parseWarnings: Record<string, number>;
   /** Header names changed to be non-empty and unique, in column order. */
   renamedColumns: Array<{ from: string; to: string }>;
+  /** What the reader recovered from, with where it happened first (CSV: quotes, invalid UTF-8). */
+  warnings: ImportWarning[];
 }
 
 /** Why a tabular file could not be read, or a column mapping applied. */
 export type TabularImportProblem =
   | { code: 'EMPTY_FILE'; message: string }
+  /** A CSV header wider than the column limit (MAX_CSV_COLUMNS); nothing was imported. */
+  | { code: 'TOO_MANY_COLUMNS'; message: string }
   | { code: 'UNREADABLE_CSV' | 'UNREADABLE_PARQUET' | 'UNSUPPORTED_PARQUET' | 'UNREADABLE_ARROW'; message: string }
   | {
       code: 'UNKNOWN_COLUMN' | 'NON_NUMERIC_TIME_COLUMN' | 'UNSUPPORTED_ADDRESS_COLUMN' | 'COLUMN_CONFLICT';
@@ -86,6 +91,7 @@ export function emptyReport(format: TabularFormat, fileName: string | null): Tab
     impreciseValues: {},
     parseWarnings: {},
     renamedColumns: [],
+    warnings: [],
   };
 }
 

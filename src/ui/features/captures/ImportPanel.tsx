@@ -62,6 +62,11 @@ export function ImportPanel({ onFiles }: { onFiles(files: File[]): void }) {
                 </>
               )}
               {job.state === 'done' && <span className="badge badge--ok">imported as {job.captureId}</span>}
+              {job.state === 'done' && job.report?.partial === true && (
+                <span className="badge badge--partial" data-testid="captures.import-partial">
+                  partial{Array.isArray(job.report.warnings) && job.report.warnings.length > 0 ? `: ${job.report.warnings.length} warning${job.report.warnings.length === 1 ? '' : 's'}` : ''}
+                </span>
+              )}
               {job.state === 'done' && job.saveProblem && (
                 <span className="import-jobs__error" role="alert" data-testid="captures.save-problem">
                   Not saved in the workspace: {job.saveProblem}

@@ -14,20 +14,51 @@ interface ReportFields {
   adv_type_counts?: Record<string, number>;
   skipped?: Record<string, number>;
   rows?: number;
+  partial?: boolean;
+  source_bytes?: number;
+  source_sha256?: string;
+  warnings?: unknown[];
 }
+
+/** A warning as the import report stores it (ImportWarning in core); only code and message are needed here. */
+interface WarningFields {
+  code: string;
+  message: string;
+  count?: number;
+}
+
+const isWarning = (value: unknown): value is WarningFields =>
+  isRecord(value) && typeof value.code === 'string' && typeof value.message === 'string';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** What the import found: link types, packet counts, PDU types, and what it skipped and why. */
+/**
+ * What the import found: whether it is clean or partial, the file's size and SHA-256, link types,
+ * packet counts, PDU types, what it skipped and why, and every warning with where it happened.
+ */
 export function ImportReportView({ report }: { report: unknown }) {
   if (!isRecord(report)) return null;
   const fields = report as ReportFields;
   const skipped = Object.entries(fields.skipped ?? {}).filter(([, count]) => count > 0);
   const pduTypes = Object.entries(fields.adv_type_counts ?? {}).sort((a, b) => b[1] - a[1]);
   const identityKeys = identityKeysOfReport(report);
+  const warnings = (fields.warnings ?? []).filter(isWarning);
+  const partial = fields.partial === true || skipped.length > 0 || warnings.length > 0;
+  // "Skipped: nothing" would read as a clean import when the warnings say rows may be lost.
+  const skippedText =
+    skipped.length > 0
+      ? skipped.map(([reason, count]) => `${reason.replace(/_/g, ' ')}: ${formatCount(count)}`).join(' · ')
+      : warnings.length > 0
+        ? 'no records counted as skipped — see the warnings'
+        : 'nothing';
   return (
     <details className="import-report" data-testid="capture.import-report" open>
-      <summary>Import report</summary>
+      <summary>
+        Import report{' '}
+        <span className={`badge ${partial ? 'badge--partial' : 'badge--ok'}`} data-testid="capture.import-status">
+          {partial ? 'partial' : 'clean'}
+        </span>
+      </summary>
       <dl className="metrics">
         {fields.link_types && <Metric label="Link types (DLT)" value={fields.link_types.join(', ') || '—'} />}
         {fields.format && <Metric label="Format" value={fields.format} />}
@@ -37,8 +68,23 @@ export function ImportReportView({ report }: { report: unknown }) {
         )}
         {fields.advertisers !== undefined && <Metric label="Advertisers (CRC ok)" value={`${formatCount(fields.advertisers)} (${formatCount(fields.advertisers_crc_ok ?? 0)})`} />}
         {Array.isArray(report.identity_keys) && <Metric label="Identity keys" value={formatCount(report.identity_keys.length)} />}
-        <Metric label="Skipped" value={skipped.length === 0 ? 'nothing' : skipped.map(([reason, count]) => `${reason.replace(/_/g, ' ')}: ${formatCount(count)}`).join(' · ')} />
+        <Metric label="Skipped" value={skippedText} />
+        {fields.source_bytes !== undefined && <Metric label="File size" value={`${formatCount(fields.source_bytes)} bytes`} />}
       </dl>
+      {fields.source_sha256 && (
+        <p className="import-report__hash">
+          SHA-256 of the file: <code data-testid="capture.source-sha256">{fields.source_sha256}</code>
+        </p>
+      )}
+      {warnings.length > 0 && (
+        <ul className="import-report__warnings" aria-label="Import warnings" data-testid="capture.import-warnings">
+          {warnings.map((warning, index) => (
+            <li key={`${warning.code}-${index}`}>
+              <span className="badge badge--partial">{warning.code}</span> {warning.message}
+            </li>
+          ))}
+        </ul>
+      )}
       {pduTypes.length > 0 && (
         <p className="tags" aria-label="PDU types">
           {pduTypes.map(([name, count]) => (

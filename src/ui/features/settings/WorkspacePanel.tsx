@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatBytes, WORKSPACE_FILE_EXTENSION } from '../../lib/workspace/index.ts';
+import { formatBytes, WORKSPACE_FILE_EXTENSION, type WorkspaceImportPreview } from '../../lib/workspace/index.ts';
 import { getWorkspace, workspaceProblem } from '../../lib/workspace-session.ts';
 import { getKeyring } from '../../lib/keyring/keyring.ts';
 
@@ -9,6 +9,7 @@ export function WorkspacePanel() {
   const queryClient = useQueryClient();
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [includeIdentityKeys, setIncludeIdentityKeys] = useState(false);
+  const [pending, setPending] = useState<{ file: File; preview: WorkspaceImportPreview } | null>(null);
   const usage = useQuery({
     queryKey: ['storage-usage'],
     queryFn: async () => (await getWorkspace())?.storageEstimate() ?? null,
@@ -28,13 +29,25 @@ export function WorkspacePanel() {
     setMessage({ kind: 'ok', text: `Exported ${formatBytes(file.value.size)}${includeIdentityKeys ? ', identity keys included' : ', without identity keys'}` });
   };
 
-  const importAll = async (file: File) => {
+  // Nothing is written until the analyst has seen what the file would add and replace.
+  const reviewImport = async (file: File) => {
     const workspace = await getWorkspace();
     if (!workspace) return;
+    setMessage(null);
+    const preview = await workspace.previewImport(file);
+    if (!preview.ok) return setMessage({ kind: 'error', text: `${preview.error.code}: ${preview.error.message}. Nothing stored was changed.` });
+    setPending({ file, preview: preview.value });
+  };
+
+  const importAll = async (file: File, choices: { replace: boolean; enableEndpoints: string[] }) => {
+    const workspace = await getWorkspace();
+    if (!workspace) return;
+    setPending(null);
     // A file's keyring would replace this browser's: keep both.
-    const imported = await getKeyring().keepThrough(() => workspace.importWorkspace(file, { onConflict: 'replace' }));
+    const imported = await getKeyring().keepThrough(() => workspace.importWorkspace(file, { onConflict: choices.replace ? 'replace' : 'skip', enableEndpoints: choices.enableEndpoints }));
     if (!imported.ok) return setMessage({ kind: 'error', text: `${imported.error.code}: ${imported.error.message}. Nothing stored was changed.` });
-    setMessage({ kind: 'ok', text: `Imported ${imported.value.captures} captures and ${imported.value.runs} runs. Reload to use them.` });
+    const { captures, runs, skipped } = imported.value;
+    setMessage({ kind: 'ok', text: `Imported ${captures} captures and ${runs} runs${skipped > 0 ? `; ${skipped} entries left as they were` : ''}. Reload to use them.` });
     await queryClient.invalidateQueries({ queryKey: ['storage-usage'] });
   };
 
@@ -69,14 +82,123 @@ export function WorkspacePanel() {
         </label>
         <label className="button-like">
           Import workspace…
-          <input type="file" accept={WORKSPACE_FILE_EXTENSION} hidden onChange={(event) => event.target.files?.[0] && void importAll(event.target.files[0])} data-testid="settings.import-workspace" />
+          <input type="file" accept={WORKSPACE_FILE_EXTENSION} hidden onChange={(event) => {
+              const file = event.target.files?.[0];
+              event.target.value = '';
+              if (file) void reviewImport(file);
+            }} data-testid="settings.import-workspace" />
         </label>
       </div>
+      {pending && (
+        <ImportReview
+          preview={pending.preview}
+          onImport={(choices) => void importAll(pending.file, choices)}
+          onCancel={() => {
+            setPending(null);
+            setMessage({ kind: 'ok', text: 'Import cancelled; nothing was changed.' });
+          }}
+        />
+      )}
       {message && (
         <p className={message.kind === 'error' ? 'field__error' : 'muted'} role="status" data-testid="settings.workspace-message">
           {message.text}
         </p>
       )}
     </section>
+  );
+}
+
+/** What a workspace file would change; replacing and endpoint bindings are opt-in. */
+function ImportReview({
+  preview,
+  onImport,
+  onCancel,
+}: {
+  preview: WorkspaceImportPreview;
+  onImport(choices: { replace: boolean; enableEndpoints: string[] }): void;
+  onCancel(): void;
+}) {
+  const [replace, setReplace] = useState(false);
+  const [enabled, setEnabled] = useState<ReadonlySet<string>>(new Set());
+  const replacing =
+    preview.captures.filter((capture) => capture.replaces).length +
+    preview.runs.replacing +
+    preview.plannerRuns.replacing +
+    preview.settings.filter((setting) => setting.replaces).length +
+    preview.manifests.filter((manifest) => manifest.replaces && manifest.problems.length === 0).length;
+  const toggle = (key: string, on: boolean) => {
+    const next = new Set(enabled);
+    if (on) next.add(key);
+    else next.delete(key);
+    setEnabled(next);
+  };
+  return (
+    <div className="import-review" role="dialog" aria-label="Review workspace import" data-testid="settings.import-review">
+      <h3>Import a workspace exported {preview.exportedAt}</h3>
+      <ul>
+        <li>
+          {preview.captures.length} captures
+          {preview.captures.length > 0 && `: ${preview.captures.map((capture) => `${capture.id}${capture.replaces ? ' (replaces yours)' : ''}`).join(', ')}`}
+        </li>
+        <li>
+          {preview.runs.count} runs ({preview.runs.replacing} replace yours), {preview.plannerRuns.count} planner runs ({preview.plannerRuns.replacing} replace yours)
+        </li>
+        <li>
+          {preview.settings.length} settings{preview.settings.some((setting) => setting.replaces) && ` (${preview.settings.filter((setting) => setting.replaces).map((setting) => setting.key).join(', ')} replace yours)`}
+        </li>
+      </ul>
+      {preview.manifests.length > 0 && (
+        <table className="import-review__manifests" data-testid="settings.import-manifests">
+          <thead>
+            <tr>
+              <th>Saved manifest</th>
+              <th>Lint</th>
+              <th>Endpoint in the file</th>
+            </tr>
+          </thead>
+          <tbody>
+            {preview.manifests.map((manifest) => (
+              <tr key={manifest.key} data-testid="settings.import-manifest">
+                <td>
+                  {manifest.key}
+                  {manifest.replaces && ' (replaces yours)'}
+                </td>
+                <td>{manifest.problems.length === 0 ? 'clean' : `not imported: ${manifest.problems.join('; ')}`}</td>
+                <td>
+                  {manifest.endpoint === null ? (
+                    '—'
+                  ) : (
+                    <label>
+                      <input
+                        type="checkbox"
+                        disabled={manifest.problems.length > 0}
+                        checked={enabled.has(manifest.key)}
+                        onChange={(event) => toggle(manifest.key, event.target.checked)}
+                        data-testid="settings.import-endpoint"
+                      />{' '}
+                      bind to <code>{manifest.endpoint}</code> (left disabled unless ticked)
+                    </label>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {replacing > 0 && (
+        <label>
+          <input type="checkbox" checked={replace} onChange={(event) => setReplace(event.target.checked)} data-testid="settings.import-replace" /> Replace {replacing} of
+          my entries with the file's (otherwise mine are kept)
+        </label>
+      )}
+      <div className="inline-inputs">
+        <button type="button" onClick={() => onImport({ replace, enableEndpoints: [...enabled] })} data-testid="settings.import-confirm">
+          Import
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
   );
 }

@@ -1,6 +1,8 @@
 // The browser workspace: captures, runs and settings kept in IndexedDB, and whole-workspace files.
 
-export type { Workspace, OpenWorkspaceOptions, ImportWorkspaceOptions, ExportWorkspaceOptions } from './workspace.ts';
+export type { Workspace, OpenWorkspaceOptions, ImportWorkspaceOptions, ExportWorkspaceOptions, WorkspaceImportPreview } from './workspace.ts';
+export type { ManifestReview } from './import-review.ts';
+export { WORKSPACE_IMPORT_LIMITS } from './import-review.ts';
 export { openWorkspace } from './workspace.ts';
 
 export type {

@@ -1,6 +1,7 @@
 import { safeParseJson, type JsonValue, type Result } from '../../../core/index.ts';
 import { captureInfoProblem, isFiniteNumber, isIsoInstant, isObject, isString, plannerRunProblem, runProblem } from './validate.ts';
 import type { CaptureSummary, WorkspacePlannerRun, WorkspaceProblem, WorkspaceRun } from './workspace-types.ts';
+import { WORKSPACE_IMPORT_LIMITS, jsonNestingDepth } from './import-review.ts';
 
 /**
  * # Workspace file format, version 1
@@ -34,7 +35,7 @@ export const WORKSPACE_FILE_EXTENSION = '.sextant-workspace';
 
 const PREFIX_BYTES = 16;
 /** Refuse headers above this size before reading them (a corrupt length must not allocate gigabytes). */
-const MAX_HEADER_BYTES = 512 * 1024 * 1024;
+const MAX_HEADER_BYTES = WORKSPACE_IMPORT_LIMITS.maxHeaderBytes;
 
 /** A capture as the header describes it. */
 export interface WorkspaceFileCapture extends CaptureSummary {
@@ -135,6 +136,10 @@ export async function decodeWorkspaceFile(file: Blob): Promise<Result<DecodedWor
     headerText = new TextDecoder('utf-8', { fatal: true }).decode(await file.slice(PREFIX_BYTES, PREFIX_BYTES + headerLength).arrayBuffer());
   } catch {
     return problem('BAD_HEADER', 'The header is not UTF-8 text');
+  }
+  const depth = jsonNestingDepth(headerText);
+  if (depth > WORKSPACE_IMPORT_LIMITS.maxDepth) {
+    return problem('BAD_HEADER', `The header nests ${depth} levels deep; at most ${WORKSPACE_IMPORT_LIMITS.maxDepth} are accepted`);
   }
   const parsed = safeParseJson(headerText);
   if (!parsed.ok) return problem('BAD_HEADER', `The header is not valid JSON: ${parsed.message}`);

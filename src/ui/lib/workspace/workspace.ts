@@ -4,6 +4,7 @@ import { decodeWorkspaceFile, encodeWorkspaceFile } from './workspace-file.ts';
 import { defaultStorageManager, formatBytes, requestPersistentStorage, storageEstimate } from './storage.ts';
 import { captureInfoProblem, plannerRunProblem, runProblem } from './validate.ts';
 import { withoutIdentityKeys } from '../keyring/keyring-model.ts';
+import { SAVED_MANIFESTS_SETTING, mergeManifests, reviewManifests, type ManifestReview } from './import-review.ts';
 import type {
   CaptureEntry,
   CaptureSummary,
@@ -40,6 +41,23 @@ export interface OpenWorkspaceOptions {
 export interface ImportWorkspaceOptions {
   /** `replace` (default): the file's entry wins. `skip`: keep the stored one and count it as skipped. */
   onConflict?: 'replace' | 'skip';
+  /**
+   * `name@version` of the imported saved manifests whose endpoint bindings the analyst confirmed.
+   * Every other imported binding is stored disabled (`pendingEndpoint`); default: none confirmed.
+   */
+  enableEndpoints?: ReadonlyArray<string>;
+}
+
+/** What importing a workspace file would change, for the analyst to confirm first. */
+export interface WorkspaceImportPreview {
+  exportedAt: string;
+  captures: Array<{ id: string; source: string; rows: number; replaces: boolean }>;
+  runs: { count: number; replacing: number };
+  plannerRuns: { count: number; replacing: number };
+  /** Settings other than the saved manifests. */
+  settings: Array<{ key: string; replaces: boolean }>;
+  /** Saved manifests, re-linted, with their endpoints. */
+  manifests: ManifestReview[];
 }
 
 /** Options of {@link Workspace.exportWorkspace}. */
@@ -96,6 +114,8 @@ export interface Workspace {
    * rejected and nothing stored changes.
    */
   importWorkspace(file: Blob, options?: ImportWorkspaceOptions): Promise<Result<WorkspaceImportSummary, WorkspaceProblem>>;
+  /** Reads a workspace file and says what importing it would add and replace; changes nothing. */
+  previewImport(file: Blob): Promise<Result<WorkspaceImportPreview, WorkspaceProblem>>;
   /** This origin's storage use and quota; null when the browser does not say. */
   storageEstimate(): Promise<StorageUsage | null>;
   /** Asks the browser to keep this origin's storage under pressure. */
@@ -352,8 +372,43 @@ function createWorkspace(db: WorkspaceDb, name: string, options: OpenWorkspaceOp
       };
     },
 
+    async previewImport(file) {
+      let decoded;
+      try {
+        decoded = await decodeWorkspaceFile(file);
+      } catch (error) {
+        return { ok: false, error: { code: 'UNREADABLE_FILE', message: `The file could not be read: ${describe(error)}` } };
+      }
+      if (!decoded.ok) return decoded;
+      const content = decoded.value;
+      return read(async () => {
+        const tx = db.transaction(ALL_STORES, 'readonly');
+        const [captureKeys, runKeys, settingKeys, plannerRunKeys, storedManifests] = await Promise.all([
+          tx.objectStore('captures').getAllKeys(),
+          tx.objectStore('runs').getAllKeys(),
+          tx.objectStore('settings').getAllKeys(),
+          tx.objectStore('planner-runs').getAllKeys(),
+          tx.objectStore('settings').get(SAVED_MANIFESTS_SETTING),
+        ]);
+        const captures = new Set<string>(captureKeys);
+        const runs = new Set<string>(runKeys);
+        const settings = new Set<string>(settingKeys);
+        const plannerRuns = new Set<string>(plannerRunKeys);
+        const importedManifests = content.settings.find((setting) => setting.key === SAVED_MANIFESTS_SETTING)?.value;
+        return {
+          exportedAt: content.header.exportedAt,
+          captures: content.captures.map(({ summary }) => ({ id: summary.id, source: summary.info.source, rows: summary.info.rowCount, replaces: captures.has(summary.id) })),
+          runs: { count: content.runs.length, replacing: content.runs.filter((run) => runs.has(run.id)).length },
+          plannerRuns: { count: content.plannerRuns.length, replacing: content.plannerRuns.filter((run) => plannerRuns.has(run.id)).length },
+          settings: content.settings.filter((setting) => setting.key !== SAVED_MANIFESTS_SETTING).map((setting) => ({ key: setting.key, replaces: settings.has(setting.key) })),
+          manifests: reviewManifests(importedManifests, storedManifests?.value),
+        };
+      });
+    },
+
     async importWorkspace(file, importOptions = {}) {
       const onConflict = importOptions.onConflict ?? 'replace';
+      const enableEndpoints = new Set(importOptions.enableEndpoints ?? []);
       let decoded;
       try {
         decoded = await decodeWorkspaceFile(file);
@@ -412,6 +467,15 @@ function createWorkspace(db: WorkspaceDb, name: string, options: OpenWorkspaceOp
           summary.runs++;
         }
         for (const setting of content.settings) {
+          if (setting.key === SAVED_MANIFESTS_SETTING) {
+            // Saved manifests merge entry by entry: re-linted, endpoints disabled unless confirmed.
+            const stored = await tx.objectStore('settings').get(SAVED_MANIFESTS_SETTING);
+            const merged = mergeManifests(stored?.value, setting.value, { replace: onConflict === 'replace', enableEndpoints });
+            writes.push(() => tx.objectStore('settings').put({ key: SAVED_MANIFESTS_SETTING, value: merged.list }));
+            summary.settings++;
+            summary.skipped += merged.skipped + merged.refused;
+            continue;
+          }
           if (existing.settings.has(setting.key)) {
             summary.skipped++;
             continue;

@@ -1,0 +1,37 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readCaptureFile } from '../../../core/index.ts';
+import { ImportReportView } from './ImportReportView.tsx';
+
+afterEach(cleanup);
+
+const importReport = async (text: string) => {
+  const read = await readCaptureFile(new TextEncoder().encode(text), { id: 'c', fileName: 'c.csv' });
+  if (!read.ok) throw new Error(read.error.message);
+  return read.value.report;
+};
+
+describe('ImportReportView', () => {
+  it('a CSV whose quote never closes reads as partial with the warning and its record, never "Skipped: nothing"', async () => {
+    render(<ImportReportView report={await importReport('ts_ms,name\n1,"abc\n2,def\n3,ghi\n')} />);
+    expect(screen.getByTestId('capture.import-status').textContent).toBe('partial');
+    expect(screen.getByTestId('capture.import-warnings').textContent).toContain('UNTERMINATED_QUOTE');
+    expect(screen.getByTestId('capture.import-warnings').textContent).toContain('record 2');
+    expect(screen.getByTestId('capture.import-report').textContent).not.toContain('Skippednothing');
+  });
+
+  it('a clean import says so and shows the file hash', async () => {
+    const report = await importReport('ts_ms,name\n1,a\n');
+    render(<ImportReportView report={report} />);
+    expect(screen.getByTestId('capture.import-status').textContent).toBe('clean');
+    expect(screen.getByTestId('capture.source-sha256').textContent).toBe(report.source_sha256);
+    expect(screen.getByTestId('capture.import-report').textContent).toContain('Skippednothing');
+  });
+
+  it('renders warning text as text', () => {
+    render(<ImportReportView report={{ warnings: [{ code: 'INVALID_UTF8', message: '<img src=x onerror=alert(1)>' }] }} />);
+    expect(screen.getByTestId('capture.import-warnings').textContent).toContain('<img src=x onerror=alert(1)>');
+    expect(document.querySelector('img')).toBeNull();
+  });
+});
