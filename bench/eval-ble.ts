@@ -10,7 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { analyzeBle, generateBleScenario, type BleAnalysisOptions, type RpaRotationModelName } from '../src/core/index.ts';
+import { analyzeBle, generateBleScenario, parseIrk, type BleAnalysisOptions, type RpaRotationModelName } from '../src/core/index.ts';
 import { addCounts, calibration, precisionRecall, type Calibration, type PairCounts } from './eval/ble-metrics.ts';
 import { addressActivity, scoreRun, type RunScore } from './eval/ble-score.ts';
 
@@ -29,6 +29,8 @@ const GRID: ReadonlyArray<{ scenario: string; model: RpaRotationModelName }> = [
   { scenario: 'drift', model: 'spec_default' },
   { scenario: 'android_multi_set', model: 'spec_default' },
   { scenario: 'crc_noise', model: 'spec_default' },
+  { scenario: 'companions', model: 'spec_default' },
+  { scenario: 'irk', model: 'spec_default' },
 ];
 
 interface GridRow {
@@ -43,6 +45,8 @@ interface GridRow {
   baseline: PairCounts & ReturnType<typeof precisionRecall>;
   ari: number;
   baseline_ari: number;
+  travel: (PairCounts & ReturnType<typeof precisionRecall>) | null;
+  irk: (PairCounts & ReturnType<typeof precisionRecall>) | null;
   calibration: Omit<Calibration, 'bins'>;
   classification_accuracy: number | null;
   candidates: number;
@@ -61,6 +65,8 @@ function runCell(scenario: string, model: RpaRotationModelName, seed: number): {
   const generated = generateBleScenario({ seed, scenario });
   if (!generated.ok) throw new Error(generated.error.message);
   const { captures, truth } = generated.value;
+  // The irk scenario is analysed with the keys its truth lists (the analyst has them).
+  const irks = scenario === 'irk' ? truth.devices.flatMap((device) => (device.irk ? [{ label: device.device_id, irk: parseIrk(device.irk)! }] : [])) : [];
   const batches = captures.flatMap((capture) =>
     capture.table.batches.map((batch) => ({ captureId: capture.info.id, batch, mask: new Uint8Array(batch.numRows).fill(1), selectedCount: batch.numRows })),
   );
@@ -71,6 +77,7 @@ function runCell(scenario: string, model: RpaRotationModelName, seed: number): {
     minObservationCount: MIN_OBSERVATIONS,
     rotationModel: model,
     addressColumns: { advertiser: 'advertiser_addr', initiator: 'initiator_addr', scanner: 'scanner_addr' },
+    ...(irks.length > 0 ? { irks } : {}),
   };
   const started = performance.now();
   const analysis = analyzeBle(selection, options);
@@ -147,6 +154,8 @@ function main(): void {
       baseline: summarize(scores.map((score) => score.baseline).reduce(addCounts)),
       ari: mean(scores.map((score) => score.ari)),
       baseline_ari: mean(scores.map((score) => score.baselineAri)),
+      travel: scenario === 'companions' ? summarize(scores.map((score) => score.travel).reduce(addCounts)) : null,
+      irk: scenario === 'irk' ? summarize(scores.map((score) => score.irk).reduce(addCounts)) : null,
       calibration: calibrationSummary,
       classification_accuracy: classified > 0 ? scores.reduce((sum, score) => sum + score.classifiedCorrectly, 0) / classified : null,
       candidates: probabilities.length,
@@ -154,7 +163,8 @@ function main(): void {
       analyze_ms: Math.round(runs.reduce((sum, run) => sum + run.analyzeMs, 0)),
     };
     rows.push(row);
-    console.error(`${scenario} (${model}): F1 ${fixed(row.analyzer.f1)}, ARI ${fixed(row.ari)}, Brier ${fixed(row.calibration.brier)}, ${row.analyze_ms} ms analysing ${row.observations} rows`);
+    const extra = `${row.travel ? `, travelled-together P ${fixed(row.travel.precision)} R ${fixed(row.travel.recall)} F1 ${fixed(row.travel.f1)}` : ''}${row.irk ? `, IRK F1 ${fixed(row.irk.f1)}` : ''}`;
+    console.error(`${scenario} (${model}): F1 ${fixed(row.analyzer.f1)}, ARI ${fixed(row.ari)}, Brier ${fixed(row.calibration.brier)}${extra}, ${row.analyze_ms} ms analysing ${row.observations} rows`);
   }
   const overall = calibration(pooledProbabilities, pooledLabels);
   const elapsedS = (performance.now() - started) / 1000;

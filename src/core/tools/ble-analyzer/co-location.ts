@@ -93,9 +93,11 @@ interface ChainSeries {
 }
 
 const DESCRIBE_ABOVE = 0.01;
+/** Per-bin differences of one receiver (a pair's overlap rarely spans more bins than this). */
+const SCRATCH = new Float64Array(4096);
 /** Expected sibling sets and companions of a chain among the chains active with it (prior numerators). */
 const PRIOR_SAME = 1;
-const PRIOR_TRAVEL = 0.5;
+const PRIOR_TRAVEL = 1;
 /** Hand-offs this far apart (ms) repeat a coincidence for any two devices on a fixed 15-minute timer. */
 const FIXED_PERIOD_MS = [885_000, 915_000] as const;
 
@@ -159,6 +161,7 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
   const diff = new Float64Array(receivers);
   /** Variance of the per-bin differences on each receiver (its measurement noise). */
   const diffVar = new Float64Array(receivers);
+  const scratch = SCRATCH;
   const common = new Int32Array(receivers);
   const comfortable = new Uint8Array(receivers);
   const onlyA = new Int32Array(receivers);
@@ -203,6 +206,7 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
         sumBB += vb * vb;
         sumAB += va * vb;
         sumDD += (va - vb) * (va - vb);
+        if (n <= scratch.length) scratch[n - 1] = va - vb;
       } else if (hasA) {
         aOnly++;
         aOnlyLevel += va;
@@ -219,8 +223,17 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
     if (n === 0) continue;
     const meanA = sumA / n;
     const meanB = sumB / n;
-    diff[r] = meanA - meanB;
-    diffVar[r] = Math.max(0, sumDD / n - diff[r] * diff[r]);
+    // The offset on this receiver: the median per-bin difference (robust to the moments a walker
+    // passes right by one receiver), its noise from the median absolute deviation.
+    const used = Math.min(n, scratch.length);
+    const differences = scratch.subarray(0, used).sort();
+    const median = differences[used >> 1];
+    for (let index = 0; index < used; index++) differences[index] = Math.abs(differences[index] - median);
+    differences.sort();
+    const mad = 1.4826 * differences[used >> 1];
+    diff[r] = median;
+    // Variance of a median ≈ (π/2)·σ²; Math.max with the plain variance's floor keeps tiny MADs honest.
+    diffVar[r] = Math.max((Math.PI / 2) * mad * mad, 0.25 * Math.max(0, sumDD / n - (meanA - meanB) ** 2));
     // Near the receiver's sensitivity the weaker chain loses its weak packets and its mean reads
     // high: such receivers say nothing reliable about the offset.
     if (Math.min(meanA, meanB) < floors[r] + CENSOR_MARGIN_DB) comfortable[r] = 0;
