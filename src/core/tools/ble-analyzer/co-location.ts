@@ -44,7 +44,7 @@ const OFFSET_SD = { S: 6, T: 10, U: 12 } as const;
 /** A bin series with a standard deviation above this (dB) moves; below it, it is fading noise. */
 const MOVING_SD_DB = 3;
 /** Receivers where the weaker chain's mean is within this of the receiver's weakest packets are censored. */
-const CENSOR_MARGIN_DB = 10;
+const CENSOR_MARGIN_DB = 6;
 
 export type BleCoLocationTermName = 'co_rotation' | 'tx_offset_consistency' | 'tx_offset_level' | 'rssi_covariation' | 'blind_spot' | 'prior';
 
@@ -98,6 +98,9 @@ const SCRATCH = new Float64Array(4096);
 /** Expected sibling sets and companions of a chain among the chains active with it (prior numerators). */
 const PRIOR_SAME = 1;
 const PRIOR_TRAVEL = 1;
+/** Bounds of the fitted prior rates (sibling sets or companions per chain). */
+const PRIOR_MIN = 0.05;
+const PRIOR_MAX = 2;
 /** Hand-offs this far apart (ms) repeat a coincidence for any two devices on a fixed 15-minute timer. */
 const FIXED_PERIOD_MS = [885_000, 915_000] as const;
 
@@ -256,7 +259,7 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
       llr = Math.max(-3, Math.min(2.5, z * mu - (mu * mu) / 2));
       what = `${names[r]} r=${rho.toFixed(2)} over ${n} bins`;
     } else {
-      llr = -1.5;
+      llr = -0.7;
       what = `${names[r]} only one of them moves`;
     }
     covariationS += llr;
@@ -403,28 +406,63 @@ export function scoreChainPairs(
     const count = upperBound(allBoundaries, t + tolerance) - upperBound(allBoundaries, t - tolerance) - 1;
     return Math.min(0.9, Math.max(0, count) / Math.max(1, activeAround[current]));
   };
-  const pairs: BleChainPair[] = [];
+  // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
+  const scored: Array<{ a: number; b: number; from: number; to: number; crowd: number; logS: number; logT: number }> = [];
   for (const [a, b] of found) {
     current = a;
     activeAround = concurrent;
     const from = Math.max(chains[a].firstMs, chains[b].firstMs);
     const to = Math.min(chains[a].lastMs, chains[b].lastMs);
-    // A chain has one or two sibling sets among the chains active with it, and travels with one companion at most.
-    const crowd = Math.max(2, (concurrent[a] + concurrent[b]) / 2);
-    const priorS = Math.log(PRIOR_SAME / crowd);
-    const priorT = Math.log(PRIOR_TRAVEL / crowd);
     const evidence = scorePair(series[a], series[b], receivers, from, to, receiverNames, floors, crowdAt, false);
     if (!evidence) continue;
-    const logS = priorS + evidence.logS;
-    const logT = priorT + evidence.logT;
+    scored.push({ a, b, from, to, crowd: Math.max(2, (concurrent[a] + concurrent[b]) / 2), logS: evidence.logS, logT: evidence.logT });
+  }
+  // Empirical Bayes: a chain has about λ sibling sets and μ companions among the `crowd` chains
+  // active with it, and how common multi-set phones and companions are differs from one
+  // capture to the next (none in a room of beacons, many in a street). λ and μ are fitted by
+  // expectation–maximisation over all pairs: the prior mass equals the expected posterior mass.
+  let lambda = PRIOR_SAME;
+  let mu = PRIOR_TRAVEL;
+  const posterior = (entry: (typeof scored)[number], l: number, m: number): [number, number] => {
+    const logS = Math.log(l / entry.crowd) + entry.logS;
+    const logT = Math.log(m / entry.crowd) + entry.logT;
     const top = Math.max(0, logS, logT);
     const total = Math.exp(-top) + Math.exp(logS - top) + Math.exp(logT - top);
-    const same = Math.exp(logS - top) / total;
-    const travel = Math.exp(logT - top) / total;
+    return [Math.exp(logS - top) / total, Math.exp(logT - top) / total];
+  };
+  let inverseCrowd = 0;
+  for (const entry of scored) inverseCrowd += 1 / entry.crowd;
+  for (let iteration = 0; iteration < 20 && scored.length > 0; iteration++) {
+    let massS = 0;
+    let massT = 0;
+    for (const entry of scored) {
+      const [same, travel] = posterior(entry, lambda, mu);
+      massS += same;
+      massT += travel;
+    }
+    const nextLambda = Math.min(PRIOR_MAX, Math.max(PRIOR_MIN, massS / inverseCrowd));
+    const nextMu = Math.min(PRIOR_MAX, Math.max(PRIOR_MIN, massT / inverseCrowd));
+    const settled = Math.abs(nextLambda - lambda) < 1e-3 && Math.abs(nextMu - mu) < 1e-3;
+    lambda = nextLambda;
+    mu = nextMu;
+    if (settled) break;
+  }
+  const pairs: BleChainPair[] = [];
+  for (const entry of scored) {
+    const { a, b, from, to, crowd } = entry;
+    current = a;
+    const [same, travel] = posterior(entry, lambda, mu);
     let terms: BleCoLocationTerm[] | undefined;
     if (same >= DESCRIBE_ABOVE || travel >= DESCRIBE_ABOVE) {
       terms = scorePair(series[a], series[b], receivers, from, to, receiverNames, floors, crowdAt, true)!.terms;
-      terms.unshift({ name: 'prior', llrSame: priorS, llrTravel: priorT, text: `${Math.round(crowd)} chains active alongside (same device ${signed(priorS)}, travelled together ${signed(priorT)})` });
+      const priorS = Math.log(lambda / crowd);
+      const priorT = Math.log(mu / crowd);
+      terms.unshift({
+        name: 'prior',
+        llrSame: priorS,
+        llrTravel: priorT,
+        text: `${Math.round(crowd)} chains active alongside; this capture's fitted rates: ${lambda.toFixed(2)} sibling sets and ${mu.toFixed(2)} companions per chain (same device ${signed(priorS)}, travelled together ${signed(priorT)})`,
+      });
     }
     const [memberA, memberB] = mostOverlapping(chains[a], chains[b], addresses);
     pairs.push({ a, b, same, travel, overlapFromMs: from, overlapToMs: to, memberA, memberB, terms });
