@@ -11,27 +11,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyzeBle, generateBleScenario, parseIrk, type BleAnalysisOptions, type RpaRotationModelName } from '../src/core/index.ts';
+import { BLE_EVAL_GRID } from './eval/ble-grid.ts';
 import { addCounts, calibration, precisionRecall, type Calibration, type PairCounts } from './eval/ble-metrics.ts';
 import { addressActivity, scoreRun, type RunScore } from './eval/ble-score.ts';
 
 const WINDOW_S = 180;
 const MIN_OBSERVATIONS = 25;
 
-/** The grid: every named scenario with its matching rotation model, and `default` again under `learned`. */
-const GRID: ReadonlyArray<{ scenario: string; model: RpaRotationModelName }> = [
-  { scenario: 'default', model: 'spec_default' },
-  { scenario: 'default', model: 'learned' },
-  { scenario: 'same_template_crowd', model: 'spec_default' },
-  { scenario: 'fast_rotation', model: 'fast_rotation' },
-  { scenario: 'slow_rotation', model: 'slow_rotation' },
-  { scenario: 'dense', model: 'spec_default' },
-  { scenario: 'gaps', model: 'spec_default' },
-  { scenario: 'drift', model: 'spec_default' },
-  { scenario: 'android_multi_set', model: 'spec_default' },
-  { scenario: 'crc_noise', model: 'spec_default' },
-  { scenario: 'companions', model: 'spec_default' },
-  { scenario: 'irk', model: 'spec_default' },
-];
+const GRID = BLE_EVAL_GRID;
 
 interface GridRow {
   scenario: string;
@@ -110,6 +97,10 @@ function goals(rows: GridRow[], overall: Calibration): string[] {
   const verdict = (ok: boolean | undefined) => (ok === undefined ? 'n/a' : ok ? 'met' : 'NOT met');
   const base = find('default');
   const crowd = find('same_template_crowd');
+  const multi = find('android_multi_set');
+  const companions = find('companions');
+  const irk = find('irk');
+  const offBins = overall.bins.filter((bin) => bin.count >= 30 && bin.meanProbability !== null && bin.observedFrequency !== null && Math.abs(bin.meanProbability - bin.observedFrequency) > 0.1);
   const beatsBaseline = rows.every((row) => (row.analyzer.f1 ?? 0) > (row.baseline.f1 ?? 0) && row.ari > row.baseline_ari);
   return [
     `- default F1 ≥ 0.95: ${fixed(base?.analyzer.f1)} (${verdict(base ? (base.analyzer.f1 ?? 0) >= 0.95 : undefined)})`,
@@ -117,6 +108,10 @@ function goals(rows: GridRow[], overall: Calibration): string[] {
     `- same_template_crowd F1 ≥ 0.8: ${fixed(crowd?.analyzer.f1)} (${verdict(crowd ? (crowd.analyzer.f1 ?? 0) >= 0.8 : undefined)})`,
     `- Brier ≤ 0.05 overall: ${fixed(overall.brier)} pooled over every candidate pair (${verdict(overall.brier === null ? undefined : overall.brier <= 0.05)}); mean of the rows' Brier scores ${fixed(mean(rows.flatMap((row) => (row.calibration.brier === null ? [] : [row.calibration.brier]))))}`,
     `- above the baseline (F1 and ARI) in every row: ${verdict(rows.length > 0 ? beatsBaseline : undefined)}`,
+    `- android_multi_set F1 ≥ 0.90 and ARI ≥ 0.85: ${fixed(multi?.analyzer.f1)} / ${fixed(multi?.ari)} (${verdict(multi ? (multi.analyzer.f1 ?? 0) >= 0.9 && multi.ari >= 0.85 : undefined)})`,
+    `- companions same-device precision ≥ 0.95: ${fixed(companions?.analyzer.precision)} (${verdict(companions ? (companions.analyzer.precision ?? 0) >= 0.95 : undefined)}); travelled-together F1 ≥ 0.8: ${fixed(companions?.travel?.f1)} (precision ${fixed(companions?.travel?.precision)}, recall ${fixed(companions?.travel?.recall)}) (${verdict(companions?.travel ? (companions.travel.f1 ?? 0) >= 0.8 : undefined)})`,
+    `- irk: keyed devices' pairs linked at p = 1, nothing else joined, F1 = 1: ${fixed(irk?.irk?.f1)} (${verdict(irk?.irk ? irk.irk.f1 === 1 : undefined)})`,
+    `- calibration: ECE ≤ 0.02 pooled: ${fixed(overall.ece)} (${verdict(overall.ece === null ? undefined : overall.ece <= 0.02)}); Brier ≤ 0.03: ${fixed(overall.brier)} (${verdict(overall.brier === null ? undefined : overall.brier <= 0.03)}); every bin with ≥ 30 pairs within ±0.10: ${offBins.length === 0 ? 'met' : `NOT met (${offBins.map((bin) => `${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)}: mean p ${fixed(bin.meanProbability)} vs ${fixed(bin.observedFrequency)}`).join('; ')})`}`,
   ];
 }
 

@@ -21,6 +21,8 @@ export interface BleAnalysisOptions {
   irks?: ReadonlyArray<{ label: string; irk: Uint8Array }>;
   /** Keep packets with `crc_ok = false` (default false: they are left out with a warning). */
   includeCrcBad?: boolean;
+  /** Report the model's raw probabilities, skipping the fitted calibration (for refitting it). */
+  uncalibrated?: boolean;
 }
 
 export interface AddressClassification {

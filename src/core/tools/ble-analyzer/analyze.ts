@@ -162,7 +162,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
       linkable.push({ profile, address: store.addressTexts[id], type, irk: irkOf[id] });
     }
     linkable.sort((x, y) => (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
-    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloadFeatures: (payload: number) => store.payloadFeatures(payload), receiverNames: store.receiverNames, dataStartMs, dataEndMs, irkLabels };
+    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloadFeatures: (payload: number) => store.payloadFeatures(payload), receiverNames: store.receiverNames, dataStartMs, dataEndMs, irkLabels, uncalibrated: options.uncalibrated ?? false };
     let links: BleLinks = linkAddresses(linkable, context);
     if (options.rotationModel === 'learned') {
       const lifetimes: number[] = [];
@@ -201,7 +201,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
       if (links.probability[e] > 0.5) likely.push(bleLinkEdge(linkable, links, e));
     }
     const chained = buildChains(linkable, likely);
-    const { pairs } = scoreChainPairs(chained.chains, linkable, store.events, store.receiverNames, dataStartMs, dataEndMs);
+    const { pairs } = scoreChainPairs(chained.chains, linkable, store.events, store.receiverNames, dataStartMs, dataEndMs, options.uncalibrated ?? false);
     for (const pair of pairs) {
       const [x, y] = linkable[pair.memberA].profile.firstMs <= linkable[pair.memberB].profile.firstMs ? [pair.memberA, pair.memberB] : [pair.memberB, pair.memberA];
       candidates.push({

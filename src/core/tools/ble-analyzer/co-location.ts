@@ -1,3 +1,4 @@
+import { calibrated } from './calibration.ts';
 import type { BleEventGroups } from './observations.ts';
 import type { BleLinkableAddress } from './linkage.ts';
 
@@ -373,6 +374,7 @@ export function scoreChainPairs(
   receiverNames: ReadonlyArray<string>,
   dataStartMs: number,
   dataEndMs: number,
+  uncalibrated = false,
 ): BleCoLocationResult {
   const receivers = receiverNames.length;
   // Each receiver's weakest packets: about its sensitivity.
@@ -451,7 +453,8 @@ export function scoreChainPairs(
   for (const entry of scored) {
     const { a, b, from, to, crowd } = entry;
     current = a;
-    const [same, travel] = posterior(entry, lambda, mu);
+    const [rawSame, travel] = posterior(entry, lambda, mu);
+    const same = uncalibrated ? rawSame : calibrated('co_location', rawSame);
     let terms: BleCoLocationTerm[] | undefined;
     if (same >= DESCRIBE_ABOVE || travel >= DESCRIBE_ABOVE) {
       terms = scorePair(series[a], series[b], receivers, from, to, receiverNames, floors, crowdAt, true)!.terms;
