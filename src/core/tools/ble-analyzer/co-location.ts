@@ -32,6 +32,10 @@ import type { BleLinkableAddress } from './linkage.ts';
 
 /** Width of the RSSI bins the series are built from, ms. */
 const BIN_MS = 10_000;
+/** At most this many bins of an overlap are compared. */
+const MAX_BINS = 60;
+/** Whole-chain level differences that disagree across receivers by more than this (dB) are not compared further. */
+const SCREEN_SPREAD_DB = 25;
 /** Chains must be active together this long to be compared, ms. */
 const MIN_OVERLAP_MS = 60_000;
 /** Receivers weaker than this are near the edge of hearing; blind-spot evidence needs margin above it. */
@@ -91,6 +95,8 @@ interface ChainSeries {
   boundaries: Float64Array;
   /** Coincidence tolerance from the advertising interval, ms. */
   toleranceMs: number;
+  /** Mean level per receiver over the chain's whole life (NaN where never heard). */
+  level: Float64Array;
 }
 
 const DESCRIBE_ABOVE = 0.01;
@@ -140,6 +146,16 @@ function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddres
   }
   const mean = new Float32Array(receivers * bins);
   for (let slot = 0; slot < mean.length; slot++) mean[slot] = count[slot] > 0 ? sum[slot] / count[slot] : Number.NaN;
+  const level = new Float64Array(receivers);
+  for (let r = 0; r < receivers; r++) {
+    let total = 0;
+    let n = 0;
+    for (let bin = 0; bin < bins; bin++) {
+      total += sum[r * bins + bin];
+      n += count[r * bins + bin];
+    }
+    level[r] = n > 0 ? total / n : Number.NaN;
+  }
   const boundaries: number[] = [];
   const first = addresses[chain.members[0]].profile;
   if (first.firstMs - dataStartMs > 5_000) boundaries.push(first.firstMs);
@@ -148,7 +164,7 @@ function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddres
   }
   const last = addresses[chain.members[chain.members.length - 1]].profile;
   if (dataEndMs - last.lastMs > 5_000) boundaries.push(last.lastMs);
-  return { bin0, bins, mean, boundaries: Float64Array.from(boundaries), toleranceMs: Math.max(2_000, 2500 * interval) };
+  return { bin0, bins, mean, boundaries: Float64Array.from(boundaries), toleranceMs: Math.max(2_000, 2500 * interval), level };
 }
 
 interface PairEvidence {
@@ -161,6 +177,9 @@ interface PairEvidence {
 function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: number, toMs: number, names: ReadonlyArray<string>, floors: Float64Array, crowdAt: (t: number, tolerance: number) => number, describe: boolean): PairEvidence | undefined {
   const fromBin = Math.floor(fromMs / BIN_MS);
   const toBin = Math.floor(toMs / BIN_MS);
+  // Long overlaps (chains alive together for an hour) are read at up to MAX_BINS evenly spaced
+  // bins: plenty for a median and a correlation, and the work per pair stays bounded.
+  const step = Math.max(1, Math.floor((toBin - fromBin + 1) / MAX_BINS));
   // Per receiver: common bins, mean difference, correlation and motion of both series.
   const diff = new Float64Array(receivers);
   /** Variance of the per-bin differences on each receiver (its measurement noise). */
@@ -195,7 +214,7 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
     let bOnly = 0;
     let aOnlyLevel = 0;
     let bOnlyLevel = 0;
-    for (let bin = fromBin; bin <= toBin; bin++) {
+    for (let bin = fromBin; bin <= toBin; bin += step) {
       const ia = bin - sa.bin0;
       const ib = bin - sb.bin0;
       const va = ia >= 0 && ia < sa.bins ? sa.mean[r * sa.bins + ia] : Number.NaN;
@@ -411,6 +430,10 @@ export function scoreChainPairs(
   // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
   const scored: Array<{ a: number; b: number; from: number; to: number; crowd: number; logS: number; logT: number }> = [];
   for (const [a, b] of found) {
+    // Cheap screen on whole-chain levels: two receivers that disagree by far more than any
+    // companion's own shadowing could explain make both "one device" and "travelling together"
+    // negligible, so the pair is not compared bin by bin.
+    if (levelSpread(series[a], series[b], receivers) > SCREEN_SPREAD_DB) continue;
     current = a;
     activeAround = concurrent;
     const from = Math.max(chains[a].firstMs, chains[b].firstMs);
@@ -456,7 +479,7 @@ export function scoreChainPairs(
     const [rawSame, travel] = posterior(entry, lambda, mu);
     const same = uncalibrated ? rawSame : calibrated('co_location', rawSame);
     let terms: BleCoLocationTerm[] | undefined;
-    if (same >= DESCRIBE_ABOVE || travel >= DESCRIBE_ABOVE) {
+    if (rawSame >= DESCRIBE_ABOVE || travel >= DESCRIBE_ABOVE) {
       terms = scorePair(series[a], series[b], receivers, from, to, receiverNames, floors, crowdAt, true)!.terms;
       const priorS = Math.log(lambda / crowd);
       const priorT = Math.log(mu / crowd);
@@ -471,6 +494,21 @@ export function scoreChainPairs(
     pairs.push({ a, b, same, travel, overlapFromMs: from, overlapToMs: to, memberA, memberB, terms });
   }
   return { pairs };
+}
+
+/** Largest minus smallest per-receiver difference of two chains' mean levels (0 with fewer than two shared receivers). */
+function levelSpread(sa: ChainSeries, sb: ChainSeries, receivers: number): number {
+  let low = Infinity;
+  let high = -Infinity;
+  for (let r = 0; r < receivers; r++) {
+    const a = sa.level[r];
+    const b = sb.level[r];
+    if (Number.isNaN(a) || Number.isNaN(b)) continue;
+    const d = a - b;
+    if (d < low) low = d;
+    if (d > high) high = d;
+  }
+  return high > low ? high - low : 0;
 }
 
 /** Index of the first value greater than `value` in a sorted array. */

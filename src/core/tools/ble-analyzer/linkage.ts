@@ -489,7 +489,9 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     const bi = pairs.later[e];
     const sameKey = irk[ai] >= 0 && irk[ai] === irk[bi];
     probability[e] = sameKey ? 1 : context.uncalibrated ? marginals[e] : calibrated('handoff', marginals[e]);
-    if (probability[e] >= DESCRIBE_ABOVE) {
+    // Described by the model's own probability: calibration lifts the many near-zero pairs to the
+    // small base rate of their bin, and describing all of them would dominate the cost.
+    if (sameKey || marginals[e] >= DESCRIBE_ABOVE) {
       const a = addresses[ai];
       const described = sameKey ? [{ name: 'irk_resolution' as const, llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` }] : [describePrior(a, context, priors[ai])];
       describePair(a, addresses[bi], context, rarity, described);
