@@ -100,8 +100,27 @@ interface ChainSeries {
 }
 
 const DESCRIBE_ABOVE = 0.01;
-/** Per-bin differences of one receiver (a pair's overlap rarely spans more bins than this). */
-const SCRATCH = new Float64Array(4096);
+/** Per-bin differences of one receiver (never more than MAX_BINS + 1 per pair). */
+const SCRATCH = new Float64Array(256);
+
+/**
+ * Per-receiver working arrays of `scorePair`, made once and reused (every field is written for
+ * every receiver before it is read). `diffVar` is each receiver's measurement noise.
+ */
+function perReceiverScratch(receivers: number) {
+  return {
+    receivers,
+    diff: new Float64Array(receivers),
+    diffVar: new Float64Array(receivers),
+    common: new Int32Array(receivers),
+    comfortable: new Uint8Array(receivers),
+    onlyA: new Int32Array(receivers),
+    onlyB: new Int32Array(receivers),
+    levelA: new Float64Array(receivers),
+    levelB: new Float64Array(receivers),
+  };
+}
+let PER_RECEIVER = perReceiverScratch(8);
 /** Expected sibling sets and companions of a chain among the chains active with it (prior numerators). */
 const PRIOR_SAME = 1;
 const PRIOR_TRAVEL = 1;
@@ -181,16 +200,9 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
   // bins: plenty for a median and a correlation, and the work per pair stays bounded.
   const step = Math.max(1, Math.floor((toBin - fromBin + 1) / MAX_BINS));
   // Per receiver: common bins, mean difference, correlation and motion of both series.
-  const diff = new Float64Array(receivers);
-  /** Variance of the per-bin differences on each receiver (its measurement noise). */
-  const diffVar = new Float64Array(receivers);
+  if (PER_RECEIVER.receivers < receivers) PER_RECEIVER = perReceiverScratch(receivers);
+  const { diff, diffVar, common, comfortable, onlyA, onlyB, levelA, levelB } = PER_RECEIVER;
   const scratch = SCRATCH;
-  const common = new Int32Array(receivers);
-  const comfortable = new Uint8Array(receivers);
-  const onlyA = new Int32Array(receivers);
-  const onlyB = new Int32Array(receivers);
-  const levelA = new Float64Array(receivers);
-  const levelB = new Float64Array(receivers);
   const terms: BleCoLocationTerm[] = [];
   let logS = 0;
   let logT = 0;
@@ -239,6 +251,9 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
       }
     }
     common[r] = n;
+    diff[r] = 0;
+    diffVar[r] = 0;
+    comfortable[r] = 0;
     onlyA[r] = aOnly;
     onlyB[r] = bOnly;
     levelA[r] = aOnly > 0 ? aOnlyLevel / aOnly : Number.NaN;
@@ -490,7 +505,8 @@ export function scoreChainPairs(
         text: `${Math.round(crowd)} chains active alongside; this capture's fitted rates: ${lambda.toFixed(2)} sibling sets and ${mu.toFixed(2)} companions per chain (same device ${signed(priorS)}, travelled together ${signed(priorT)})`,
       });
     }
-    const [memberA, memberB] = mostOverlapping(chains[a], chains[b], addresses);
+    const middle = (from + to) / 2;
+    const [memberA, memberB] = terms || same > 0.5 || travel > 0.5 ? mostOverlapping(chains[a], chains[b], addresses) : [activeAt(chains[a], addresses, middle), activeAt(chains[b], addresses, middle)];
     pairs.push({ a, b, same, travel, overlapFromMs: from, overlapToMs: to, memberA, memberB, terms });
   }
   return { pairs };
@@ -521,6 +537,16 @@ function upperBound(values: Float64Array, value: number): number {
     else high = mid;
   }
   return low;
+}
+
+/** The member of a chain active at (or last before) `t`: members are in time order. */
+function activeAt(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddress>, t: number): number {
+  let found = chain.members[0];
+  for (const member of chain.members) {
+    if (addresses[member].profile.firstMs > t) break;
+    found = member;
+  }
+  return found;
 }
 
 function mostOverlapping(a: BleChain, b: BleChain, addresses: ReadonlyArray<BleLinkableAddress>): [number, number] {
