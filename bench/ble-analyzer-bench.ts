@@ -14,7 +14,7 @@ const SIZES = [
  * The multi-receiver row: 3 receivers (the benchmark input's layout) × 1 hour, about 2,000
  * devices' worth of addresses, about 5M observations. Opt-in: it takes minutes.
  */
-const MULTI_RECEIVER = { name: 'ble_analyzer_3rx_5e6', observations: 5_000_000, addresses: 40_000, durationS: 3600, runs: 3 } as const;
+const MULTI_RECEIVER = { name: 'ble_analyzer_3rx_5e6', observations: 5_000_000, addresses: 40_000, durationS: 3600, runs: 3, heapMb: 12_288 } as const;
 
 const FLOOR_PEER =
   'single plain pass over the 12 columns the analysis scans (ts_ms, advertiser/initiator/scanner_addr codes, adv_type, advertiser_addr_type, tx_add, rx_add, rssi, crc_ok, receiver, payload_signature): per-address count, first/last, RSSI sum, code sum';
@@ -33,9 +33,9 @@ function median(values: number[]): number {
 const round = (value: number, digits = 1): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** Runs one size in a fresh worker thread (its own heap and JIT state), via the tsx bootstrap. */
-function inWorker(request: AnalyzerBenchRequest): Promise<AnalyzerBenchResult> {
+function inWorker(request: AnalyzerBenchRequest, heapMb?: number): Promise<AnalyzerBenchResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./ble-analyzer-worker.mjs', import.meta.url), { workerData: request });
+    const worker = new Worker(new URL('./ble-analyzer-worker.mjs', import.meta.url), { workerData: request, ...(heapMb ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}) });
     worker.once('message', (result: AnalyzerBenchResult) => {
       resolve(result);
       void worker.terminate();
@@ -56,12 +56,12 @@ function inWorker(request: AnalyzerBenchRequest): Promise<AnalyzerBenchResult> {
  * printed beside it);
  * goal < 10× the floor. Peer of the 2M row: the 1M run; goal 2M ≤ 2.2× 1M.
  */
-export async function runBleAnalyzerBench(flags: { multiReceiver?: boolean } = {}): Promise<BenchRow[]> {
+export async function runBleAnalyzerBench(flags: { multiReceiver?: boolean; multiReceiverOnly?: boolean } = {}): Promise<BenchRow[]> {
   const results: AnalyzerBenchResult[] = [];
   for (const size of SIZES) {
-    results.push(await inWorker({ seed: SEED, observations: size.observations, addresses: size.addresses, durationS: size.durationS, runs: TIMED_RUNS }));
+    results.push(await inWorker({ seed: SEED, observations: size.observations, addresses: size.addresses, durationS: size.durationS, runs: flags.multiReceiverOnly ? 1 : TIMED_RUNS }));
   }
-  const multi = flags.multiReceiver ? await inWorker({ seed: SEED, observations: MULTI_RECEIVER.observations, addresses: MULTI_RECEIVER.addresses, durationS: MULTI_RECEIVER.durationS, runs: MULTI_RECEIVER.runs }) : null;
+  const multi = flags.multiReceiver ? await inWorker({ seed: SEED, observations: MULTI_RECEIVER.observations, addresses: MULTI_RECEIVER.addresses, durationS: MULTI_RECEIVER.durationS, runs: MULTI_RECEIVER.runs }, MULTI_RECEIVER.heapMb) : null;
   const rows: BenchRow[] = [];
   const oneMillion = median(results[0].analyze_runs_ms);
   SIZES.forEach((size, index) => {
@@ -150,6 +150,8 @@ export async function runBleAnalyzerBench(flags: { multiReceiver?: boolean } = {
 
 /** Run alone: `node --import tsx bench/ble-analyzer-bench.ts`. */
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows = await runBleAnalyzerBench({ multiReceiver: process.argv.includes('--multi-receiver') });
+  // `--multi-receiver-only`: the 5M row with single 1M/2M runs (a quick look at the big row).
+  const only = process.argv.includes('--multi-receiver-only');
+  const rows = await runBleAnalyzerBench({ multiReceiver: only || process.argv.includes('--multi-receiver'), multiReceiverOnly: only });
   console.log(JSON.stringify(rows, null, 2));
 }
