@@ -10,6 +10,12 @@ const SIZES = [
   { name: 'ble_analyzer_2e6', observations: 2_000_000, addresses: 10_000, durationS: 7200 },
 ] as const;
 
+/**
+ * The multi-receiver row: 3 receivers (the benchmark input's layout) × 1 hour, about 2,000
+ * devices' worth of addresses, about 5M observations. Opt-in: it takes minutes.
+ */
+const MULTI_RECEIVER = { name: 'ble_analyzer_3rx_5e6', observations: 5_000_000, addresses: 40_000, durationS: 3600, runs: 3, heapMb: 12_288 } as const;
+
 const FLOOR_PEER =
   'single plain pass over the 12 columns the analysis scans (ts_ms, advertiser/initiator/scanner_addr codes, adv_type, advertiser_addr_type, tx_add, rx_add, rssi, crc_ok, receiver, payload_signature): per-address count, first/last, RSSI sum, code sum';
 
@@ -27,9 +33,9 @@ function median(values: number[]): number {
 const round = (value: number, digits = 1): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** Runs one size in a fresh worker thread (its own heap and JIT state), via the tsx bootstrap. */
-function inWorker(request: AnalyzerBenchRequest): Promise<AnalyzerBenchResult> {
+function inWorker(request: AnalyzerBenchRequest, heapMb?: number): Promise<AnalyzerBenchResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./ble-analyzer-worker.mjs', import.meta.url), { workerData: request });
+    const worker = new Worker(new URL('./ble-analyzer-worker.mjs', import.meta.url), { workerData: request, ...(heapMb ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}) });
     worker.once('message', (result: AnalyzerBenchResult) => {
       resolve(result);
       void worker.terminate();
@@ -50,11 +56,12 @@ function inWorker(request: AnalyzerBenchRequest): Promise<AnalyzerBenchResult> {
  * printed beside it);
  * goal < 10× the floor. Peer of the 2M row: the 1M run; goal 2M ≤ 2.2× 1M.
  */
-export async function runBleAnalyzerBench(): Promise<BenchRow[]> {
+export async function runBleAnalyzerBench(flags: { multiReceiver?: boolean; multiReceiverOnly?: boolean } = {}): Promise<BenchRow[]> {
   const results: AnalyzerBenchResult[] = [];
   for (const size of SIZES) {
-    results.push(await inWorker({ seed: SEED, observations: size.observations, addresses: size.addresses, durationS: size.durationS, runs: TIMED_RUNS }));
+    results.push(await inWorker({ seed: SEED, observations: size.observations, addresses: size.addresses, durationS: size.durationS, runs: flags.multiReceiverOnly ? 1 : TIMED_RUNS }));
   }
+  const multi = flags.multiReceiver ? await inWorker({ seed: SEED, observations: MULTI_RECEIVER.observations, addresses: MULTI_RECEIVER.addresses, durationS: MULTI_RECEIVER.durationS, runs: MULTI_RECEIVER.runs }, MULTI_RECEIVER.heapMb) : null;
   const rows: BenchRow[] = [];
   const oneMillion = median(results[0].analyze_runs_ms);
   SIZES.forEach((size, index) => {
@@ -102,11 +109,49 @@ export async function runBleAnalyzerBench(): Promise<BenchRow[]> {
       },
     });
   });
+  if (multi) {
+    const ours = median(multi.analyze_runs_ms);
+    const floor = median(multi.floor_runs_ms);
+    console.log(
+      `${MULTI_RECEIVER.name}: analyze ${round(ours)} ms, floor ${round(floor, 2)} ms, ${round(ours / floor)}× the floor, ${round(ours / oneMillion, 2)}× the 1M time, peak RSS ${round(multi.peak_rss_mb)} MB ` +
+        `(${multi.rows} observations, ${multi.receivers} receivers, ${multi.addresses_heard} addresses)`,
+    );
+    rows.push({
+      name: MULTI_RECEIVER.name,
+      ours_ms: round(ours),
+      peer: 'ble_analyzer_1e6 (same analysis on 1M observations)',
+      peer_ms: round(oneMillion, 2),
+      ratio: round(oneMillion / ours, 4),
+      peak_rss_mb: round(multi.peak_rss_mb),
+      params: {
+        observations: multi.rows,
+        addresses_heard: multi.addresses_heard,
+        receivers: multi.receivers,
+        span_s: MULTI_RECEIVER.durationS,
+        analysis_mode: 'both',
+        linkage_window_s: 180,
+        min_observation_count: 25,
+        rpa_rotation_model: 'spec_default',
+        floor_ms: round(floor, 2),
+        ratio_to_floor: round(ours / floor, 2),
+        ours_runs_ms: multi.analyze_runs_ms.map((value) => round(value)),
+        floor_runs_ms: multi.floor_runs_ms.map((value) => round(value, 2)),
+        generate_ms: round(multi.generate_ms),
+        classified: multi.classified,
+        candidates: multi.candidates,
+        clusters: multi.clusters,
+        note: 'opt-in (npm run bench -- ble-analyzer --multi-receiver); in a worker thread; peak_rss_mb is the whole process',
+        node: process.version,
+      },
+    });
+  }
   return rows;
 }
 
 /** Run alone: `node --import tsx bench/ble-analyzer-bench.ts`. */
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows = await runBleAnalyzerBench();
+  // `--multi-receiver-only`: the 5M row with single 1M/2M runs (a quick look at the big row).
+  const only = process.argv.includes('--multi-receiver-only');
+  const rows = await runBleAnalyzerBench({ multiReceiver: only || process.argv.includes('--multi-receiver'), multiReceiverOnly: only });
   console.log(JSON.stringify(rows, null, 2));
 }

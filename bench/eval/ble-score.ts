@@ -51,6 +51,66 @@ export interface RunScore {
   candidatesUnknown: number;
   classified: number;
   classifiedCorrectly: number;
+  /** Travelled together, over eligible address pairs of distinct devices active together ≥ 60 s. */
+  travel: PairCounts;
+  /** IRK devices: pairs with an address of a keyed device, linked at p = 1 vs same device. */
+  irk: PairCounts;
+}
+
+/**
+ * Travelled-together pairs: every pair of eligible addresses of two distinct devices, both heard
+ * together for at least a minute; the truth says whether the two devices travelled together, the
+ * analysis whether a travelled-together relation joins their sides.
+ */
+function travelCounts(truth: BleScenarioTruth, analysis: BleAnalysis, eligible: ReadonlyArray<AddressActivity>): PairCounts {
+  const device = (address: string) => truth.address_to_device[address];
+  const together = new Set((truth.travelled_together ?? []).map((pair) => [pair.device_a, pair.device_b].sort().join('|')));
+  const predicted = new Set<string>();
+  for (const relation of analysis.travelledTogether) for (const a of relation.a) for (const b of relation.b) predicted.add([a, b].sort().join('|'));
+  const counts: PairCounts = { truePositives: 0, falsePositives: 0, falseNegatives: 0, pairs: 0 };
+  for (let i = 0; i < eligible.length; i++) {
+    for (let j = i + 1; j < eligible.length; j++) {
+      const x = eligible[i];
+      const y = eligible[j];
+      const dx = device(x.address);
+      const dy = device(y.address);
+      if (dx === dy || Math.min(x.lastMs, y.lastMs) - Math.max(x.firstMs, y.firstMs) < 60_000) continue;
+      counts.pairs++;
+      const truthSays = together.has([dx, dy].sort().join('|'));
+      const says = predicted.has([x.address, y.address].sort().join('|'));
+      if (says && truthSays) counts.truePositives++;
+      else if (says) counts.falsePositives++;
+      else if (truthSays) counts.falseNegatives++;
+    }
+  }
+  return counts;
+}
+
+/** Pairs with an eligible address of a keyed device: linked at exactly p = 1 in one cluster vs same device. */
+function irkCounts(truth: BleScenarioTruth, analysis: BleAnalysis, eligible: ReadonlyArray<AddressActivity>): PairCounts {
+  const device = (address: string) => truth.address_to_device[address];
+  const keyed = new Set(truth.devices.filter((entry) => entry.irk !== undefined).map((entry) => entry.device_id));
+  const cell = new Map<string, number>();
+  for (const cluster of analysis.clusters) {
+    cluster.addresses.forEach((a, i) => cluster.addresses.forEach((b, j) => cell.set(`${a}|${b}`, cluster.matrix[i][j])));
+  }
+  const counts: PairCounts = { truePositives: 0, falsePositives: 0, falseNegatives: 0, pairs: 0 };
+  if (keyed.size === 0) return counts;
+  for (let i = 0; i < eligible.length; i++) {
+    for (let j = i + 1; j < eligible.length; j++) {
+      const x = eligible[i].address;
+      const y = eligible[j].address;
+      if (!keyed.has(device(x)) && !keyed.has(device(y))) continue;
+      counts.pairs++;
+      const same = device(x) === device(y);
+      const linked = cell.has(`${x}|${y}`);
+      const certain = cell.get(`${x}|${y}`) === 1;
+      if (same && certain) counts.truePositives++;
+      else if (linked && !same) counts.falsePositives++;
+      else if (same) counts.falseNegatives++;
+    }
+  }
+  return counts;
 }
 
 export function scoreRun(truth: BleScenarioTruth, analysis: BleAnalysis, activities: ReadonlyArray<AddressActivity>, options: { windowS: number; minObservations: number }): RunScore {
@@ -97,5 +157,7 @@ export function scoreRun(truth: BleScenarioTruth, analysis: BleAnalysis, activit
     candidatesUnknown,
     classified: eligible.length,
     classifiedCorrectly,
+    travel: travelCounts(truth, analysis, eligible),
+    irk: irkCounts(truth, analysis, eligible),
   };
 }

@@ -25,10 +25,19 @@ export interface BleProfileContext {
   /** Observations per second per set and receiver, before losses. */
   ratePerS: number;
   androidSets: [number, number];
+  /** Android-like phones use the realistic per-set timers (BleScenarioConfig.androidTimers). */
+  androidTimers: boolean;
+  /**
+   * While set, RPAs drawn for the device being built are ah(IRK, prand) under its key (the
+   * planner sets it around one device's builder and clears it afterwards).
+   */
+  hashOf?: (prand: Uint8Array) => Uint8Array;
 }
 
 export interface BleProfileDevice {
   deviceClass: BleDeviceClass;
+  /** The advertising sets rotate together (within 1 s) rather than each on its own timer. */
+  synchronizedSets?: boolean;
   powerAt1mDbm: number;
   txPowerDbm: number;
   sets: BleAdvertisingSet[];
@@ -85,7 +94,7 @@ export function rotatingEpochs(context: BleProfileContext, type: BleTruthAddress
   let duration = first;
   while (start <= context.toMs) {
     const end = start + duration + (shift ? shift() : 0);
-    epochs.push({ address: context.pool.next(type), startMs: start, endMs: end });
+    epochs.push({ address: context.pool.next(type, type === 'rpa' ? context.hashOf : undefined), startMs: start, endMs: end });
     start = end;
     duration = lifetime();
   }
@@ -112,8 +121,10 @@ function tokenPayloads(epochs: BleAddressEpoch[], lag: (gapMs: number) => number
   return changes.sort((a, b) => a.fromMs - b.fromMs);
 }
 
-function set(epochs: BleAddressEpoch[], payloads: BlePayloadChange[], advIntervalMs: number, ratePerS: number, advType: number): BleAdvertisingSet {
-  return { epochs, payloads, advIntervalMs, emitIntervalMs: emitInterval(advIntervalMs, ratePerS), advType };
+function set(epochs: BleAddressEpoch[], payloads: BlePayloadChange[], advIntervalMs: number, ratePerS: number, advType: number, txOffsetDb?: number): BleAdvertisingSet {
+  const built: BleAdvertisingSet = { epochs, payloads, advIntervalMs, emitIntervalMs: emitInterval(advIntervalMs, ratePerS), advType };
+  if (txOffsetDb !== undefined) built.txOffsetDb = txOffsetDb;
+  return built;
 }
 
 /** Asynchronous token lag: up to ±60 s, never more than 40% of the neighbouring lifetimes. */
@@ -139,6 +150,7 @@ function iosDevice(context: BleProfileContext, templateId: string): BleProfileDe
  * every 45–100 s with a fresh RPA each and a static vendor payload (one model, one payload).
  */
 function androidDevice(context: BleProfileContext, templateId: string): BleProfileDevice {
+  if (context.androidTimers) return androidStackDevice(context, templateId);
   const { random } = context;
   const model = context.templateBytes(templateId, 6);
   const mainEpochs = rotatingEpochs(context, 'rpa', lifetimeDrawer(context, 'android'));
@@ -156,6 +168,94 @@ function androidDevice(context: BleProfileContext, templateId: string): BleProfi
     sets.push(set(epochs, [{ fromMs: Number.NEGATIVE_INFINITY, payload }], pick(random, [100, 250, 1000]), context.ratePerS, ADV_TYPE.ADV_NONCONN_IND));
   }
   return { deviceClass: 'phone', powerAt1mDbm: uniformBetween(random, -64, -56), txPowerDbm: 9, sets };
+}
+
+/**
+ * The Android stack's RPA timer for one phone: older builds U(7, 15) min per address; newer
+ * builds about 7–9 min while the phone is awake and 13–15 min while it dozes (60% awake).
+ */
+function androidStackTimer(context: BleProfileContext): () => number {
+  const random = context.random;
+  if (context.rotation === 'fast') return () => uniformBetween(random, 60, 300) * SECOND;
+  if (context.rotation === 'slow') return () => uniformBetween(random, 1800, 3600) * SECOND;
+  if (random.uniform() < 0.5) return () => uniformBetween(random, 420, 900) * SECOND;
+  return () => (random.uniform() < 0.6 ? uniformBetween(random, 420, 540) : uniformBetween(random, 780, 900)) * SECOND;
+}
+
+/**
+ * Android-like phone with concurrent advertising sets as the stack runs them: each set has its
+ * own RPA, its own payload and a TX-power offset that stays fixed per set (the app asks for a
+ * power level per set). Half the phones rotate all sets together (each within 1 s of the
+ * phone's schedule), half give each set its own timer. Set 0 is Fast Pair-like (its service
+ * data changes with its address, so nothing carries across its rotations), set 1 a vendor set
+ * whose rotating bytes change with the address, set 2 a find-my-device-like set whose
+ * ephemeral identifier changes with the address.
+ */
+function androidStackDevice(context: BleProfileContext, templateId: string): BleProfileDevice {
+  const { random } = context;
+  const model = context.templateBytes(templateId, 6);
+  const [low, high] = context.androidSets;
+  const count = low + Math.floor(random.uniform() * (high - low + 1));
+  const synchronized = count > 1 && random.uniform() < 0.5;
+  const timer = androidStackTimer(context);
+  const shared = synchronized ? rotatingEpochs(context, 'rpa', timer) : [];
+  const sets: BleAdvertisingSet[] = [];
+  for (let index = 0; index < count; index++) {
+    let epochs: BleAddressEpoch[];
+    if (synchronized) {
+      // The same boundaries, each moved by up to 1 s per set (the stack restarts sets one by one).
+      let previousEnd = shared[0].startMs + random.uniform() * SECOND;
+      epochs = shared.map((epoch) => {
+        const end = epoch.endMs + random.uniform() * SECOND;
+        const made = { address: context.pool.next('rpa', context.hashOf), startMs: previousEnd, endMs: end };
+        previousEnd = end;
+        return made;
+      });
+    } else {
+      epochs = rotatingEpochs(context, 'rpa', timer);
+    }
+    const outOfSync = (): number => (random.uniform() < 0.3 ? uniformBetween(random, 50, 500) : 0);
+    let payloads: BlePayloadChange[];
+    let advType: number = ADV_TYPE.ADV_NONCONN_IND;
+    let txOffsetDb = 0;
+    if (index === 0) {
+      payloads = tokenPayloads(epochs, outOfSync, () =>
+        context.payload(bleAdBytes({ flags: 0x1a, serviceUuids16: [BLE_SERVICE.googleFastPair], serviceData: { uuid16: BLE_SERVICE.googleFastPair, data: randomBytes(random, 8) } })),
+      );
+      advType = ADV_TYPE.ADV_IND;
+    } else if (index === 1) {
+      payloads = tokenPayloads(epochs, () => 0, () =>
+        context.payload(bleAdBytes({ flags: 0x06, manufacturer: { companyId: BLE_COMPANY.samsung, data: [0x42, ...model.subarray(0, 3), ...randomBytes(random, 6)] } })),
+      );
+      txOffsetDb = -uniformBetween(random, 3, 8);
+    } else {
+      payloads = tokenPayloads(epochs, () => 0, () =>
+        context.payload(bleAdBytes({ flags: 0x06, serviceUuids16: [BLE_SERVICE.eddystone], serviceData: { uuid16: BLE_SERVICE.eddystone, data: [0x41, ...randomBytes(random, 16)] } })),
+      );
+      txOffsetDb = -uniformBetween(random, 6, 12);
+    }
+    sets.push(set(epochs, payloads, pick(random, [100, 250, 1000]), context.ratePerS, advType, txOffsetDb));
+  }
+  return { deviceClass: 'phone', powerAt1mDbm: uniformBetween(random, -64, -56), txPowerDbm: 9, sets, synchronizedSets: synchronized };
+}
+
+/**
+ * Earbuds: one RPA on a 15-minute timer and a Fast Pair-like model payload with a rotating
+ * battery/account part that changes with the address.
+ */
+export function earbudsDevice(context: BleProfileContext, templateId: string): BleProfileDevice {
+  const { random } = context;
+  const model = context.templateBytes(templateId, 3);
+  const epochs = rotatingEpochs(context, 'rpa', lifetimeDrawer(context, 'wearable'));
+  const payloads = tokenPayloads(epochs, () => 0, () =>
+    context.payload(bleAdBytes({ flags: 0x06, serviceData: { uuid16: BLE_SERVICE.googleFastPair, data: [...model, ...randomBytes(random, 5)] } })),
+  );
+  return { deviceClass: 'earbuds', powerAt1mDbm: uniformBetween(random, -70, -64), txPowerDbm: 0, sets: [set(epochs, payloads, pick(random, [100, 211.25]), context.ratePerS, ADV_TYPE.ADV_IND)] };
+}
+
+/** A smartwatch: a wearable whose class says so. */
+export function watchDevice(context: BleProfileContext, templateId: string): BleProfileDevice {
+  return { ...wearableDevice(context, templateId), deviceClass: 'watch' };
 }
 
 /** Windows-like: an RPA with a Microsoft beacon whose salt and hash rotate asynchronously. */

@@ -43,6 +43,8 @@ export const BLE_COMPANY = { apple: 0x004c, microsoft: 0x0006, samsung: 0x0075, 
 /** Service UUIDs used by the templates. */
 export const BLE_SERVICE = {
   googleFastPair: 0xfe2c,
+  /** Eddystone; Find My Device Network frames (0x40/0x41) ride on it. */
+  eddystone: 0xfeaa,
   exposureNotification: 0xfd6f,
   tile: 0xfeed,
   environmentalSensing: 0x181a,

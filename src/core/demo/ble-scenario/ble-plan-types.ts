@@ -10,7 +10,7 @@ import type { BleGeneratedAddress } from './ble-address.ts';
 export type BleDeviceProfile = 'ios' | 'android' | 'windows' | 'tracker' | 'wearable' | 'public_beacon' | 'static_beacon' | 'nrpa_broadcaster';
 
 /** What the device is, for people reading the truth. */
-export type BleDeviceClass = 'phone' | 'laptop' | 'tag' | 'beacon' | 'sensor' | 'broadcaster';
+export type BleDeviceClass = 'phone' | 'laptop' | 'tag' | 'beacon' | 'sensor' | 'broadcaster' | 'watch' | 'earbuds';
 
 /** One address an advertising set used, over `[startMs, endMs]` (true time, epoch ms). */
 export interface BleAddressEpoch {
@@ -37,6 +37,8 @@ export interface BleAdvertisingSet {
   emitIntervalMs: number;
   /** `adv_type` code (ADV_TYPE). */
   advType: number;
+  /** Transmit power of this set relative to the device's, dB (fixed per set; absent = 0). */
+  txOffsetDb?: number;
 }
 
 /** Piecewise-linear path: at `t[i]` the device is at (`x[i]`, `y[i]`) metres; one point = static. */
@@ -61,6 +63,18 @@ export interface BleDevicePlan {
   /** When the device is in range at all (arrivals and departures mid-capture). */
   presentFromMs: number;
   presentToMs: number;
+  /** The sets rotate together (multi-set Android-like phones only). */
+  synchronizedSets?: boolean;
+  /** Identity resolving key, 16 bytes MSB first, when the device's RPAs are real ah() RPAs. */
+  irk?: Uint8Array;
+}
+
+/** Devices that move together (a phone and the watch, earbuds or tag it carries). */
+export interface BleTravelGroup {
+  /** Device indices; the first is the carrier. */
+  devices: number[];
+  fromMs: number;
+  toMs: number;
 }
 
 export interface BleReceiverPlan {
@@ -101,4 +115,6 @@ export interface BleScenarioPlan {
   radio: BleRadioPlan;
   /** AD bytes, indexed by `BlePayloadChange.payload`. */
   payloads: Uint8Array[];
+  /** Devices that travel together (empty unless the scenario has companions). */
+  travelGroups: BleTravelGroup[];
 }

@@ -164,7 +164,7 @@ export function renderBleObservations(plan: BleScenarioPlan, seed: number): BleO
           if (random.uniform() < receiver.channelLoss[channelSlot]) continue;
           if (receiver.gaps.length > 0 && inGap(receiver, t)) continue;
           const distance = Math.max(0.5, Math.hypot(position[0] - receiver.x, position[1] - receiver.y));
-          const dbm = plannedDevice.powerAt1mDbm - 10 * radio.pathLossExponent * Math.log10(distance) + shadow[r] + radio.fadingDb * random.normal();
+          const dbm = plannedDevice.powerAt1mDbm + (set.txOffsetDb ?? 0) - 10 * radio.pathLossExponent * Math.log10(distance) + shadow[r] + radio.fadingDb * random.normal();
           if (dbm < receiver.sensitivityDbm) continue;
           const local = t + receiver.clockOffsetMs + (t - plan.startMs) * receiver.driftPpm * 1e-6;
           if (local < plan.startMs || local > plan.endMs) continue;

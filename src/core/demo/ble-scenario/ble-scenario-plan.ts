@@ -4,8 +4,9 @@
  */
 import { seededRandom, type SeededRandom } from '../seeded-random.ts';
 import { BleAddressPool } from './ble-address.ts';
-import { buildProfileDevice, rotatingEpochs, trackerDevice, trackerLifetime, uniformBetween, type BleProfileContext } from './ble-device-profiles.ts';
-import type { BleDevicePlan, BleDeviceProfile, BleMotion, BleReceiverPlan, BleScenarioPlan } from './ble-plan-types.ts';
+import { bleAhFor } from '../../tools/ble-analyzer/ah.ts';
+import { buildProfileDevice, earbudsDevice, rotatingEpochs, trackerDevice, trackerLifetime, uniformBetween, watchDevice, type BleProfileContext, type BleProfileDevice } from './ble-device-profiles.ts';
+import type { BleDevicePlan, BleDeviceProfile, BleMotion, BleReceiverPlan, BleScenarioPlan, BleTravelGroup } from './ble-plan-types.ts';
 import type { BleScenarioConfig } from './ble-scenarios.ts';
 
 /** The floor the devices and receivers are on, metres. */
@@ -108,13 +109,18 @@ export function planBleScenario(config: BleScenarioConfig, seed: number, startMs
     rotation: config.rotation,
     ratePerS: config.observationRatePerS,
     androidSets: config.androidSets,
+    androidTimers: config.androidTimers,
   };
 
   const devices: BleDevicePlan[] = [];
-  const addDevice = (profile: BleDeviceProfile, templateId: string, built: ReturnType<typeof buildProfileDevice>, transient: boolean): void => {
+  const addDevice = (profile: BleDeviceProfile, templateId: string, built: BleProfileDevice, transient: boolean, irk?: Uint8Array): void => {
     const present = presence(random, transient, startMs, endMs);
     const mobile = random.uniform() < config.mobileShare;
+    const extra: Partial<BleDevicePlan> = {};
+    if (built.synchronizedSets !== undefined) extra.synchronizedSets = built.synchronizedSets;
+    if (irk) extra.irk = irk;
     devices.push({
+      ...extra,
       deviceId: `dev-${String(devices.length + 1).padStart(3, '0')}`,
       profile,
       deviceClass: built.deviceClass,
@@ -128,11 +134,61 @@ export function planBleScenario(config: BleScenarioConfig, seed: number, startMs
     });
   };
 
+  // Phones with a real IRK: the first ⌈n/2⌉ iOS-like and ⌊n/2⌋ Android-like ones.
+  const keyed = (profile: BleDeviceProfile, index: number): boolean =>
+    (profile === 'ios' && index < Math.ceil(config.irkDevices / 2)) || (profile === 'android' && index < Math.floor(config.irkDevices / 2));
   for (const profile of PROFILE_ORDER) {
     for (let index = 0; index < config.population[profile]; index++) {
       const templateId = `${profile}-model-${1 + Math.floor(random.uniform() * config.modelsPerProfile)}`;
-      addDevice(profile, templateId, buildProfileDevice(context, profile, templateId, index), random.uniform() < config.transientShare);
+      let irk: Uint8Array | undefined;
+      if (config.irkDevices > 0 && keyed(profile, index)) {
+        irk = Uint8Array.from({ length: 16 }, () => Math.floor(random.uniform() * 256));
+        const ahOf = bleAhFor(irk);
+        context.hashOf = (prand) => {
+          const hash = ahOf((prand[0] << 16) | (prand[1] << 8) | prand[2]);
+          return Uint8Array.of((hash >>> 16) & 0xff, (hash >>> 8) & 0xff, hash & 0xff);
+        };
+      }
+      const built = buildProfileDevice(context, profile, templateId, index);
+      context.hashOf = undefined;
+      addDevice(profile, templateId, built, random.uniform() < config.transientShare, irk);
     }
+  }
+
+  const travelGroups: BleTravelGroup[] = [];
+  if (config.companions > 0) {
+    // Carriers: the first phones (iOS-like, then Android-like). Each walks, and 1–2 companions
+    // follow its path within half a metre for its whole stay; each companion keeps its own
+    // radio (its own shadowing per receiver, its own timer).
+    const phones = devices.map((device, index) => ({ device, index })).filter(({ device }) => device.deviceClass === 'phone');
+    const carriers = phones.slice(0, config.companions);
+    const kinds = ['watch', 'earbuds', 'tag'] as const;
+    carriers.forEach(({ device: carrier, index: carrierIndex }, carrierNumber) => {
+      carrier.motion = walk(random, startMs, endMs);
+      const group: number[] = [carrierIndex];
+      const count = 1 + Math.floor(random.uniform() * 2);
+      for (let companion = 0; companion < count; companion++) {
+        const kind = kinds[(carrierNumber + companion) % kinds.length];
+        const templateId = `${kind}-model-${1 + Math.floor(random.uniform() * config.modelsPerProfile)}`;
+        const built = kind === 'watch' ? watchDevice(context, templateId) : kind === 'earbuds' ? earbudsDevice(context, templateId) : trackerDevice(context, templateId);
+        const dx = uniformBetween(random, -0.5, 0.5);
+        const dy = uniformBetween(random, -0.5, 0.5);
+        group.push(devices.length);
+        devices.push({
+          deviceId: `dev-${String(devices.length + 1).padStart(3, '0')}`,
+          profile: kind === 'tag' ? 'tracker' : 'wearable',
+          deviceClass: built.deviceClass,
+          templateId,
+          powerAt1mDbm: built.powerAt1mDbm,
+          txPowerDbm: built.txPowerDbm,
+          sets: built.sets,
+          motion: { t: carrier.motion.t.slice(), x: carrier.motion.x.map((x) => x + dx), y: carrier.motion.y.map((y) => y + dy) },
+          presentFromMs: carrier.presentFromMs,
+          presentToMs: carrier.presentToMs,
+        });
+      }
+      travelGroups.push({ devices: group, fromMs: Math.max(startMs, carrier.presentFromMs), toMs: Math.min(endMs, carrier.presentToMs) });
+    });
   }
 
   if (config.crowd) {
@@ -159,5 +215,6 @@ export function planBleScenario(config: BleScenarioConfig, seed: number, startMs
       crcAddressShare: config.crcAddressShare,
     },
     payloads,
+    travelGroups,
   };
 }

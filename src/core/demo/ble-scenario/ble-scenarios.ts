@@ -15,6 +15,8 @@ export const BLE_SCENARIO_NAMES = [
   'drift',
   'android_multi_set',
   'crc_noise',
+  'companions',
+  'irk',
 ] as const;
 
 export type BleScenarioName = (typeof BLE_SCENARIO_NAMES)[number];
@@ -34,6 +36,16 @@ export interface BleScenarioConfig {
   rotation: BleRotationRegime;
   /** Advertising sets of Android-like phones, inclusive range. */
   androidSets: [number, number];
+  /**
+   * Android-like phones use the stack's per-set timers (7–15 min; newer builds 7–9 min awake,
+   * 13–15 min dozing), every set with its own payload and TX-power offset, rotating together or
+   * each on its own timer. Off: the 1.0 model (extra sets restart every 45–100 s).
+   */
+  androidTimers: boolean;
+  /** Phones (iOS-like first, then Android-like) that carry 1–2 companions: a watch, earbuds or a tag moving with them. */
+  companions: number;
+  /** Phones (half iOS-like, half Android-like) that get a real IRK: their RPAs are ah(IRK, prand). */
+  irkDevices: number;
   /** Observations per second per advertising set and receiver before losses (the thinning target). */
   observationRatePerS: number;
   /** Gaps of each receiver alone, and gaps all receivers share (a shared outage). */
@@ -67,6 +79,9 @@ const BASE: BleScenarioConfig = {
   crowd: null,
   rotation: 'profile',
   androidSets: [1, 1],
+  androidTimers: false,
+  companions: 0,
+  irkDevices: 0,
   observationRatePerS: 0.5,
   gapsPerReceiver: 0,
   sharedGaps: 0,
@@ -139,7 +154,9 @@ const SCENARIOS: Record<BleScenarioName, BleScenarioConfig> = {
     name: 'android_multi_set',
     population: { ...BASE.population, ios: 3, android: 10 },
     androidSets: [2, 3],
-    description: '10 Android-like phones with 2–3 advertising sets each: the extra sets restart with a fresh RPA every 45–100 s while the main one rotates every 5–15 min',
+    androidTimers: true,
+    description:
+      '10 Android-like phones with 2–3 concurrent advertising sets each (Fast Pair-like, vendor, find-my-device-like), each set with its own RPA, payload and TX-power offset; half the phones rotate all sets together (within 1 s), half each set on its own 7–15 min timer (newer builds: 7–9 min awake, 13–15 min dozing)',
   },
   crc_noise: {
     ...BASE,
@@ -147,6 +164,25 @@ const SCENARIOS: Record<BleScenarioName, BleScenarioConfig> = {
     crcBadRate: 0.17,
     crcAddressShare: 0.8,
     description: 'default with 17% CRC-bad packets (the nRF capture\'s rate), 80% of them with bit-flipped addresses',
+  },
+  companions: {
+    ...BASE,
+    name: 'companions',
+    receivers: 3,
+    population: { ...BASE.population, ios: 4, android: 6 },
+    androidSets: [2, 3],
+    androidTimers: true,
+    companions: 6,
+    description:
+      'android_multi_set-like phones plus 6 walking phones that each carry 1–2 companions (a watch, earbuds, a tracker tag) along the same path for their whole stay; 3 receivers. Truth: same device, and travelled together',
+  },
+  irk: {
+    ...BASE,
+    name: 'irk',
+    androidSets: [2, 3],
+    androidTimers: true,
+    irkDevices: 4,
+    description: 'default with multi-set Android-like phones, and 4 phones (2 iOS-like, 2 Android-like) whose RPAs are real ah(IRK, prand) under keys the truth lists',
   },
 };
 

@@ -31,7 +31,11 @@ export interface BleTruthDevice {
   profile: BleDeviceProfile;
   class: BleDeviceClass;
   template_id: string;
-  sets: Array<{ adv_interval_ms: number; emit_interval_ms: number; adv_type: string; addresses: number }>;
+  sets: Array<{ adv_interval_ms: number; emit_interval_ms: number; adv_type: string; addresses: number; tx_offset_db: number }>;
+  /** Multi-set phones: whether all sets rotate together (within 1 s) or each on its own timer. */
+  synchronized_sets?: boolean;
+  /** The device's identity resolving key, 32 hex digits MSB first, when its RPAs are real ah() RPAs. */
+  irk?: string;
   mobile: boolean;
   present_from_ms: number;
   present_to_ms: number;
@@ -44,6 +48,15 @@ export interface BleTruthRotation {
   to: string;
   /** Moment of the change, true time, epoch ms. */
   at_ms: number;
+}
+
+/** Two distinct devices that moved together (a phone and its watch, earbuds or tag). */
+export interface BleTruthTravel {
+  device_a: string;
+  device_b: string;
+  /** When both were in range together (true time, epoch ms). */
+  from_ms: number;
+  to_ms: number;
 }
 
 export interface BleTruthReceiver {
@@ -70,6 +83,8 @@ export interface BleScenarioTruth {
   /** address → device_id, for quick look-up (same content as `addresses`). */
   address_to_device: Record<string, string>;
   rotations: BleTruthRotation[];
+  /** Pairs of distinct devices that travelled together (the "travelled together" relation; empty in most scenarios). */
+  travelled_together: BleTruthTravel[];
   /** Addresses that occur only in CRC-bad packets with flipped bits → the address they came from. */
   phantom_addresses: Record<string, string>;
   counts: { observations: number; crc_bad: number; devices: number; addresses: number; addresses_heard: number; phantom_addresses: number };
@@ -170,7 +185,10 @@ export function buildBleTruth(
         emit_interval_ms: set.emitIntervalMs,
         adv_type: ADV_TYPE_LABEL[set.advType] ?? String(set.advType),
         addresses: set.epochs.length,
+        tx_offset_db: round(set.txOffsetDb ?? 0, 2),
       })),
+      ...(device.synchronizedSets !== undefined ? { synchronized_sets: device.synchronizedSets } : {}),
+      ...(device.irk ? { irk: Array.from(device.irk, (byte) => byte.toString(16).padStart(2, '0')).join('') } : {}),
       mobile: device.motion.t.length > 1,
       present_from_ms: Math.round(device.presentFromMs),
       present_to_ms: Math.round(device.presentToMs),
@@ -178,6 +196,11 @@ export function buildBleTruth(
     addresses,
     address_to_device: Object.fromEntries(addresses.map((address) => [address.address, address.device_id])),
     rotations,
+    travelled_together: plan.travelGroups.flatMap((group) =>
+      group.devices.flatMap((a, i) =>
+        group.devices.slice(i + 1).map((b) => ({ device_a: plan.devices[a].deviceId, device_b: plan.devices[b].deviceId, from_ms: Math.round(group.fromMs), to_ms: Math.round(group.toMs) })),
+      ),
+    ),
     phantom_addresses: phantoms,
     counts: {
       observations: observations.count,

@@ -5,6 +5,7 @@ import { CAPTURE_METADATA } from '../../data/capture.ts';
 import { stringColumn } from '../../data/columns.ts';
 import { bleParseAddress, truthRandomSubtype } from './ble-address.ts';
 import { generateBleBenchmarkInput } from './ble-benchmark-input.ts';
+import { parseIrk, resolvesUnder } from '../../tools/ble-analyzer/ah.ts';
 import { BLE_SCENARIO_NAMES } from './ble-scenarios.ts';
 import { generateBleScenario, type BleScenario } from './generate-ble-scenario.ts';
 
@@ -114,8 +115,15 @@ describe('generateBleScenario', () => {
       }
     };
     within('ios:main', 859, 941);
-    within('android:main', 299, 901);
-    within('android:extra', 44, 101);
+    within('android:main', 419, 901);
+    within('android:extra', 419, 902);
+    // The 1.0 model of extra sets (45–100 s restarts) is still what the default scenario uses.
+    const legacyRun = generateBleScenario({ seed: 9, scenario: 'android_multi_set', overrides: { androidTimers: false } });
+    if (!legacyRun.ok) throw new Error(legacyRun.error.message);
+    const legacy = legacyRun.value.truth;
+    const legacyExtra = legacy.addresses.filter((address) => address.set > 0 && address.planned_start_ms >= legacy.start_ms && address.planned_end_ms <= legacy.end_ms);
+    expect(legacyExtra.length).toBeGreaterThan(0);
+    for (const address of legacyExtra) expect((address.planned_end_ms - address.planned_start_ms) / 1000).toBeLessThanOrEqual(101);
     within('tracker:main', 899, 901);
     const fast = generate(9, 'fast_rotation').truth;
     for (const address of fast.addresses) {
@@ -135,6 +143,52 @@ describe('generateBleScenario', () => {
     const moments = rotations.map((rotation) => rotation.at_ms).sort((a, b) => a - b);
     // Rotations come in groups of ten, each group spread over less than one second.
     for (let group = 0; group + 9 < moments.length; group += 10) expect(moments[group + 9] - moments[group]).toBeLessThan(1000);
+  });
+
+  it('gives multi-set phones synchronized or independent sets with their own payloads and TX offsets', () => {
+    const { truth } = generate(5, 'android_multi_set');
+    const phones = truth.devices.filter((device) => device.profile === 'android');
+    expect(phones.every((phone) => phone.sets.length >= 2 && phone.sets.length <= 3)).toBe(true);
+    expect(phones.some((phone) => phone.synchronized_sets === true)).toBe(true);
+    expect(phones.some((phone) => phone.synchronized_sets === false)).toBe(true);
+    for (const phone of phones) {
+      expect(phone.sets[0].tx_offset_db).toBe(0);
+      for (const extra of phone.sets.slice(1)) expect(extra.tx_offset_db).toBeLessThan(-2);
+      const rotations = truth.rotations.filter((rotation) => rotation.device_id === phone.device_id);
+      const bySet = (set: number) => rotations.filter((rotation) => rotation.set === set).map((rotation) => rotation.at_ms);
+      if (phone.synchronized_sets) {
+        // Every rotation of set 1 has one of set 0 within a second.
+        for (const at of bySet(1)) expect(bySet(0).some((other) => Math.abs(other - at) <= 1000)).toBe(true);
+      }
+    }
+  });
+
+  it('lets companions travel with their phone and records both relations', () => {
+    const { truth } = generate(2, 'companions');
+    expect(truth.travelled_together.length).toBeGreaterThanOrEqual(6);
+    const devices = new Map(truth.devices.map((device) => [device.device_id, device]));
+    for (const pair of truth.travelled_together) {
+      expect(pair.device_a).not.toBe(pair.device_b);
+      const a = devices.get(pair.device_a)!;
+      const b = devices.get(pair.device_b)!;
+      expect(a.mobile && b.mobile).toBe(true);
+      expect(pair.to_ms).toBeGreaterThan(pair.from_ms);
+    }
+    const classes = new Set(truth.travelled_together.map((pair) => devices.get(pair.device_b)!.class));
+    expect([...classes].some((kind) => kind === 'watch' || kind === 'earbuds' || kind === 'tag')).toBe(true);
+  });
+
+  it('emits real ah() RPAs for the devices with an IRK, and the key resolves nothing else', () => {
+    const { truth } = generate(3, 'irk');
+    const keyed = truth.devices.filter((device) => device.irk !== undefined);
+    expect(keyed).toHaveLength(4);
+    for (const device of keyed) {
+      const key = parseIrk(device.irk!)!;
+      for (const address of truth.addresses) {
+        if (address.type !== 'rpa') continue;
+        expect(resolvesUnder(address.address, key)).toBe(address.device_id === device.device_id);
+      }
+    }
   });
 
   it('refuses unknown scenarios and bad options with a coded problem', () => {

@@ -5,7 +5,7 @@ export type { BleScenarioOptions, BleScenario, BleScenarioProblem } from './gene
 export { generateBleScenario, BLE_SCENARIO_DEFAULT_START_MS } from './generate-ble-scenario.ts';
 export type { BleScenarioName, BleScenarioConfig, BleRotationRegime } from './ble-scenarios.ts';
 export { BLE_SCENARIO_NAMES, bleScenarioConfig, isBleScenarioName } from './ble-scenarios.ts';
-export type { BleScenarioTruth, BleTruthAddress, BleTruthDevice, BleTruthRotation, BleTruthReceiver } from './ble-truth.ts';
+export type { BleScenarioTruth, BleTruthAddress, BleTruthDevice, BleTruthRotation, BleTruthReceiver, BleTruthTravel } from './ble-truth.ts';
 export { BLE_TRUTH_FORMAT } from './ble-truth.ts';
 export type { BleTruthAddressType } from './ble-address.ts';
 export { bleParseAddress, truthRandomSubtype } from './ble-address.ts';

@@ -230,6 +230,7 @@ export function bleLabFloorPlan(): BleScenarioPlan {
     ],
     radio: { pathLossExponent: 2.2, shadowingDb: 3, fadingDb: 3, crcBadRate: 0.04, crcAddressShare: 0.6 },
     payloads,
+    travelGroups: [],
   };
 }
 

@@ -21,6 +21,8 @@ export interface BleAnalysisOptions {
   irks?: ReadonlyArray<{ label: string; irk: Uint8Array }>;
   /** Keep packets with `crc_ok = false` (default false: they are left out with a warning). */
   includeCrcBad?: boolean;
+  /** Report the model's raw probabilities, skipping the fitted calibration (for refitting it). */
+  uncalibrated?: boolean;
 }
 
 export interface AddressClassification {
@@ -42,6 +44,8 @@ export interface LinkCandidate {
   probability: number;
   /** Factor names with their contribution, readable in a rationale. */
   factors: string[];
+  /** How the pair would be joined: a hand-off (default) or co-location of concurrent advertising sets. */
+  relation?: 'handoff' | 'co_location';
 }
 
 export interface AddressCluster {
@@ -49,6 +53,25 @@ export interface AddressCluster {
   addresses: string[];
   /** Square, symmetric, aligned with `addresses`, diagonal 1. */
   matrix: number[][];
+  rationale: string[];
+  /** The hand-off chains (one per advertising set) the cluster is made of, each in time order. */
+  chains?: string[][];
+}
+
+/**
+ * Two distinct devices (clusters or single addresses) that moved together: same path, separate
+ * radios. `probability` is P(travelled together) beside the pair's small P(same device).
+ */
+export interface TravelledTogether {
+  /** Addresses of each side (a cluster's members, or one address). */
+  a: string[];
+  b: string[];
+  clusterA?: string;
+  clusterB?: string;
+  probability: number;
+  /** When both were heard together, ms in the capture clock. */
+  fromMs: number;
+  toMs: number;
   rationale: string[];
 }
 
@@ -75,6 +98,8 @@ export interface BleAnalysis {
   /** Every pair the sweep considered, with its probability (empty in classification mode). */
   candidates: LinkCandidate[];
   clusters: AddressCluster[];
+  /** Distinct devices that travelled together (linkage modes only). */
+  travelledTogether: TravelledTogether[];
   segments: ActivitySegment[];
   rotationModel: RotationModelReport;
   warnings: ToolWarning[];

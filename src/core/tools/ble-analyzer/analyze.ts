@@ -1,10 +1,11 @@
 import type { ToolWarning } from '../../contract/tool-error.ts';
 import type { SelectedData } from '../../data/selection-types.ts';
-import type { ActivitySegment, AddressClassification, AddressType, BleAnalysis, BleAnalysisOptions, LinkCandidate } from './analysis-types.ts';
+import type { ActivitySegment, AddressClassification, AddressCluster, AddressType, BleAnalysis, BleAnalysisOptions, LinkCandidate, TravelledTogether } from './analysis-types.ts';
 import { bleAhFor, resolvesUnder, type BleAhFunction } from './ah.ts';
 import { buildAddressProfiles, type BleAddressProfile } from './address-profiles.ts';
 import { classifyBleAddress } from './classify.ts';
-import { buildClusters } from './clusters.ts';
+import { buildChains, buildClusters } from './clusters.ts';
+import { scoreChainPairs, type BleChainPair } from './co-location.ts';
 import { foldCorruptedAddresses } from './corruption.ts';
 import { bleLinkEdge, linkAddresses, type BleLinkableAddress, type BleLinkEdge, type BleLinks } from './linkage.ts';
 import { BleScanner, type BleObservationStore } from './observations.ts';
@@ -150,6 +151,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
 
   let candidates: LinkCandidate[] = [];
   let clusters: BleAnalysis['clusters'] = [];
+  let travelledTogether: TravelledTogether[] = [];
   let model = model0;
   if (options.mode !== 'classification') {
     const linkable: BleLinkableAddress[] = [];
@@ -160,7 +162,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
       linkable.push({ profile, address: store.addressTexts[id], type, irk: irkOf[id] });
     }
     linkable.sort((x, y) => (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
-    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloadFeatures: (payload: number) => store.payloadFeatures(payload), receiverNames: store.receiverNames, dataStartMs, dataEndMs, irkLabels };
+    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloadFeatures: (payload: number) => store.payloadFeatures(payload), receiverNames: store.receiverNames, dataStartMs, dataEndMs, irkLabels, uncalibrated: options.uncalibrated ?? false };
     let links: BleLinks = linkAddresses(linkable, context);
     if (options.rotationModel === 'learned') {
       const lifetimes: number[] = [];
@@ -198,7 +200,20 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
       };
       if (links.probability[e] > 0.5) likely.push(bleLinkEdge(linkable, links, e));
     }
-    clusters = buildClusters(linkable, likely, irkLabels);
+    const chained = buildChains(linkable, likely);
+    const { pairs } = scoreChainPairs(chained.chains, linkable, store.events, store.receiverNames, dataStartMs, dataEndMs, options.uncalibrated ?? false);
+    for (const pair of pairs) {
+      const [x, y] = linkable[pair.memberA].profile.firstMs <= linkable[pair.memberB].profile.firstMs ? [pair.memberA, pair.memberB] : [pair.memberB, pair.memberA];
+      candidates.push({
+        earlier: linkable[x].address,
+        later: linkable[y].address,
+        probability: pair.same,
+        factors: pair.terms ? pair.terms.map((term) => `${term.name}: ${term.text}`) : [],
+        relation: 'co_location',
+      });
+    }
+    clusters = buildClusters(linkable, chained, pairs, irkLabels);
+    travelledTogether = travelRelations(linkable, chained.chains, pairs, clusters);
   }
   if (sparse > 0) {
     warnings.push({
@@ -214,6 +229,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
     classification,
     candidates,
     clusters,
+    travelledTogether,
     segments,
     rotationModel: { name: model.name, lifetimeMinS: model.lifetimeMinS, lifetimeMaxS: model.lifetimeMaxS, ...(model.basedOnLifetimes !== undefined ? { basedOnLifetimes: model.basedOnLifetimes } : {}) },
     warnings,
@@ -222,6 +238,61 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
     foldedAddresses: folded.size,
     timeOrigins: [...store.captures].map(([captureId, timeOrigin]) => ({ captureId, timeOrigin })),
   };
+}
+
+/**
+ * The travelled-together relation between the final devices (clusters, or single addresses):
+ * chain pairs where "two devices on one path" is the likeliest story, grouped by the devices
+ * they connect; each device pair keeps its strongest chain pair and the whole time they were
+ * heard together.
+ */
+function travelRelations(addresses: ReadonlyArray<BleLinkableAddress>, chains: ReadonlyArray<{ members: number[] }>, pairs: ReadonlyArray<BleChainPair>, clusters: ReadonlyArray<AddressCluster>): TravelledTogether[] {
+  const clusterOf = new Map<string, AddressCluster>();
+  for (const cluster of clusters) for (const address of cluster.addresses) clusterOf.set(address, cluster);
+  const entity = (chain: number): { key: string; addresses: string[]; cluster?: string } => {
+    const first = addresses[chains[chain].members[0]].address;
+    const cluster = clusterOf.get(first);
+    return cluster ? { key: cluster.clusterId, addresses: cluster.addresses, cluster: cluster.clusterId } : { key: first, addresses: [first] };
+  };
+  const byPair = new Map<string, TravelledTogether & { best: BleChainPair }>();
+  for (const pair of pairs) {
+    if (!(pair.travel > 0.5)) continue;
+    const x = entity(pair.a);
+    const y = entity(pair.b);
+    if (x.key === y.key) continue;
+    const [a, b] = x.key < y.key ? [x, y] : [y, x];
+    const key = `${a.key}|${b.key}`;
+    const known = byPair.get(key);
+    if (known) {
+      known.fromMs = Math.min(known.fromMs, pair.overlapFromMs);
+      known.toMs = Math.max(known.toMs, pair.overlapToMs);
+      if (pair.travel > known.best.travel) known.best = pair;
+      continue;
+    }
+    byPair.set(key, {
+      a: a.addresses,
+      b: b.addresses,
+      ...(a.cluster ? { clusterA: a.cluster } : {}),
+      ...(b.cluster ? { clusterB: b.cluster } : {}),
+      probability: 0,
+      fromMs: pair.overlapFromMs,
+      toMs: pair.overlapToMs,
+      rationale: [],
+      best: pair,
+    });
+  }
+  const relations: TravelledTogether[] = [];
+  for (const { best, ...relation } of byPair.values()) {
+    const minutes = Math.round((relation.toMs - relation.fromMs) / 60_000);
+    relation.probability = Math.min(0.999, best.travel);
+    relation.rationale = [
+      `moved with each other for ${minutes} minute${minutes === 1 ? '' : 's'} (P(travelled together) ${relation.probability.toFixed(3)}, P(same device) ${best.same.toFixed(3)})`,
+      ...(best.terms ?? []).map((term) => `${term.name}: ${term.text}`),
+    ];
+    relations.push(relation);
+  }
+  relations.sort((x, y) => y.probability - x.probability || (x.a[0] < y.a[0] ? -1 : x.a[0] > y.a[0] ? 1 : 0));
+  return relations;
 }
 
 function payloadNote(store: BleObservationStore, profile: BleAddressProfile): string | undefined {

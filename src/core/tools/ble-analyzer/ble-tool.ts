@@ -217,6 +217,18 @@ export function runBleAnalyzer(args: JsonObject, context: ToolRunContext): ToolO
       addresses: cluster.addresses,
       pairwise_probability_matrix: cluster.matrix,
       rationale: cluster.rationale,
+      ...(cluster.chains && cluster.chains.length > 1 ? { parallel_chains: cluster.chains } : {}),
+    })),
+    travelled_together: analysis.travelledTogether.map((relation) => ({
+      addresses_a: relation.a,
+      addresses_b: relation.b,
+      ...(relation.clusterA ? { cluster_a: relation.clusterA } : {}),
+      ...(relation.clusterB ? { cluster_b: relation.clusterB } : {}),
+      probability: Math.round(relation.probability * 1000) / 1000,
+      start_ts: rfc3339(relation.fromMs, originMs),
+      end_ts: rfc3339(relation.toMs, originMs),
+      duration_s: Math.round((relation.toMs - relation.fromMs) / 1000),
+      rationale: relation.rationale,
     })),
     timeline_segments: analysis.segments.map((segment) => ({
       address: segment.address,
@@ -236,7 +248,7 @@ export function runBleAnalyzer(args: JsonObject, context: ToolRunContext): ToolO
   };
 }
 
-/** `bluetooth_address_analyzer` 1.0.0. */
+/** `bluetooth_address_analyzer` 1.1.0. */
 export const bleAddressAnalyzerTool: ToolImplementation = {
   manifest: bleAddressAnalyzerManifest,
   checkArguments: checkBleAnalyzerArguments,

@@ -1,14 +1,21 @@
 import type { AddressCluster } from './analysis-types.ts';
+import type { BleChain, BleChainPair } from './co-location.ts';
 import type { BleLinkableAddress, BleLinkEdge, BleLinkFactor } from './linkage.ts';
 
 /**
- * Clusters from linked pairs: edges with p > 0.5 are taken best first under a
- * one-successor/one-predecessor constraint (chains of hand-offs, not transitive closure), then
- * addresses resolving under the same IRK join one cluster.
+ * Clusters in two steps.
  *
- * Matrix cells: adjacent hand-offs carry their edge probability; non-adjacent members carry the
- * product along the strongest path between them (a chain is only as likely as all its links;
- * IRK pairs count as 1). Symmetric, diagonal 1.
+ * 1. Chains: hand-off edges with p > 0.5 are taken best first under a
+ *    one-successor/one-predecessor constraint (chains of hand-offs, not transitive closure).
+ *    Each chain is one advertising set followed through its rotations.
+ * 2. Devices: chains are joined by co-location (co-location.ts: concurrent sets of one phone),
+ *    best first, when P(one device) > 0.5; then addresses resolving under the same IRK join one
+ *    cluster. A cluster may hold several parallel chains.
+ *
+ * Matrix cells: the links that built the cluster form a tree (each join connects two parts
+ * that were apart), so every pair of members has one path; its cell is the product of the
+ * link probabilities along it (hand-off edges, co-location joins; IRK pairs count as 1).
+ * Symmetric, diagonal 1; work O(k²) per cluster of k members.
  *
  * `cluster_id` is derived from content: `cluster_<kind>_<earliest member's address hex>`, so
  * the same input always gives the same ids.
@@ -16,22 +23,41 @@ import type { BleLinkableAddress, BleLinkEdge, BleLinkFactor } from './linkage.t
 /** `a.localeCompare(b)` (the same default collation), without building a collator per call. */
 const COLLATOR = new Intl.Collator();
 
-export function buildClusters(addresses: ReadonlyArray<BleLinkableAddress>, edges: ReadonlyArray<BleLinkEdge>, irkLabels: ReadonlyArray<string>): AddressCluster[] {
-  const successor = new Int32Array(addresses.length).fill(-1);
-  const predecessor = new Int32Array(addresses.length).fill(-1);
-  const parent = addresses.map((_, index) => index);
-  const find = (x: number): number => {
+class UnionFind {
+  private readonly parent: Int32Array;
+  constructor(size: number) {
+    this.parent = Int32Array.from({ length: size }, (_, index) => index);
+  }
+  find(x: number): number {
+    const parent = this.parent;
     while (parent[x] !== x) {
       parent[x] = parent[parent[x]];
       x = parent[x];
     }
     return x;
-  };
-  const union = (x: number, y: number): void => {
-    const rx = find(x);
-    const ry = find(y);
-    if (rx !== ry) parent[Math.max(rx, ry)] = Math.min(rx, ry);
-  };
+  }
+  /** Joins the sets of x and y; false when they were one already. */
+  union(x: number, y: number): boolean {
+    const rx = this.find(x);
+    const ry = this.find(y);
+    if (rx === ry) return false;
+    this.parent[Math.max(rx, ry)] = Math.min(rx, ry);
+    return true;
+  }
+}
+
+export interface BleChains {
+  chains: BleChain[];
+  /** Chain index of every linkable address. */
+  chainOf: Int32Array;
+  /** The hand-off edges the chains are made of. */
+  kept: BleLinkEdge[];
+}
+
+/** Chains of hand-offs (step 1); every linkable address is in exactly one chain (often alone). */
+export function buildChains(addresses: ReadonlyArray<BleLinkableAddress>, edges: ReadonlyArray<BleLinkEdge>): BleChains {
+  const successor = new Int32Array(addresses.length).fill(-1);
+  const predecessor = new Int32Array(addresses.length).fill(-1);
   const ranked = edges
     .filter((edge) => edge.probability > 0.5)
     .sort((x, y) => y.probability - x.probability || COLLATOR.compare(addresses[x.earlier].address, addresses[y.earlier].address) || COLLATOR.compare(addresses[x.later].address, addresses[y.later].address));
@@ -40,38 +66,97 @@ export function buildClusters(addresses: ReadonlyArray<BleLinkableAddress>, edge
     if (successor[edge.earlier] >= 0 || predecessor[edge.later] >= 0) continue;
     successor[edge.earlier] = edge.later;
     predecessor[edge.later] = edge.earlier;
-    union(edge.earlier, edge.later);
     kept.push(edge);
+  }
+  const chains: BleChain[] = [];
+  const chainOf = new Int32Array(addresses.length).fill(-1);
+  // Heads in address order (addresses are sorted by text), so chain indices are deterministic.
+  for (let head = 0; head < addresses.length; head++) {
+    if (predecessor[head] >= 0) continue;
+    const members: number[] = [];
+    // A hand-off always goes forward in time, so following successors cannot loop.
+    for (let at = head; at >= 0; at = successor[at]) {
+      chainOf[at] = chains.length;
+      members.push(at);
+    }
+    chains.push({ members, firstMs: addresses[members[0]].profile.firstMs, lastMs: addresses[members[members.length - 1]].profile.lastMs });
+  }
+  return { chains, chainOf, kept };
+}
+
+
+/** An edge of a cluster's link tree: two members and the probability of their link. */
+interface TreeEdge {
+  x: number;
+  y: number;
+  probability: number;
+}
+
+export function buildClusters(
+  addresses: ReadonlyArray<BleLinkableAddress>,
+  chained: BleChains,
+  pairs: ReadonlyArray<BleChainPair>,
+  irkLabels: ReadonlyArray<string>,
+): AddressCluster[] {
+  const { chains, chainOf, kept } = chained;
+  const sets = new UnionFind(addresses.length);
+  const tree: TreeEdge[] = [];
+  for (const edge of kept) {
+    sets.union(edge.earlier, edge.later);
+    tree.push({ x: edge.earlier, y: edge.later, probability: edge.probability });
+  }
+  // Co-location joins, best first: a chain pair joins when one device is the likelier story.
+  const joins = pairs
+    .filter((pair) => pair.same > 0.5)
+    .sort((x, y) => y.same - x.same || COLLATOR.compare(addresses[x.memberA].address, addresses[y.memberA].address) || COLLATOR.compare(addresses[x.memberB].address, addresses[y.memberB].address));
+  const joinsByRoot = new Map<number, BleChainPair[]>();
+  const joined: BleChainPair[] = [];
+  for (const pair of joins) {
+    if (!sets.union(chains[pair.a].members[0], chains[pair.b].members[0])) continue;
+    tree.push({ x: pair.memberA, y: pair.memberB, probability: pair.same });
+    joined.push(pair);
   }
   const byKey = new Map<number, number>();
   addresses.forEach((address, index) => {
     if (address.irk < 0) return;
     const first = byKey.get(address.irk);
     if (first === undefined) byKey.set(address.irk, index);
-    else union(first, index);
+    else if (sets.union(first, index)) tree.push({ x: first, y: index, probability: 1 });
   });
+  for (const pair of joined) {
+    const root = sets.find(pair.memberA);
+    const list = joinsByRoot.get(root);
+    if (list) list.push(pair);
+    else joinsByRoot.set(root, [pair]);
+  }
 
   const groups = new Map<number, number[]>();
   addresses.forEach((_, index) => {
-    const root = find(index);
+    const root = sets.find(index);
     const list = groups.get(root);
     if (list) list.push(index);
     else groups.set(root, [index]);
   });
-  const keptByMember = new Map<number, BleLinkEdge[]>();
+  const keptByRoot = new Map<number, BleLinkEdge[]>();
   for (const edge of kept) {
-    const root = find(edge.earlier);
-    const list = keptByMember.get(root);
+    const root = sets.find(edge.earlier);
+    const list = keptByRoot.get(root);
     if (list) list.push(edge);
-    else keptByMember.set(root, [edge]);
+    else keptByRoot.set(root, [edge]);
+  }
+  const treeByRoot = new Map<number, TreeEdge[]>();
+  for (const edge of tree) {
+    const root = sets.find(edge.x);
+    const list = treeByRoot.get(root);
+    if (list) list.push(edge);
+    else treeByRoot.set(root, [edge]);
   }
 
   const clusters: AddressCluster[] = [];
   for (const [root, members] of groups) {
     if (members.length < 2) continue;
     members.sort((x, y) => addresses[x].profile.firstMs - addresses[y].profile.firstMs || COLLATOR.compare(addresses[x].address, addresses[y].address));
-    const chainEdges = keptByMember.get(root) ?? [];
-    clusters.push(describeCluster(addresses, members, chainEdges, irkLabels));
+    clusters.push(describeCluster(addresses, members, keptByRoot.get(root) ?? [], treeByRoot.get(root) ?? [], joinsByRoot.get(root) ?? [], chains, chainOf, irkLabels));
   }
   clusters.sort((x, y) => COLLATOR.compare(x.clusterId, y.clusterId));
   return clusters;
@@ -83,62 +168,81 @@ export function buildClusters(addresses: ReadonlyArray<BleLinkableAddress>, edge
 /** The largest printed probability of a link that no IRK proves (three decimals, like every cell). */
 const MAX_UNPROVEN_PROBABILITY = 0.999;
 
-function describeCluster(addresses: ReadonlyArray<BleLinkableAddress>, members: number[], chainEdges: BleLinkEdge[], irkLabels: ReadonlyArray<string>): AddressCluster {
+function describeCluster(
+  addresses: ReadonlyArray<BleLinkableAddress>,
+  members: number[],
+  chainEdges: BleLinkEdge[],
+  tree: TreeEdge[],
+  joins: BleChainPair[],
+  chains: ReadonlyArray<BleChain>,
+  chainOf: Int32Array,
+  irkLabels: ReadonlyArray<string>,
+): AddressCluster {
   const size = members.length;
   const position = new Map<number, number>();
   for (let index = 0; index < size; index++) position.set(members[index], index);
-  // Strongest-path products: max-product Floyd–Warshall over the cluster (clusters are small).
-  const best: number[][] = new Array(size);
-  for (let i = 0; i < size; i++) {
-    const row: number[] = new Array(size).fill(0);
-    row[i] = 1;
-    best[i] = row;
+  // Adjacency of the link tree, then one walk from every member: O(k²).
+  const neighbours: Array<Array<[number, number]>> = new Array(size);
+  for (let i = 0; i < size; i++) neighbours[i] = [];
+  for (const edge of tree) {
+    const i = position.get(edge.x)!;
+    const j = position.get(edge.y)!;
+    neighbours[i].push([j, edge.probability]);
+    neighbours[j].push([i, edge.probability]);
   }
-  for (const edge of chainEdges) {
-    const i = position.get(edge.earlier)!;
-    const j = position.get(edge.later)!;
-    best[i][j] = best[j][i] = Math.max(best[i][j], edge.probability);
-  }
-  for (let i = 0; i < size; i++) {
-    for (let j = i + 1; j < size; j++) {
-      const ki = addresses[members[i]].irk;
-      if (ki >= 0 && ki === addresses[members[j]].irk) best[i][j] = best[j][i] = 1;
-    }
-  }
-  for (let via = 0; via < size; via++) {
-    const viaRow = best[via];
-    for (let i = 0; i < size; i++) {
-      const row = best[i];
-      const toVia = row[via];
-      if (toVia === 0) continue;
-      for (let j = 0; j < size; j++) {
-        const through = toVia * viaRow[j];
-        if (through > row[j]) row[j] = through;
-      }
-    }
-  }
+  const product = new Float64Array(size);
+  const stack = new Int32Array(size);
   const matrix: number[][] = new Array(size);
   const memberAddresses: string[] = new Array(size);
   let kind: string = addresses[members[0]].type;
   for (let i = 0; i < size; i++) {
-    const row = best[i];
+    product.fill(-1);
+    product[i] = 1;
+    let top = 0;
+    stack[top++] = i;
+    while (top > 0) {
+      const at = stack[--top];
+      for (const [next, probability] of neighbours[at]) {
+        if (product[next] >= 0) continue;
+        product[next] = product[at] * probability;
+        stack[top++] = next;
+      }
+    }
     const rounded: number[] = new Array(size);
     const irk = addresses[members[i]].irk;
     for (let j = 0; j < size; j++) {
       const proven = i === j || (irk >= 0 && irk === addresses[members[j]].irk);
       // Only an IRK (or the diagonal) proves a link; a behavioural score never prints as certainty.
-      rounded[j] = proven ? 1 : Math.min(MAX_UNPROVEN_PROBABILITY, Math.round(row[j] * 1000) / 1000);
+      rounded[j] = proven ? 1 : Math.min(MAX_UNPROVEN_PROBABILITY, Math.round(Math.max(0, product[j]) * 1000) / 1000);
     }
     matrix[i] = rounded;
     memberAddresses[i] = addresses[members[i]].address;
     if (addresses[members[i]].type !== kind) kind = 'mixed';
   }
+  // Parallel chains: the hand-off chains inside the cluster, in order of their first member.
+  const chainIds: number[] = [];
+  for (const member of members) if (!chainIds.includes(chainOf[member])) chainIds.push(chainOf[member]);
+  const parallel = chainIds.map((chain) => chains[chain].members.map((member) => addresses[member].address));
   const first = addresses[members[0]].address.replace(/:/g, '');
+  const rationale = clusterRationale(addresses, members, chainEdges, irkLabels);
+  if (joins.length > 0) {
+    let handoffs = '';
+    for (const edge of chainEdges) handoffs += `${handoffs ? ', ' : ''}${addresses[edge.earlier].address} → ${addresses[edge.later].address}`;
+    if (handoffs) rationale.push(`joined by hand-off: ${handoffs}`);
+    rationale.push(`parallel chains: ${parallel.length} advertising sets followed by hand-off, joined by co-location (${parallel.map((chain) => chain.length).join(' + ')} addresses)`);
+    for (const join of joins) {
+      const terms = join.terms ?? [];
+      let text = '';
+      for (let index = 0; index < terms.length; index++) text += (index > 0 ? '; ' : '') + `${terms[index].name}: ${terms[index].text}`;
+      rationale.push(`co_location: ${addresses[join.memberA].address} ~ ${addresses[join.memberB].address} (concurrent sets) p=${Math.min(MAX_UNPROVEN_PROBABILITY, join.same).toFixed(3)}: ${text}`);
+    }
+  }
   return {
     clusterId: `cluster_${kind}_${first}`,
     addresses: memberAddresses,
     matrix,
-    rationale: clusterRationale(addresses, members, chainEdges, irkLabels),
+    rationale,
+    chains: parallel,
   };
 }
 

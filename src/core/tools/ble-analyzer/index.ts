@@ -5,6 +5,7 @@ export type {
   AddressClassification,
   LinkCandidate,
   AddressCluster,
+  TravelledTogether,
   ActivitySegment,
   RotationModelReport,
   BleAnalysis,

@@ -68,7 +68,7 @@ describe('linkage on hand-built scenarios', () => {
     expect(analyze(rows, { linkageWindowS: 300 }).candidates).toHaveLength(1);
   });
 
-  it('gives each of k identical twins rotating at once about 1/k', () => {
+  it('gives each of k identical twins rotating at once about 1/k (the matching model, before calibration)', () => {
     for (const k of [2, 3, 4]) {
       const rows: BleTestRow[] = [];
       const before = Array.from({ length: k }, (_, i) => `4${i}:11:22:33:44:55`);
@@ -78,12 +78,17 @@ describe('linkage on hand-built scenarios', () => {
         rows.push(...bleTestStream(before[i], T0 + 100 * S + i * 10, T0 + 1000 * S + i * 10, 1000, { rssi: -60, payload: 'tracker' }));
         rows.push(...bleTestStream(after[i], T0 + 1001 * S + i * 10, T0 + 1800 * S + i * 10, 1000, { rssi: -60, payload: 'tracker' }));
       }
-      const analysis = analyze(rows);
+      const analysis = analyze(rows, { uncalibrated: true });
       for (let i = 0; i < k; i++) {
         expect(probability(analysis, before[i], after[i])).toBeGreaterThan(0.7 / k);
         expect(probability(analysis, before[i], after[i])).toBeLessThan(1.3 / k);
       }
       expect(analysis.clusters).toHaveLength(0);
+      // Calibrated, the twins stay interchangeable (one value for all) and below certainty.
+      const calibratedRun = analyze(rows);
+      const values = before.map((address, i) => probability(calibratedRun, address, after[i]));
+      for (const value of values) expect(value).toBeCloseTo(values[0], 3);
+      expect(values[0]).toBeLessThan(0.9);
     }
   });
 

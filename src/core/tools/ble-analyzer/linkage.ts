@@ -1,6 +1,7 @@
 import type { AddressType } from './analysis-types.ts';
 import type { BleAddressProfile } from './address-profiles.ts';
 import type { BlePayloadFeatures } from './observations.ts';
+import { calibrated } from './calibration.ts';
 import { BleGrowableInt32 } from './growable.ts';
 import { rotationFitRatio, type BleRotationModel } from './rotation-model.ts';
 
@@ -40,6 +41,8 @@ export interface BleLinkContext {
   dataStartMs: number;
   dataEndMs: number;
   irkLabels: ReadonlyArray<string>;
+  /** Skip the fitted calibration (calibration.ts). */
+  uncalibrated?: boolean;
 }
 
 export interface BleLinkFactor {
@@ -485,8 +488,10 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     const ai = pairs.earlier[e];
     const bi = pairs.later[e];
     const sameKey = irk[ai] >= 0 && irk[ai] === irk[bi];
-    probability[e] = sameKey ? 1 : marginals[e];
-    if (probability[e] >= DESCRIBE_ABOVE) {
+    probability[e] = sameKey ? 1 : context.uncalibrated ? marginals[e] : calibrated('handoff', marginals[e]);
+    // Described by the model's own probability: calibration lifts the many near-zero pairs to the
+    // small base rate of their bin, and describing all of them would dominate the cost.
+    if (sameKey || marginals[e] >= DESCRIBE_ABOVE) {
       const a = addresses[ai];
       const described = sameKey ? [{ name: 'irk_resolution' as const, llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` }] : [describePrior(a, context, priors[ai])];
       describePair(a, addresses[bi], context, rarity, described);

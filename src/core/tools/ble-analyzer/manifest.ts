@@ -1,7 +1,7 @@
 import type { JsonSchema, ToolManifest } from '../../contract/types.ts';
 
 /**
- * `bluetooth_address_analyzer` 1.0.0: tool-contract.md §7.1 and §7.2 verbatim, plus two optional
+ * `bluetooth_address_analyzer` 1.1.0: tool-contract.md §7.1 and §7.2 verbatim, plus two optional
  * arguments (a minor, backward-compatible addition): `irks` and `include_crc_bad`.
  */
 export const bleAnalyzerInputSchema: JsonSchema = {
@@ -104,8 +104,33 @@ export const bleAnalyzerOutputSchema: JsonSchema = {
             items: { type: 'array', items: { type: 'number', minimum: 0, maximum: 1 } },
           },
           rationale: { type: 'array', items: { type: 'string' } },
+          parallel_chains: {
+            type: 'array',
+            description: 'Since 1.1.0: the hand-off chains (one per advertising set) the cluster is made of, each in time order; chains are joined by co-location.',
+            items: { type: 'array', items: { type: 'string' } },
+          },
         },
         required: ['cluster_id', 'addresses', 'pairwise_probability_matrix', 'rationale'],
+      },
+    },
+    travelled_together: {
+      type: 'array',
+      description:
+        'Since 1.1.0: distinct devices (clusters or single addresses) that moved together — same path, separate radios (a phone and its watch, earbuds or tag). Not a same-device link.',
+      items: {
+        type: 'object',
+        properties: {
+          addresses_a: { type: 'array', items: { type: 'string' }, minItems: 1 },
+          addresses_b: { type: 'array', items: { type: 'string' }, minItems: 1 },
+          cluster_a: { type: 'string' },
+          cluster_b: { type: 'string' },
+          probability: { type: 'number', minimum: 0, maximum: 1 },
+          start_ts: { type: 'string', description: 'RFC3339 timestamp' },
+          end_ts: { type: 'string', description: 'RFC3339 timestamp' },
+          duration_s: { type: 'number', minimum: 0 },
+          rationale: { type: 'array', items: { type: 'string' } },
+        },
+        required: ['addresses_a', 'addresses_b', 'probability', 'start_ts', 'end_ts', 'duration_s', 'rationale'],
       },
     },
     timeline_segments: {
@@ -125,14 +150,19 @@ export const bleAnalyzerOutputSchema: JsonSchema = {
   required: ['address_classification', 'probabilistic_links', 'timeline_segments'],
 };
 
-/** The manifest of `bluetooth_address_analyzer` 1.0.0. */
+/**
+ * The manifest of `bluetooth_address_analyzer` 1.1.0: 1.0.0 plus the optional output fields
+ * `travelled_together` and `probabilistic_links[].parallel_chains` (new output properties: a
+ * minor change under classify-change, so 1.0.0 invocations resolve to it).
+ */
 export const bleAddressAnalyzerManifest: ToolManifest = {
   name: 'bluetooth_address_analyzer',
-  version: '1.0.0',
+  version: '1.1.0',
   description:
     'Infers BLE address types (public, random static, resolvable and non-resolvable private) with calibrated confidence and ' +
     'readable evidence, links rotating private addresses that probably belong to one emitter (hand-off timing, rotation-model ' +
-    'fit, RSSI continuity, payload signatures, optional IRK resolution) into clusters with pairwise probability matrices, and ' +
+    'fit, RSSI continuity, payload signatures, optional IRK resolution; concurrent advertising sets of one device joined by ' +
+    'co-location) into clusters with pairwise probability matrices, reports distinct devices that travelled together, and ' +
     'gives per-address activity timelines. Scores are model-based and posterior-like: investigative leads, not attribution.',
   capabilities: ['classification', 'linkage', 'both'],
   input_schema: bleAnalyzerInputSchema,

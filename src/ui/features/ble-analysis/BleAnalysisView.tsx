@@ -11,6 +11,7 @@ import { ProbabilityHeatmap } from './ProbabilityHeatmap.tsx';
 import { RssiTraces } from './RssiTraces.tsx';
 import { addressFilter, type AnalysisSelection } from './rssi-traces.ts';
 import { SegmentTimeline } from './SegmentTimeline.tsx';
+import { TravelledTogether } from './TravelledTogether.tsx';
 import { activityByAddress, clusterIndexByAddress, handOffs, swimlanes } from './view-model.ts';
 
 interface Props {
@@ -63,6 +64,7 @@ export function BleAnalysisView({ output, selection, access }: Props) {
         <ClassificationTable rows={output.address_classification} links={links} clusterOf={clusterOf} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} packets={packets} />
         <ClusterList links={links} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} packets={packets} />
         <ProbabilityHeatmap links={links} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} />
+        <TravelledTogether rows={output.travelled_together ?? []} />
         {timeline.extent ? (
           <SegmentTimeline
             lanes={lanes}

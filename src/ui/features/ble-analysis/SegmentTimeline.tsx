@@ -168,6 +168,7 @@ export function SegmentTimeline({ lanes, activity, handOffs, links, extent, offs
                 className={dimmed(lane.clusterIndex) ? 'is-dimmed' : undefined}
                 data-testid="ble.timeline.lane"
                 data-address={lane.address}
+                data-chain={lane.chainIndex}
               >
                 <span className="ble-swatch" style={{ background: clusterColor(lane.clusterIndex) }} aria-hidden="true" />
                 {lane.clusterIndex === null ? (
@@ -181,6 +182,11 @@ export function SegmentTimeline({ lanes, activity, handOffs, links, extent, offs
                   >
                     <code>{lane.address}</code>
                   </button>
+                )}
+                {lane.chainIndex !== undefined && (
+                  <span className="muted small" data-testid="ble.timeline.chain" title="Parallel chain: one advertising set followed through its hand-offs; the sets are joined by co-location">
+                    set {lane.chainIndex + 1}
+                  </span>
                 )}
                 <PacketsButton address={lane.address} control={packets} />
               </li>

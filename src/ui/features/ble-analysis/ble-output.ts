@@ -21,6 +21,21 @@ export interface ProbabilisticLink {
   /** Square, aligned with `addresses`; each cell the probability that the two are linked. */
   pairwise_probability_matrix: number[][];
   rationale: string[];
+  /** Since 1.1.0: the hand-off chains (one per advertising set) of a multi-set cluster. */
+  parallel_chains?: string[][];
+}
+
+/** Since 1.1.0: two distinct devices that moved together (same path, separate radios). */
+export interface TravelledTogetherRow {
+  addresses_a: string[];
+  addresses_b: string[];
+  cluster_a?: string;
+  cluster_b?: string;
+  probability: number;
+  start_ts: string;
+  end_ts: string;
+  duration_s: number;
+  rationale: string[];
 }
 
 export interface TimelineSegment {
@@ -36,6 +51,7 @@ export interface BleAnalyzerOutput {
   address_classification: AddressClassificationRow[];
   probabilistic_links: ProbabilisticLink[];
   timeline_segments: TimelineSegment[];
+  travelled_together?: TravelledTogetherRow[];
 }
 
 export const BLE_ANALYZER_TOOL = 'bluetooth_address_analyzer';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fixture from './__fixtures__/lab-floor-output.json' with { type: 'json' };
 import { isBleAnalyzerOutput, type BleAnalyzerOutput } from './ble-output.ts';
-import { activityByAddress, classificationRows, clusterIndexByAddress, handOffs, probabilityRange, swimlanes } from './view-model.ts';
+import { activityByAddress, classificationRows, clusterIndexByAddress, handOffs, probabilityRange, swimlanes, travelSentence } from './view-model.ts';
 
 const output = fixture as BleAnalyzerOutput;
 const at = (clock: string) => Date.parse(`2024-04-03T${clock}Z`);
@@ -60,5 +60,64 @@ describe('view model on the hand-shaped fixture', () => {
   it('reports the off-diagonal probability range of a cluster', () => {
     expect(probabilityRange(output.probabilistic_links[0])).toEqual({ min: 0.86, max: 0.91 });
     expect(probabilityRange({ cluster_id: 'x', addresses: ['a'], pairwise_probability_matrix: [[1]], rationale: [] })).toBeNull();
+  });
+});
+
+describe('multi-set clusters and the travelled-together relation (1.1.0)', () => {
+  const segment = (address: string, start: string, end: string) => ({ address, start_ts: `2024-04-03T08:${start}Z`, end_ts: `2024-04-03T08:${end}Z`, activity_score: 0.5 });
+  const output: BleAnalyzerOutput = {
+    address_classification: [],
+    probabilistic_links: [
+      {
+        cluster_id: 'cluster_rpa_41',
+        addresses: ['41:00:00:00:00:01', '51:00:00:00:00:01', '42:00:00:00:00:02', '52:00:00:00:00:02'],
+        pairwise_probability_matrix: [
+          [1, 0.9, 0.8, 0.7],
+          [0.9, 1, 0.7, 0.8],
+          [0.8, 0.7, 1, 0.9],
+          [0.7, 0.8, 0.9, 1],
+        ],
+        rationale: [],
+        parallel_chains: [
+          ['41:00:00:00:00:01', '51:00:00:00:00:01'],
+          ['42:00:00:00:00:02', '52:00:00:00:00:02'],
+        ],
+      },
+    ],
+    timeline_segments: [
+      segment('41:00:00:00:00:01', '00:00', '10:00'),
+      segment('42:00:00:00:00:02', '00:30', '12:00'),
+      segment('51:00:00:00:00:01', '10:01', '20:00'),
+      segment('52:00:00:00:00:02', '12:01', '20:00'),
+    ],
+  };
+
+  it('lays out each parallel chain on its own lanes and hands off only along a chain', () => {
+    const { activity } = activityByAddress(output);
+    const lanes = swimlanes(output.probabilistic_links, activity);
+    expect(lanes.map((lane) => [lane.address, lane.chainIndex])).toEqual([
+      ['41:00:00:00:00:01', 0],
+      ['51:00:00:00:00:01', 0],
+      ['42:00:00:00:00:02', 1],
+      ['52:00:00:00:00:02', 1],
+    ]);
+    const transitions = handOffs(output.probabilistic_links, activity);
+    expect(transitions.map((handOff) => `${handOff.from}→${handOff.to}`)).toEqual(['41:00:00:00:00:01→51:00:00:00:00:01', '42:00:00:00:00:02→52:00:00:00:00:02']);
+  });
+
+  it('says who moved with whom and for how long', () => {
+    const row = {
+      addresses_a: ['41:00:00:00:00:01'],
+      addresses_b: ['61:00:00:00:00:03', '71:00:00:00:00:03'],
+      cluster_a: 'cluster_rpa_41',
+      cluster_b: 'cluster_rpa_61',
+      probability: 0.93,
+      start_ts: '2024-04-03T08:00:00Z',
+      end_ts: '2024-04-03T08:40:00Z',
+      duration_s: 2400,
+      rationale: [],
+    };
+    expect(travelSentence(row)).toBe('cluster_rpa_61 moved with cluster_rpa_41 for 40 minutes');
+    expect(travelSentence({ ...row, cluster_a: undefined, cluster_b: undefined, duration_s: 45 })).toBe('61:00:00:00:00:03 (+1) moved with 41:00:00:00:00:01 for 45 seconds');
   });
 });

@@ -1,4 +1,4 @@
-import type { AddressClassificationRow, AddressType, BleAnalyzerOutput, ProbabilisticLink } from './ble-output.ts';
+import type { AddressClassificationRow, AddressType, BleAnalyzerOutput, ProbabilisticLink, TravelledTogetherRow } from './ble-output.ts';
 import { parseRfc3339, type TimeWindow } from './time-scale.ts';
 
 /** Derived view data: which cluster an address is in, lanes, hand-offs, table order. No analysis. */
@@ -73,13 +73,17 @@ export interface HandOff {
 export function handOffs(links: ReadonlyArray<ProbabilisticLink>, activity: ReadonlyMap<string, AddressActivity>): HandOff[] {
   const result: HandOff[] = [];
   links.forEach((link, clusterIndex) => {
-    const ordered = chronological(link.addresses, activity);
-    for (let position = 1; position < ordered.length; position++) {
-      const from = ordered[position - 1];
-      const to = ordered[position];
-      const before = from.segments.filter((segment) => segment.endMs <= to.firstMs);
-      const fromEndMs = before.length > 0 ? before[before.length - 1].endMs : from.lastMs;
-      result.push({ clusterIndex, from: from.address, to: to.address, fromEndMs, toStartMs: to.firstMs });
+    // Hand-offs run along each chain; parallel chains of one device are joined by co-location, not by hand-off.
+    const chains = link.parallel_chains && link.parallel_chains.length > 1 ? link.parallel_chains : [link.addresses];
+    for (const chain of chains) {
+      const ordered = chronological(chain, activity);
+      for (let position = 1; position < ordered.length; position++) {
+        const from = ordered[position - 1];
+        const to = ordered[position];
+        const before = from.segments.filter((segment) => segment.endMs <= to.firstMs);
+        const fromEndMs = before.length > 0 ? before[before.length - 1].endMs : from.lastMs;
+        result.push({ clusterIndex, from: from.address, to: to.address, fromEndMs, toStartMs: to.firstMs });
+      }
     }
   });
   return result;
@@ -95,6 +99,8 @@ function chronological(addresses: ReadonlyArray<string>, activity: ReadonlyMap<s
 export interface Lane {
   address: string;
   clusterIndex: number | null;
+  /** In a multi-set cluster: which parallel chain (advertising set) the address belongs to, from 0. */
+  chainIndex?: number;
 }
 
 /** Swimlanes: each cluster's addresses together in time order (clusters in output order), then the rest by first activity. */
@@ -102,15 +108,27 @@ export function swimlanes(links: ReadonlyArray<ProbabilisticLink>, activity: Rea
   const lanes: Lane[] = [];
   const placed = new Set<string>();
   links.forEach((link, clusterIndex) => {
-    for (const entry of chronological(link.addresses, activity)) {
-      if (placed.has(entry.address)) continue;
-      placed.add(entry.address);
-      lanes.push({ address: entry.address, clusterIndex });
-    }
+    // A multi-set cluster: its parallel chains one after the other, each in time order.
+    const chains = link.parallel_chains && link.parallel_chains.length > 1 ? link.parallel_chains : [link.addresses];
+    chains.forEach((chain, chainIndex) => {
+      for (const entry of chronological(chain, activity)) {
+        if (placed.has(entry.address)) continue;
+        placed.add(entry.address);
+        lanes.push(chains.length > 1 ? { address: entry.address, clusterIndex, chainIndex } : { address: entry.address, clusterIndex });
+      }
+    });
   });
   const rest = [...activity.values()].filter((entry) => !placed.has(entry.address)).sort((a, b) => a.firstMs - b.firstMs || (a.address < b.address ? -1 : 1));
   for (const entry of rest) lanes.push({ address: entry.address, clusterIndex: null });
   return lanes;
+}
+
+/** "moved with … for 40 minutes": one travelled-together relation as a sentence, both sides named by cluster or address. */
+export function travelSentence(row: TravelledTogetherRow): string {
+  const side = (cluster: string | undefined, addresses: string[]) => cluster ?? (addresses.length === 1 ? addresses[0] : `${addresses[0]} (+${addresses.length - 1})`);
+  const minutes = Math.round(row.duration_s / 60);
+  const span = row.duration_s >= 60 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.round(row.duration_s)} seconds`;
+  return `${side(row.cluster_b, row.addresses_b)} moved with ${side(row.cluster_a, row.addresses_a)} for ${span}`;
 }
 
 export type SortKey = 'address' | 'type' | 'confidence' | 'cluster' | 'evidence';

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { applyCalibration, fitIsotonic } from './calibration.ts';
+
+describe('isotonic calibration', () => {
+  it('pools adjacent violators into a monotone curve of observed rates', () => {
+    const curve = fitIsotonic([0.1, 0.2, 0.3, 0.4, 0.5, 0.6], [false, true, false, false, true, true]);
+    for (let index = 1; index < curve.y.length; index++) expect(curve.y[index]).toBeGreaterThanOrEqual(curve.y[index - 1]);
+    // 0.2 (true) and 0.3, 0.4 (false) violate the order: they pool into one block at rate 1/3.
+    expect(curve.y).toEqual([0, 0.333333, 1]);
+    expect(curve.x).toEqual([0.1, 0.3, 0.55]);
+  });
+
+  it('interpolates between knots and clamps outside them; an empty curve is the identity', () => {
+    const curve = { x: [0.2, 0.6], y: [0.1, 0.9] };
+    expect(applyCalibration(curve, 0.4)).toBeCloseTo(0.5, 10);
+    expect(applyCalibration(curve, 0)).toBe(0.1);
+    expect(applyCalibration(curve, 1)).toBe(0.9);
+    expect(applyCalibration({ x: [], y: [] }, 0.37)).toBe(0.37);
+  });
+
+  it('merges down to the knot budget and stays monotone', () => {
+    const p = Array.from({ length: 500 }, (_, index) => index / 500);
+    const y = p.map((value, index) => (index * 7919) % 100 < value * 100);
+    const curve = fitIsotonic(p, y, 10);
+    expect(curve.x.length).toBeLessThanOrEqual(10);
+    for (let index = 1; index < curve.y.length; index++) expect(curve.y[index]).toBeGreaterThanOrEqual(curve.y[index - 1]);
+  });
+});

@@ -1,0 +1,80 @@
+import { BLE_CALIBRATION_TABLE } from './calibration-table.ts';
+
+/**
+ * Calibration of the analyzer's pairwise probabilities: a monotone map from the model's raw
+ * probability to the share of such pairs that were truly one device, fitted on generated
+ * scenarios with held-apart seeds (`npm run fit:ble-calibration` refits it and rewrites
+ * calibration-table.ts; `npm run eval:ble` reports on other seeds).
+ *
+ * The fit is isotonic regression by pool-adjacent-violators (PAV): sort pairs by raw
+ * probability, then merge neighbouring blocks while a block's observed rate is not below the
+ * one before it; each block becomes a knot (mean raw p, observed rate). Applying it
+ * interpolates linearly between knots, so the map is monotone and keeps the ranking. Written
+ * here (about 40 lines) rather than taken from a library: no maintained isotonic-regression
+ * package for the browser is in the project, and the algorithm is short and exact.
+ */
+
+export type BleCalibrationRelation = 'handoff' | 'co_location';
+
+export interface BleCalibrationCurve {
+  /** Raw probabilities (ascending) and the calibrated value at each. */
+  x: number[];
+  y: number[];
+}
+
+export type BleCalibrationTable = Record<BleCalibrationRelation, BleCalibrationCurve>;
+
+/** Pool-adjacent-violators fit of labels against raw probabilities; knots merged to at most `maxKnots`. */
+export function fitIsotonic(probabilities: ArrayLike<number>, labels: ArrayLike<boolean>, maxKnots = 48): BleCalibrationCurve {
+  const order = Array.from({ length: probabilities.length }, (_, index) => index).sort((a, b) => probabilities[a] - probabilities[b]);
+  const sumX: number[] = [];
+  const sumY: number[] = [];
+  const count: number[] = [];
+  for (const index of order) {
+    sumX.push(probabilities[index]);
+    sumY.push(labels[index] ? 1 : 0);
+    count.push(1);
+    while (count.length > 1 && sumY[sumY.length - 2] / count[count.length - 2] >= sumY[sumY.length - 1] / count[count.length - 1]) {
+      const y = sumY.pop()!;
+      const x = sumX.pop()!;
+      const n = count.pop()!;
+      sumY[sumY.length - 1] += y;
+      sumX[sumX.length - 1] += x;
+      count[count.length - 1] += n;
+    }
+  }
+  // Fewer knots: merge the neighbouring pair of blocks with the fewest pairs (still monotone).
+  while (count.length > maxKnots) {
+    let smallest = 0;
+    for (let index = 1; index < count.length - 1; index++) if (count[index] + count[index + 1] < count[smallest] + count[smallest + 1]) smallest = index;
+    sumX[smallest] += sumX[smallest + 1];
+    sumY[smallest] += sumY[smallest + 1];
+    count[smallest] += count[smallest + 1];
+    sumX.splice(smallest + 1, 1);
+    sumY.splice(smallest + 1, 1);
+    count.splice(smallest + 1, 1);
+  }
+  const round = (value: number) => Math.round(value * 1e6) / 1e6;
+  return { x: sumX.map((x, index) => round(x / count[index])), y: sumY.map((y, index) => round(y / count[index])) };
+}
+
+/** The calibrated probability of a raw one (identity for an empty curve). */
+export function applyCalibration(curve: BleCalibrationCurve, p: number): number {
+  const { x, y } = curve;
+  if (x.length === 0 || !Number.isFinite(p)) return p;
+  if (p <= x[0]) return y[0];
+  if (p >= x[x.length - 1]) return y[y.length - 1];
+  let low = 0;
+  let high = x.length - 1;
+  while (high - low > 1) {
+    const mid = (low + high) >> 1;
+    if (x[mid] <= p) low = mid;
+    else high = mid;
+  }
+  const span = x[high] - x[low];
+  return span > 0 ? y[low] + ((y[high] - y[low]) * (p - x[low])) / span : y[high];
+}
+
+export function calibrated(relation: BleCalibrationRelation, p: number, table: BleCalibrationTable = BLE_CALIBRATION_TABLE): number {
+  return applyCalibration(table[relation], p);
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { generateBleScenario } from '../../demo/ble-scenario/generate-ble-scenario.ts';
+import { classifyChange } from '../../manifests/classify-change.ts';
+import type { SelectedData } from '../../data/selection-types.ts';
+import type { BleAnalysisOptions } from './analysis-types.ts';
+import { analyzeBle } from './analyze.ts';
+import { bleAddressAnalyzerManifest, bleAnalyzerOutputSchema } from './manifest.ts';
+
+const OPTIONS: BleAnalysisOptions = {
+  mode: 'both',
+  linkageWindowS: 180,
+  minObservationCount: 25,
+  rotationModel: 'spec_default',
+  addressColumns: { advertiser: 'advertiser_addr', initiator: 'initiator_addr', scanner: 'scanner_addr' },
+};
+
+function scenario(name: string, seed: number) {
+  const generated = generateBleScenario({ seed, scenario: name });
+  if (!generated.ok) throw new Error(generated.error.message);
+  const { captures, truth } = generated.value;
+  const batches = captures.flatMap((capture) => capture.table.batches.map((batch) => ({ captureId: capture.info.id, batch, mask: new Uint8Array(batch.numRows).fill(1), selectedCount: batch.numRows })));
+  const selection: SelectedData = { batches, rowCount: batches.reduce((sum, batch) => sum + batch.selectedCount, 0) };
+  return { selection, truth };
+}
+
+describe('co-location linkage of concurrent advertising sets', () => {
+  it('joins the parallel chains of multi-set phones into one cluster, without joining different devices', () => {
+    const { selection, truth } = scenario('android_multi_set', 1);
+    const analysis = analyzeBle(selection, OPTIONS);
+    const multi = analysis.clusters.filter((cluster) => (cluster.chains?.length ?? 0) > 1);
+    expect(multi.length).toBeGreaterThan(3);
+    let correct = 0;
+    for (const cluster of multi) {
+      const devices = new Set(cluster.addresses.map((address) => truth.address_to_device[address]));
+      if (devices.size === 1) correct++;
+      // §7.2 stays: square, symmetric, diagonal 1, probabilities in [0, 1].
+      cluster.matrix.forEach((row, i) => {
+        expect(row).toHaveLength(cluster.addresses.length);
+        expect(row[i]).toBe(1);
+        row.forEach((cell, j) => {
+          expect(cell).toBe(cluster.matrix[j][i]);
+          expect(cell).toBeGreaterThan(0);
+          expect(cell).toBeLessThanOrEqual(1);
+        });
+      });
+      expect(cluster.rationale.some((line) => line.startsWith('co_location: '))).toBe(true);
+      expect(cluster.rationale.some((line) => line.startsWith('parallel chains: '))).toBe(true);
+    }
+    expect(correct / multi.length).toBeGreaterThan(0.9);
+    // Concurrent-set pairs are reported as candidates with their named terms.
+    const coLocated = analysis.candidates.filter((candidate) => candidate.relation === 'co_location' && candidate.probability > 0.5);
+    expect(coLocated.length).toBeGreaterThan(0);
+    expect(coLocated[0].factors.some((factor) => factor.startsWith('prior: '))).toBe(true);
+  });
+
+  it('reports companions as travelled together rather than as one device', () => {
+    const { selection, truth } = scenario('companions', 1);
+    const analysis = analyzeBle(selection, OPTIONS);
+    const together = new Set(truth.travelled_together.map((pair) => [pair.device_a, pair.device_b].sort().join('|')));
+    expect(analysis.travelledTogether.length).toBeGreaterThan(0);
+    let right = 0;
+    for (const relation of analysis.travelledTogether) {
+      const a = truth.address_to_device[relation.a[0]];
+      const b = truth.address_to_device[relation.b[0]];
+      if (together.has([a, b].sort().join('|'))) right++;
+      expect(relation.probability).toBeGreaterThan(0.5);
+      expect(relation.toMs).toBeGreaterThan(relation.fromMs);
+      expect(relation.rationale[0]).toMatch(/^moved with each other for \d+ minutes?/);
+    }
+    expect(right / analysis.travelledTogether.length).toBeGreaterThan(0.8);
+  });
+
+  it('is deterministic', () => {
+    const { selection } = scenario('android_multi_set', 2);
+    const first = analyzeBle(selection, OPTIONS);
+    const second = analyzeBle(selection, OPTIONS);
+    expect(second.clusters).toEqual(first.clusters);
+    expect(second.travelledTogether).toEqual(first.travelledTogether);
+  });
+
+  it('makes 1.1.0 a minor change from 1.0.0 under the compatibility policy', () => {
+    const properties = { ...(bleAnalyzerOutputSchema.properties as Record<string, unknown>) };
+    delete properties.travelled_together;
+    const links = structuredClone(properties.probabilistic_links) as { items: { properties: Record<string, unknown> } };
+    delete links.items.properties.parallel_chains;
+    properties.probabilistic_links = links;
+    const old = { ...bleAddressAnalyzerManifest, version: '1.0.0', output_schema: { ...bleAnalyzerOutputSchema, properties } };
+    const change = classifyChange(old as typeof bleAddressAnalyzerManifest, bleAddressAnalyzerManifest);
+    expect(change.kind).toBe('minor');
+    expect(change.actualBump).toBe('minor');
+  });
+});

@@ -1,0 +1,567 @@
+import { calibrated } from './calibration.ts';
+import type { BleEventGroups } from './observations.ts';
+import type { BleLinkableAddress } from './linkage.ts';
+
+/**
+ * Co-location linkage: joins hand-off chains that run at the same time into one device (the
+ * advertising sets of one phone), and tells them apart from distinct devices that travel
+ * together (a phone and its watch, earbuds or tag).
+ *
+ * Each chain (an advertising set followed through its hand-offs) gets an RSSI series per
+ * receiver in BIN_MS bins. For every pair of chains active together for at least
+ * MIN_OVERLAP_MS, three hypotheses are weighed with naive-Bayes log-likelihoods:
+ *   S  one device (two sets of one radio),
+ *   T  two devices that travel together (same path, separate radios),
+ *   U  unrelated devices.
+ * The terms (each reported by name with its S-vs-U and T-vs-U log-odds):
+ *   - `co_rotation`: hand-offs of both chains that fall within a couple of seconds of each
+ *     other. One coincidence is weak in a crowd; a repeat is strong. Sets of a phone either
+ *     rotate together or each on its own timer, so S is a mixture of "synchronized" and "chance".
+ *   - `tx_offset_consistency`: the RSSI difference between the two chains, receiver by
+ *     receiver. One radio with a fixed per-set TX-power offset gives the same difference on
+ *     every receiver (what separates sets of one device from companions: a companion's antenna
+ *     sits elsewhere on the body, so its shadowing per receiver is its own). Needs two receivers.
+ *   - `tx_offset_level`: the size of that difference (per-set offsets are a few dB).
+ *   - `rssi_covariation`: correlation of the two time-aligned series per receiver after each
+ *     chain's own mean (its TX-power offset) is removed: co-moving chains (S or T) rise and fall
+ *     together; one moving and the other not is evidence against both.
+ *   - `blind_spot`: a receiver that hears one chain well and never the other though the other's
+ *     level there would be comfortably above sensitivity (against S; common for T and U).
+ * Priors: a chain has at most a couple of sibling sets among the chains active with it.
+ */
+
+/** Width of the RSSI bins the series are built from, ms. */
+const BIN_MS = 10_000;
+/** At most this many bins of an overlap are compared. */
+const MAX_BINS = 60;
+/** Whole-chain level differences that disagree across receivers by more than this (dB) are not compared further. */
+const SCREEN_SPREAD_DB = 25;
+/** Chains must be active together this long to be compared, ms. */
+const MIN_OVERLAP_MS = 60_000;
+/** Receivers weaker than this are near the edge of hearing; blind-spot evidence needs margin above it. */
+const COMFORTABLE_DBM = -86;
+/** Spread of the per-receiver RSSI difference: one radio (noise only), companions (own shadowing), unrelated. */
+const LEVEL_SD = { S: 0.3, T: 6, U: 10 } as const;
+/** The smallest measurement noise of a receiver's mean difference (RSSI is read in whole dB). */
+const LEVEL_FLOOR_DB = 0.4;
+/** Size of the mean RSSI difference: per-set TX offsets are a few dB; other devices differ more. */
+const OFFSET_SD = { S: 6, T: 10, U: 12 } as const;
+/** A bin series with a standard deviation above this (dB) moves; below it, it is fading noise. */
+const MOVING_SD_DB = 3;
+/** Receivers where the weaker chain's mean is within this of the receiver's weakest packets are censored. */
+const CENSOR_MARGIN_DB = 6;
+
+export type BleCoLocationTermName = 'co_rotation' | 'tx_offset_consistency' | 'tx_offset_level' | 'rssi_covariation' | 'blind_spot' | 'prior';
+
+export interface BleCoLocationTerm {
+  name: BleCoLocationTermName;
+  /** Log-likelihood ratio of "one device" vs "unrelated". */
+  llrSame: number;
+  /** Log-likelihood ratio of "travelled together" vs "unrelated". */
+  llrTravel: number;
+  text: string;
+}
+
+/** A scored pair of concurrent chains. */
+export interface BleChainPair {
+  a: number;
+  b: number;
+  /** P(one device). */
+  same: number;
+  /** P(two devices travelling together). */
+  travel: number;
+  overlapFromMs: number;
+  overlapToMs: number;
+  /** The members of each chain that overlap the most (the pair reported as a candidate). */
+  memberA: number;
+  memberB: number;
+  /** Log-odds terms; filled for pairs reported (same or travel ≥ DESCRIBE_ABOVE). */
+  terms: BleCoLocationTerm[] | undefined;
+}
+
+export interface BleChain {
+  /** Linkable address indices in time order. */
+  members: number[];
+  firstMs: number;
+  lastMs: number;
+}
+
+interface ChainSeries {
+  bin0: number;
+  bins: number;
+  /** receivers × bins mean RSSI (NaN where not heard). */
+  mean: Float32Array;
+  /** Hand-off and edge times (ms) in time order. */
+  boundaries: Float64Array;
+  /** Coincidence tolerance from the advertising interval, ms. */
+  toleranceMs: number;
+  /** Mean level per receiver over the chain's whole life (NaN where never heard). */
+  level: Float64Array;
+}
+
+const DESCRIBE_ABOVE = 0.01;
+/** Per-bin differences of one receiver (never more than MAX_BINS + 1 per pair). */
+const SCRATCH = new Float64Array(256);
+
+/**
+ * Per-receiver working arrays of `scorePair`, made once and reused (every field is written for
+ * every receiver before it is read). `diffVar` is each receiver's measurement noise.
+ */
+function perReceiverScratch(receivers: number) {
+  return {
+    receivers,
+    diff: new Float64Array(receivers),
+    diffVar: new Float64Array(receivers),
+    common: new Int32Array(receivers),
+    comfortable: new Uint8Array(receivers),
+    onlyA: new Int32Array(receivers),
+    onlyB: new Int32Array(receivers),
+    levelA: new Float64Array(receivers),
+    levelB: new Float64Array(receivers),
+  };
+}
+let PER_RECEIVER = perReceiverScratch(8);
+/** Expected sibling sets and companions of a chain among the chains active with it (prior numerators). */
+const PRIOR_SAME = 1;
+const PRIOR_TRAVEL = 1;
+/** Bounds of the fitted prior rates (sibling sets or companions per chain). */
+const PRIOR_MIN = 0.05;
+const PRIOR_MAX = 2;
+/** Hand-offs this far apart (ms) repeat a coincidence for any two devices on a fixed 15-minute timer. */
+const FIXED_PERIOD_MS = [885_000, 915_000] as const;
+
+function signed(value: number): string {
+  return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(1)}`;
+}
+
+function logBinomial(m: number, k: number, q: number): number {
+  let logChoose = 0;
+  for (let index = 1; index <= m; index++) logChoose += Math.log((k - m + index) / index);
+  const p = Math.min(1 - 1e-9, Math.max(1e-9, q));
+  return logChoose + m * Math.log(p) + (k - m) * Math.log(1 - p);
+}
+
+function logSumExp(x: number, y: number): number {
+  const top = Math.max(x, y);
+  return top + Math.log(Math.exp(x - top) + Math.exp(y - top));
+}
+
+function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddress>, events: BleEventGroups, receivers: number, dataStartMs: number, dataEndMs: number): ChainSeries {
+  const bin0 = Math.floor(chain.firstMs / BIN_MS);
+  const bins = Math.floor(chain.lastMs / BIN_MS) - bin0 + 1;
+  const sum = new Float32Array(receivers * bins);
+  const count = new Uint16Array(receivers * bins);
+  let interval = 1;
+  for (const member of chain.members) {
+    const { profile } = addresses[member];
+    if (Number.isFinite(profile.advIntervalS)) interval = Math.max(interval, profile.advIntervalS);
+    for (let index = events.start[profile.id], end = events.start[profile.id + 1]; index < end; index++) {
+      const rssi = events.rssi[index];
+      if (Number.isNaN(rssi)) continue;
+      const slot = events.receiver[index] * bins + Math.floor(events.time[index] / BIN_MS) - bin0;
+      sum[slot] += rssi;
+      count[slot]++;
+    }
+  }
+  const mean = new Float32Array(receivers * bins);
+  for (let slot = 0; slot < mean.length; slot++) mean[slot] = count[slot] > 0 ? sum[slot] / count[slot] : Number.NaN;
+  const level = new Float64Array(receivers);
+  for (let r = 0; r < receivers; r++) {
+    let total = 0;
+    let n = 0;
+    for (let bin = 0; bin < bins; bin++) {
+      total += sum[r * bins + bin];
+      n += count[r * bins + bin];
+    }
+    level[r] = n > 0 ? total / n : Number.NaN;
+  }
+  const boundaries: number[] = [];
+  const first = addresses[chain.members[0]].profile;
+  if (first.firstMs - dataStartMs > 5_000) boundaries.push(first.firstMs);
+  for (let index = 1; index < chain.members.length; index++) {
+    boundaries.push((addresses[chain.members[index - 1]].profile.lastMs + addresses[chain.members[index]].profile.firstMs) / 2);
+  }
+  const last = addresses[chain.members[chain.members.length - 1]].profile;
+  if (dataEndMs - last.lastMs > 5_000) boundaries.push(last.lastMs);
+  return { bin0, bins, mean, boundaries: Float64Array.from(boundaries), toleranceMs: Math.max(2_000, 2500 * interval), level };
+}
+
+interface PairEvidence {
+  terms: BleCoLocationTerm[];
+  logS: number;
+  logT: number;
+}
+
+/** The evidence of one chain pair, or undefined when no receiver heard both in the overlap. */
+function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: number, toMs: number, names: ReadonlyArray<string>, floors: Float64Array, crowdAt: (t: number, tolerance: number) => number, describe: boolean): PairEvidence | undefined {
+  const fromBin = Math.floor(fromMs / BIN_MS);
+  const toBin = Math.floor(toMs / BIN_MS);
+  // Long overlaps (chains alive together for an hour) are read at up to MAX_BINS evenly spaced
+  // bins: plenty for a median and a correlation, and the work per pair stays bounded.
+  const step = Math.max(1, Math.floor((toBin - fromBin + 1) / MAX_BINS));
+  // Per receiver: common bins, mean difference, correlation and motion of both series.
+  if (PER_RECEIVER.receivers < receivers) PER_RECEIVER = perReceiverScratch(receivers);
+  const { diff, diffVar, common, comfortable, onlyA, onlyB, levelA, levelB } = PER_RECEIVER;
+  const scratch = SCRATCH;
+  const terms: BleCoLocationTerm[] = [];
+  let logS = 0;
+  let logT = 0;
+  const add = (name: BleCoLocationTermName, llrSame: number, llrTravel: number, text: () => string): void => {
+    logS += llrSame;
+    logT += llrTravel;
+    if (describe) terms.push({ name, llrSame, llrTravel, text: `${text()} (same device ${signed(llrSame)}, travelled together ${signed(llrTravel)})` });
+  };
+  let covariationS = 0;
+  let covariationT = 0;
+  const covariationParts: string[] = [];
+  for (let r = 0; r < receivers; r++) {
+    let n = 0;
+    let sumA = 0;
+    let sumB = 0;
+    let sumAA = 0;
+    let sumBB = 0;
+    let sumAB = 0;
+    let sumDD = 0;
+    let aOnly = 0;
+    let bOnly = 0;
+    let aOnlyLevel = 0;
+    let bOnlyLevel = 0;
+    for (let bin = fromBin; bin <= toBin; bin += step) {
+      const ia = bin - sa.bin0;
+      const ib = bin - sb.bin0;
+      const va = ia >= 0 && ia < sa.bins ? sa.mean[r * sa.bins + ia] : Number.NaN;
+      const vb = ib >= 0 && ib < sb.bins ? sb.mean[r * sb.bins + ib] : Number.NaN;
+      const hasA = !Number.isNaN(va);
+      const hasB = !Number.isNaN(vb);
+      if (hasA && hasB) {
+        n++;
+        sumA += va;
+        sumB += vb;
+        sumAA += va * va;
+        sumBB += vb * vb;
+        sumAB += va * vb;
+        sumDD += (va - vb) * (va - vb);
+        if (n <= scratch.length) scratch[n - 1] = va - vb;
+      } else if (hasA) {
+        aOnly++;
+        aOnlyLevel += va;
+      } else if (hasB) {
+        bOnly++;
+        bOnlyLevel += vb;
+      }
+    }
+    common[r] = n;
+    diff[r] = 0;
+    diffVar[r] = 0;
+    comfortable[r] = 0;
+    onlyA[r] = aOnly;
+    onlyB[r] = bOnly;
+    levelA[r] = aOnly > 0 ? aOnlyLevel / aOnly : Number.NaN;
+    levelB[r] = bOnly > 0 ? bOnlyLevel / bOnly : Number.NaN;
+    if (n === 0) continue;
+    const meanA = sumA / n;
+    const meanB = sumB / n;
+    // The offset on this receiver: the median per-bin difference (robust to the moments a walker
+    // passes right by one receiver), its noise from the median absolute deviation.
+    const used = Math.min(n, scratch.length);
+    const differences = scratch.subarray(0, used).sort();
+    const median = differences[used >> 1];
+    for (let index = 0; index < used; index++) differences[index] = Math.abs(differences[index] - median);
+    differences.sort();
+    const mad = 1.4826 * differences[used >> 1];
+    diff[r] = median;
+    // Variance of a median ≈ (π/2)·σ²; Math.max with the plain variance's floor keeps tiny MADs honest.
+    diffVar[r] = Math.max((Math.PI / 2) * mad * mad, 0.25 * Math.max(0, sumDD / n - (meanA - meanB) ** 2));
+    // Near the receiver's sensitivity the weaker chain loses its weak packets and its mean reads
+    // high: such receivers say nothing reliable about the offset.
+    if (Math.min(meanA, meanB) < floors[r] + CENSOR_MARGIN_DB) comfortable[r] = 0;
+    else comfortable[r] = 1;
+    if (n < 6) continue;
+    const varA = Math.max(0, sumAA / n - meanA * meanA);
+    const varB = Math.max(0, sumBB / n - meanB * meanB);
+    const movingA = Math.sqrt(varA) >= MOVING_SD_DB;
+    const movingB = Math.sqrt(varB) >= MOVING_SD_DB;
+    if (!movingA && !movingB) continue;
+    let llr: number;
+    let what: string;
+    if (movingA && movingB) {
+      const rho = Math.max(-0.99, Math.min(0.99, (sumAB / n - meanA * meanB) / Math.sqrt(varA * varB)));
+      // Neighbouring bins of a moving device are correlated, and two walkers on one floor drift
+      // alike by chance: count about a sixth of the bins as independent.
+      const scale = Math.sqrt(Math.max(1, n / 6 - 3));
+      const z = Math.atanh(rho) * scale;
+      const mu = Math.atanh(0.7) * scale;
+      llr = Math.max(-3, Math.min(2.5, z * mu - (mu * mu) / 2));
+      what = `${names[r]} r=${rho.toFixed(2)} over ${n} bins`;
+    } else {
+      llr = -0.7;
+      what = `${names[r]} only one of them moves`;
+    }
+    covariationS += llr;
+    covariationT += llr;
+    covariationParts.push(what);
+  }
+  let heard = 0;
+  let weightSum = 0;
+  let weighted = 0;
+  let anyCommon = false;
+  for (let r = 0; r < receivers; r++) if (common[r] >= 3) anyCommon = true;
+  if (!anyCommon) return undefined;
+  for (let r = 0; r < receivers; r++) {
+    if (common[r] < 3 || comfortable[r] === 0) continue;
+    heard++;
+    weightSum += common[r];
+    weighted += common[r] * diff[r];
+  }
+  const offset = heard > 0 ? weighted / weightSum : 0;
+
+  // Co-rotation: hand-offs of both chains within the tolerance of each other.
+  const tolerance = Math.max(sa.toleranceMs, sb.toleranceMs);
+  let inA = 0;
+  let inB = 0;
+  let matched = 0;
+  let crowdShare = 0;
+  let previousMatch = Number.NaN;
+  for (const t of sb.boundaries) if (t >= fromMs - tolerance && t <= toMs + tolerance) inB++;
+  for (const t of sa.boundaries) {
+    if (t < fromMs - tolerance || t > toMs + tolerance) continue;
+    inA++;
+    crowdShare += crowdAt(t, tolerance);
+    for (const u of sb.boundaries) {
+      if (Math.abs(u - t) > tolerance) continue;
+      // A repeat exactly one 15-minute period later is what any two devices on the
+      // specification's fixed timer produce: it is not counted again.
+      const interval = t - previousMatch;
+      if (!(interval >= FIXED_PERIOD_MS[0] && interval <= FIXED_PERIOD_MS[1])) matched++;
+      else inA--;
+      previousMatch = t;
+      break;
+    }
+  }
+  const k = Math.min(inA, inB);
+  if (k > 0) {
+    const m = Math.min(matched, k);
+    // Chance of a coincidence: the other chain's hand-off rate, or how many chains hand off at
+    // that moment anyway (a crowd rotating at once makes one more coincidence unremarkable).
+    const rate = (Math.max(inA, inB) * 2 * tolerance) / Math.max(1, toMs - fromMs + 2 * tolerance);
+    const chance = Math.min(0.9, Math.max(rate, inA > 0 ? crowdShare / inA : 0));
+    const logChance = logBinomial(m, k, chance);
+    const llr = logSumExp(Math.log(0.5) + logBinomial(m, k, 0.85), Math.log(0.5) + logChance) - logChance;
+    add('co_rotation', llr, 0, () => `${m} of ${k} hand-offs within ${(tolerance / 1000).toFixed(1)} s of each other (chance ${chance.toFixed(2)} each)`);
+  }
+
+  if (heard >= 2) {
+    // One radio: each receiver's difference departs from the common offset only by its own
+    // measurement noise (the standard error of its mean, at least LEVEL_FLOOR_DB).
+    let llrSame = 0;
+    let llrTravel = 0;
+    let squares = 0;
+    const scale = heard / (heard - 1);
+    for (let r = 0; r < receivers; r++) {
+      if (common[r] < 3 || comfortable[r] === 0) continue;
+      const e2 = (diff[r] - offset) ** 2 * scale;
+      squares += e2;
+      const noise2 = Math.max(LEVEL_FLOOR_DB ** 2, diffVar[r] / common[r]);
+      const ll = (variance: number) => -0.5 * Math.log(variance) - e2 / (2 * variance);
+      const share = (heard - 1) / heard;
+      llrSame += share * (ll(noise2 + LEVEL_SD.S ** 2) - ll(noise2 + LEVEL_SD.U ** 2));
+      llrTravel += share * (ll(noise2 + LEVEL_SD.T ** 2) - ll(noise2 + LEVEL_SD.U ** 2));
+    }
+    const spread = Math.sqrt(squares / heard);
+    add('tx_offset_consistency', llrSame, llrTravel, () => `RSSI difference ${offset.toFixed(1)} dB on ${heard} receivers, spread ${spread.toFixed(1)} dB`);
+  }
+  const lvl = (sd: number) => -Math.log(sd) - (offset * offset) / (2 * sd * sd);
+  if (heard > 0) add('tx_offset_level', lvl(OFFSET_SD.S) - lvl(OFFSET_SD.U), lvl(OFFSET_SD.T) - lvl(OFFSET_SD.U), () => `mean RSSI difference ${offset.toFixed(1)} dB`);
+
+  if (covariationParts.length > 0) add('rssi_covariation', covariationS, covariationT, () => `RSSI co-variation ${covariationParts.join(', ')}`);
+
+  let blind = 0;
+  const blindParts: string[] = [];
+  for (let r = 0; r < receivers; r++) {
+    if (common[r] > 0) continue;
+    // Heard one well and never the other, where the other's level would be comfortable.
+    if (heard === 0) break;
+    if (onlyA[r] >= 4 && levelA[r] - offset >= COMFORTABLE_DBM) {
+      blind++;
+      blindParts.push(`${names[r]} hears one at ${levelA[r].toFixed(0)} dBm, never the other`);
+    } else if (onlyB[r] >= 4 && levelB[r] + offset >= COMFORTABLE_DBM) {
+      blind++;
+      blindParts.push(`${names[r]} hears one at ${levelB[r].toFixed(0)} dBm, never the other`);
+    }
+  }
+  if (blind > 0) add('blind_spot', blind * Math.log(0.05 / 0.4), blind * Math.log(0.3 / 0.4), () => blindParts.join(', '));
+  return { terms, logS, logT };
+}
+
+export interface BleCoLocationResult {
+  pairs: BleChainPair[];
+}
+
+/**
+ * Scores every pair of chains active together for at least MIN_OVERLAP_MS. Work: one pass over
+ * the chains' events to build the series, then per pair the bins of its overlap.
+ */
+export function scoreChainPairs(
+  chains: ReadonlyArray<BleChain>,
+  addresses: ReadonlyArray<BleLinkableAddress>,
+  events: BleEventGroups,
+  receiverNames: ReadonlyArray<string>,
+  dataStartMs: number,
+  dataEndMs: number,
+  uncalibrated = false,
+): BleCoLocationResult {
+  const receivers = receiverNames.length;
+  // Each receiver's weakest packets: about its sensitivity.
+  const floors = new Float64Array(receivers).fill(Infinity);
+  for (let index = 0; index < events.rssi.length; index++) {
+    const rssi = events.rssi[index];
+    if (rssi < floors[events.receiver[index]]) floors[events.receiver[index]] = rssi;
+  }
+  const series = chains.map((chain) => buildSeries(chain, addresses, events, receivers, dataStartMs, dataEndMs));
+  const order = Int32Array.from(chains, (_, index) => index).sort((x, y) => chains[x].firstMs - chains[y].firstMs || x - y);
+  // Concurrent chains per chain (for the prior), counted in the same sweep that finds the pairs.
+  const concurrent = new Int32Array(chains.length);
+  const found: Array<[number, number]> = [];
+  for (let oi = 0; oi < order.length; oi++) {
+    const a = order[oi];
+    const lastA = chains[a].lastMs;
+    for (let oj = oi + 1; oj < order.length; oj++) {
+      const b = order[oj];
+      if (chains[b].firstMs > lastA - MIN_OVERLAP_MS) break;
+      if (Math.min(lastA, chains[b].lastMs) - chains[b].firstMs < MIN_OVERLAP_MS) continue;
+      concurrent[a]++;
+      concurrent[b]++;
+      found.push(a < b ? [a, b] : [b, a]);
+    }
+  }
+  // Every chain's hand-offs, sorted: how many chains hand off around a moment, per chain active then.
+  const allBoundaries = Float64Array.from(series.flatMap((one) => Array.from(one.boundaries))).sort();
+  let activeAround: Int32Array = concurrent;
+  let current = 0;
+  const crowdAt = (t: number, tolerance: number): number => {
+    const count = upperBound(allBoundaries, t + tolerance) - upperBound(allBoundaries, t - tolerance) - 1;
+    return Math.min(0.9, Math.max(0, count) / Math.max(1, activeAround[current]));
+  };
+  // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
+  const scored: Array<{ a: number; b: number; from: number; to: number; crowd: number; logS: number; logT: number }> = [];
+  for (const [a, b] of found) {
+    // Cheap screen on whole-chain levels: two receivers that disagree by far more than any
+    // companion's own shadowing could explain make both "one device" and "travelling together"
+    // negligible, so the pair is not compared bin by bin.
+    if (levelSpread(series[a], series[b], receivers) > SCREEN_SPREAD_DB) continue;
+    current = a;
+    activeAround = concurrent;
+    const from = Math.max(chains[a].firstMs, chains[b].firstMs);
+    const to = Math.min(chains[a].lastMs, chains[b].lastMs);
+    const evidence = scorePair(series[a], series[b], receivers, from, to, receiverNames, floors, crowdAt, false);
+    if (!evidence) continue;
+    scored.push({ a, b, from, to, crowd: Math.max(2, (concurrent[a] + concurrent[b]) / 2), logS: evidence.logS, logT: evidence.logT });
+  }
+  // Empirical Bayes: a chain has about λ sibling sets and μ companions among the `crowd` chains
+  // active with it, and how common multi-set phones and companions are differs from one
+  // capture to the next (none in a room of beacons, many in a street). λ and μ are fitted by
+  // expectation–maximisation over all pairs: the prior mass equals the expected posterior mass.
+  let lambda = PRIOR_SAME;
+  let mu = PRIOR_TRAVEL;
+  const posterior = (entry: (typeof scored)[number], l: number, m: number): [number, number] => {
+    const logS = Math.log(l / entry.crowd) + entry.logS;
+    const logT = Math.log(m / entry.crowd) + entry.logT;
+    const top = Math.max(0, logS, logT);
+    const total = Math.exp(-top) + Math.exp(logS - top) + Math.exp(logT - top);
+    return [Math.exp(logS - top) / total, Math.exp(logT - top) / total];
+  };
+  let inverseCrowd = 0;
+  for (const entry of scored) inverseCrowd += 1 / entry.crowd;
+  for (let iteration = 0; iteration < 20 && scored.length > 0; iteration++) {
+    let massS = 0;
+    let massT = 0;
+    for (const entry of scored) {
+      const [same, travel] = posterior(entry, lambda, mu);
+      massS += same;
+      massT += travel;
+    }
+    const nextLambda = Math.min(PRIOR_MAX, Math.max(PRIOR_MIN, massS / inverseCrowd));
+    const nextMu = Math.min(PRIOR_MAX, Math.max(PRIOR_MIN, massT / inverseCrowd));
+    const settled = Math.abs(nextLambda - lambda) < 1e-3 && Math.abs(nextMu - mu) < 1e-3;
+    lambda = nextLambda;
+    mu = nextMu;
+    if (settled) break;
+  }
+  const pairs: BleChainPair[] = [];
+  for (const entry of scored) {
+    const { a, b, from, to, crowd } = entry;
+    current = a;
+    const [rawSame, travel] = posterior(entry, lambda, mu);
+    const same = uncalibrated ? rawSame : calibrated('co_location', rawSame);
+    let terms: BleCoLocationTerm[] | undefined;
+    if (rawSame >= DESCRIBE_ABOVE || travel >= DESCRIBE_ABOVE) {
+      terms = scorePair(series[a], series[b], receivers, from, to, receiverNames, floors, crowdAt, true)!.terms;
+      const priorS = Math.log(lambda / crowd);
+      const priorT = Math.log(mu / crowd);
+      terms.unshift({
+        name: 'prior',
+        llrSame: priorS,
+        llrTravel: priorT,
+        text: `${Math.round(crowd)} chains active alongside; this capture's fitted rates: ${lambda.toFixed(2)} sibling sets and ${mu.toFixed(2)} companions per chain (same device ${signed(priorS)}, travelled together ${signed(priorT)})`,
+      });
+    }
+    const middle = (from + to) / 2;
+    const [memberA, memberB] = terms || same > 0.5 || travel > 0.5 ? mostOverlapping(chains[a], chains[b], addresses) : [activeAt(chains[a], addresses, middle), activeAt(chains[b], addresses, middle)];
+    pairs.push({ a, b, same, travel, overlapFromMs: from, overlapToMs: to, memberA, memberB, terms });
+  }
+  return { pairs };
+}
+
+/** Largest minus smallest per-receiver difference of two chains' mean levels (0 with fewer than two shared receivers). */
+function levelSpread(sa: ChainSeries, sb: ChainSeries, receivers: number): number {
+  let low = Infinity;
+  let high = -Infinity;
+  for (let r = 0; r < receivers; r++) {
+    const a = sa.level[r];
+    const b = sb.level[r];
+    if (Number.isNaN(a) || Number.isNaN(b)) continue;
+    const d = a - b;
+    if (d < low) low = d;
+    if (d > high) high = d;
+  }
+  return high > low ? high - low : 0;
+}
+
+/** Index of the first value greater than `value` in a sorted array. */
+function upperBound(values: Float64Array, value: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (values[mid] <= value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** The member of a chain active at (or last before) `t`: members are in time order. */
+function activeAt(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddress>, t: number): number {
+  let found = chain.members[0];
+  for (const member of chain.members) {
+    if (addresses[member].profile.firstMs > t) break;
+    found = member;
+  }
+  return found;
+}
+
+function mostOverlapping(a: BleChain, b: BleChain, addresses: ReadonlyArray<BleLinkableAddress>): [number, number] {
+  let best: [number, number] = [a.members[0], b.members[0]];
+  let bestOverlap = -Infinity;
+  for (const x of a.members) {
+    const px = addresses[x].profile;
+    for (const y of b.members) {
+      const py = addresses[y].profile;
+      const overlap = Math.min(px.lastMs, py.lastMs) - Math.max(px.firstMs, py.firstMs);
+      if (overlap > bestOverlap) {
+        bestOverlap = overlap;
+        best = [x, y];
+      }
+    }
+  }
+  return best;
+}
