@@ -8,6 +8,7 @@ import {
   ToolRegistry,
   buildCaseReport,
   builtinCaptureFingerprint,
+  captureProvenance,
   builtinCaptures,
   builtinTools,
   createExecutor,
@@ -93,27 +94,11 @@ async function builtinProvenance(): Promise<Map<string, CaptureProvenance>> {
   const provenance = new Map<string, CaptureProvenance>();
   for (const capture of builtinCaptures()) {
     const fingerprint = await builtinCaptureFingerprint(capture.table);
-    provenance.set(capture.info.id, provenanceOf(capture, { ...fingerprint, basis: 'arrow-ipc' }, null));
+    provenance.set(capture.info.id, captureProvenance(capture.info, { ...fingerprint, basis: 'arrow-ipc' }, null));
   }
   return provenance;
 }
 
-function provenanceOf(capture: Capture, fingerprint: CaptureFingerprint | null, importReport: JsonValue | null): CaptureProvenance {
-  const info = capture.info;
-  return {
-    id: info.id,
-    source: info.source,
-    description: info.description,
-    rows: info.rowCount,
-    bounds: info.bounds,
-    channels: info.channels,
-    timeOrigin: info.timeOrigin,
-    bytes: fingerprint?.bytes ?? null,
-    sha256: fingerprint?.sha256 ?? null,
-    hashBasis: fingerprint ? fingerprint.basis : 'not-recorded',
-    importReport,
-  };
-}
 
 async function readJson(path: string): Promise<unknown> {
   const parsed = safeParseJson(await readFile(path, 'utf8'));
@@ -174,7 +159,7 @@ async function reportCommand(argv: string[], io: Io, now: () => Date): Promise<n
     const captures = await builtinProvenance();
     for (const recorded of run.value.captures ?? []) captures.set(recorded.id, recorded);
     const given = await readGivenCaptures(asStrings(values.capture));
-    for (const [id, entry] of given) captures.set(id, provenanceOf(entry.capture, entry.fingerprint, entry.importReport));
+    for (const [id, entry] of given) captures.set(id, captureProvenance(entry.capture.info, entry.fingerprint, entry.importReport));
     report = buildCaseReport(run.value, { captures, createdAt: now().toISOString() });
   }
   await writeFile(out, renderReportHtml(report));

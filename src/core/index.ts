@@ -255,6 +255,7 @@ export type {
   StepCheck,
   CaptureFingerprint,
 } from './report/index.ts';
-export { buildCaseReport, parseRunDocument, parseCaseReport, renderReportHtml, verifyReport, builtinCaptureFingerprint, redactKeys, selectionOf, BLE_CAVEATS } from './report/index.ts';
+export type { RecordedFingerprint } from './report/index.ts';
+export { buildCaseReport, parseRunDocument, parseCaseReport, renderReportHtml, verifyReport, builtinCaptureFingerprint, captureProvenance, redactKeys, selectionOf, BLE_CAVEATS } from './report/index.ts';
 export type { TimelineStep, TimelineStepKind, RecordedEvent, AccountingRow, AccountingTotals, RunSummary, SummarizableRun } from './planner/record/index.ts';
 export { timelineFromEvents, accountingRows, accountingTotals, formatCost, summarizeRun, failedInvocations } from './planner/record/index.ts';

@@ -14,4 +14,5 @@ export { buildCaseReport, parseRunDocument, parseCaseReport, selectionOf, keyLab
 export { renderReportHtml } from './render-html.ts';
 export { heatmapSvg, timelineSvg, scatterSvg, escapeMarkup, probabilityColor, type SvgSegment } from './svg.ts';
 export { verifyReport, jsonDifferences, RESULT_TOLERANCE, type VerifyDependencies, type VerifyOutcome, type CaptureCheck, type StepCheck, type CaptureFingerprint } from './verify.ts';
-export { builtinCaptureFingerprint } from './fingerprint.ts';
+export { builtinCaptureFingerprint, captureProvenance } from './fingerprint.ts';
+export type { RecordedFingerprint } from './fingerprint.ts';

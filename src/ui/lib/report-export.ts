@@ -1,6 +1,7 @@
 import { version as sextantVersion } from '../../../package.json';
 import {
   buildCaseReport,
+  captureProvenance,
   redactKeys,
   renderReportHtml,
   selectionOf,
@@ -66,29 +67,10 @@ export function runDocumentOf(source: ReportSource): RunDocument {
 
 /** Provenance of a capture the app knows: the file hash recorded at import, or a built-in's Arrow IPC hash from a worker. */
 async function provenanceOf(info: CaptureInfo, importReport: unknown): Promise<CaptureProvenance> {
-  let bytes: number | null = info.sourceBytes ?? null;
-  let sha256: string | null = info.sourceSha256 ?? null;
-  let hashBasis: CaptureProvenance['hashBasis'] = sha256 ? 'source-file' : 'not-recorded';
-  if (!sha256) {
-    const builtin = await getRuntime().pool.query((api) => api.builtinFingerprint(info.id));
-    if (builtin) {
-      ({ sha256, bytes } = builtin);
-      hashBasis = 'arrow-ipc';
-    }
-  }
-  return {
-    id: info.id,
-    source: info.source,
-    description: info.description,
-    rows: info.rowCount,
-    bounds: info.bounds,
-    channels: info.channels,
-    timeOrigin: info.timeOrigin,
-    bytes,
-    sha256,
-    hashBasis,
-    importReport: importReport === undefined ? null : toJson(importReport),
-  };
+  const recorded = importReport === undefined ? null : toJson(importReport);
+  if (info.sourceSha256) return captureProvenance(info, { sha256: info.sourceSha256, bytes: info.sourceBytes ?? null, basis: 'source-file' }, recorded);
+  const builtin = await getRuntime().pool.query((api) => api.builtinFingerprint(info.id));
+  return captureProvenance(info, builtin ? { ...builtin, basis: 'arrow-ipc' } : null, recorded);
 }
 
 /** The provenance of every capture the run's steps read (file hashes, or a built-in's Arrow IPC hash). */
