@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
-import type { CaptureViewAnswer } from '../../lib/capture-queries.ts';
-import { useCaptures } from '../../lib/queries.ts';
-import { useRuns } from '../../lib/run-store.ts';
-import { getRuntime } from '../../lib/sextant-runtime.ts';
+import type { CaptureViewAnswer } from '../../lib/runtime/capture-queries.ts';
+import { useCaptures } from '../../lib/runtime/queries.ts';
+import { useRuns } from '../../lib/stores/run-store.ts';
+import { getRuntime } from '../../lib/runtime/sextant-runtime.ts';
 import { offerCaptureJump } from '../captures/capture-jump.ts';
 import { BleAnalysisView } from './BleAnalysisView.tsx';
 import type { BleAnalyzerOutput } from './ble-output.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import type { Result } from '../../../core/index.ts';
 import type { Workspace, WorkspaceProblem } from '../workspace/index.ts';
-import { getWorkspace } from '../workspace-session.ts';
+import { getWorkspace } from '../stores/workspace-session.ts';
 import { entriesFromReport, KEYRING_SETTING, keyringValue, manualEntry, mergeEntries, normalizeIrk, parseKeyring, type KeyringEntry } from './keyring-model.ts';
 
 /** The part of the workspace the keyring uses (a setting); injectable for tests. */

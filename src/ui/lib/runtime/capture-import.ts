@@ -1,10 +1,10 @@
 import { proxy, releaseProxy, wrap, type Remote } from 'comlink';
 import { useSyncExternalStore } from 'react';
-import type { ColumnMapping, ColumnSchema, JsonObject } from '../../core/index.ts';
-import type { ImportOutcome, ImportWorkerApi } from '../../../workers/import-api.ts';
+import type { ColumnMapping, ColumnSchema, JsonObject } from '../../../core/index.ts';
+import type { ImportOutcome, ImportWorkerApi } from '../../../../workers/import-api.ts';
 import { getRuntime } from './sextant-runtime.ts';
-import { getWorkspace } from './workspace-session.ts';
-import { getKeyring } from './keyring/keyring.ts';
+import { getWorkspace } from '../stores/workspace-session.ts';
+import { getKeyring } from '../keyring/keyring.ts';
 
 /** One file being imported (or that failed). */
 export interface ImportJob {
@@ -67,7 +67,7 @@ export async function importCaptureFile(file: File): Promise<ImportJob> {
   jobs = [job, ...jobs];
   for (const listener of listeners) listener();
 
-  const worker = new Worker(new URL('../../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'sextant-import' });
+  const worker = new Worker(new URL('../../../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'sextant-import' });
   const api = wrap<ImportWorkerApi>(worker);
   // A terminated worker never answers, so cancelling also settles the wait.
   let cancel = () => {};

@@ -1,9 +1,9 @@
 import { useSyncExternalStore } from 'react';
-import { checkPlannerEvent, type ExecutionRecord, type JsonValue, type ProviderKind, type RecordedEvent } from '../../core/index.ts';
-import { getKeyStore } from './planner-keys.ts';
-import { keyringSecrets } from './keyring/keyring.ts';
-import { containsNoSecret, redactSecrets } from './planner-redact.ts';
-import { getWorkspace } from './workspace-session.ts';
+import { checkPlannerEvent, type ExecutionRecord, type JsonValue, type ProviderKind, type RecordedEvent } from '../../../core/index.ts';
+import { getKeyStore } from './keys.ts';
+import { keyringSecrets } from '../keyring/keyring.ts';
+import { containsNoSecret, redactSecrets } from './redact.ts';
+import { getWorkspace } from '../stores/workspace-session.ts';
 
 /** A provider target as a run records it: everything but the key. */
 export interface PlannerTargetConfig {

@@ -16,15 +16,15 @@ import {
   type ToolImplementation,
   type ToolManifest,
   type ToolRunner,
-} from '../../core/index.ts';
+} from '../../../core/index.ts';
 import type { McpServerState } from './mcp-servers.ts';
-import { loadSavedManifests } from './saved-manifests.ts';
-import { getSettings, subscribeSettings } from './settings.ts';
-import { getWorkspace } from './workspace-session.ts';
+import { loadSavedManifests } from '../stores/saved-manifests.ts';
+import { getSettings, subscribeSettings } from '../stores/settings.ts';
+import { getWorkspace } from '../stores/workspace-session.ts';
 import { WorkerPool } from './worker-pool.ts';
 
 function createToolsWorker(): Worker {
-  return new Worker(new URL('../../../workers/tools.worker.ts', import.meta.url), { type: 'module', name: 'sextant-tools' });
+  return new Worker(new URL('../../../../workers/tools.worker.ts', import.meta.url), { type: 'module', name: 'sextant-tools' });
 }
 
 /**
@@ -139,7 +139,7 @@ export class SextantRuntime {
   /** At start, loads the MCP client only when the workspace has a switched-on server. */
   private async followSwitchedOnMcpServers(): Promise<void> {
     const workspace = await getWorkspace();
-    // The key of src/ui/lib/mcp-servers.ts, read here without loading the SDK client.
+    // The key of src/ui/lib/runtime/mcp-servers.ts, read here without loading the SDK client.
     const stored = workspace ? await workspace.getSetting('mcp.servers.v1') : null;
     const anyOn = stored?.ok && Array.isArray(stored.value) && stored.value.some((entry) => isJsonObject(entry) && entry.enabled === true);
     if (anyOn) (await import('./mcp-servers.ts')).getMcpServers();

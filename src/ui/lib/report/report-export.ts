@@ -1,4 +1,4 @@
-import { version as sextantVersion } from '../../../package.json';
+import { version as sextantVersion } from '../../../../package.json';
 import {
   buildCaseReport,
   redactKeys,
@@ -10,11 +10,11 @@ import {
   type PlannerTimelineEntry,
   type RunDocument,
   type RunStep,
-} from '../../core/index.ts';
-import type { PlannerRunRecord } from './planner-run-store.ts';
-import { toJson } from './planner-json.ts';
-import type { RunEntry } from './run-store.ts';
-import { getRuntime } from './sextant-runtime.ts';
+} from '../../../core/index.ts';
+import type { PlannerRunRecord } from '../planner/run-store.ts';
+import { toJson } from '../planner/json.ts';
+import type { RunEntry } from '../stores/run-store.ts';
+import { getRuntime } from '../runtime/sextant-runtime.ts';
 
 /** What a report is made from: a Tools/Runs page run, or a Planner page run with its timeline as text. */
 export type ReportSource =

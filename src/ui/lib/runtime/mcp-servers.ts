@@ -17,9 +17,9 @@ import {
   type McpFailure,
   type McpToolDefinition,
   type McpToolProblem,
-} from '../../core/index.ts';
+} from '../../../core/index.ts';
 import { getRuntime } from './sextant-runtime.ts';
-import { getWorkspace } from './workspace-session.ts';
+import { getWorkspace } from '../stores/workspace-session.ts';
 
 /** Where the server list lives in the workspace (sextant-runtime.ts reads it at start too). */
 const SETTING_KEY = 'mcp.servers.v1';

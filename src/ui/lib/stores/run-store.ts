@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { ExecutionRecord } from '../../core/index.ts';
+import type { ExecutionRecord } from '../../../core/index.ts';
 
 /** One run of this session: what was sent, and what came back. */
 export interface RunEntry {

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { CaptureView } from '../../core/index.ts';
+import type { CaptureView } from '../../../core/index.ts';
 import { getRuntime } from './sextant-runtime.ts';
 
 export type CaptureViewAnswer = CaptureView | { error: string; position: number | null };

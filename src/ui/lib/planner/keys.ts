@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { ProviderKind } from '../../core/index.ts';
+import type { ProviderKind } from '../../../core/index.ts';
 
 /**
  * API keys for the planner's providers. A key lives in this tab's memory unless the user ticks
