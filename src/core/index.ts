@@ -27,6 +27,7 @@ export type { ToolImplementation, ToolOutcome } from './tools/tool.ts';
 export { ToolRegistry } from './tools/registry.ts';
 export { compareVersions } from './tools/semver.ts';
 export { builtinTools } from './tools/builtin-tools.ts';
+export { regressionManifest } from './tools/regression/index.ts';
 export type { DigestingTool } from './tools/result-digest.ts';
 
 export type { RunRequest, RunnerResponse, RunOptions, ToolRunner } from './executor/runner.ts';

@@ -70,7 +70,7 @@ async function provenanceOf(info: CaptureInfo, importReport: unknown): Promise<C
   let sha256: string | null = info.sourceSha256 ?? null;
   let hashBasis: CaptureProvenance['hashBasis'] = sha256 ? 'source-file' : 'not-recorded';
   if (!sha256) {
-    const builtin = await getRuntime().pool.query((api) => api.builtinFingerprint(info.id));
+    const builtin = await getRuntime().builtinFingerprint(info.id);
     if (builtin) {
       ({ sha256, bytes } = builtin);
       hashBasis = 'arrow-ipc';

@@ -12,6 +12,8 @@ import {
   type McpRunBinding,
   type CaptureInfo,
   type CaptureLookup,
+  type CaptureView,
+  type CellValue,
   type Executor,
   type ToolImplementation,
   type ToolManifest,
@@ -23,6 +25,9 @@ import { getSettings, subscribeSettings } from '../stores/settings.ts';
 import { getWorkspace } from '../stores/workspace-session.ts';
 import { WorkerPool } from './worker-pool.ts';
 
+/** A capture under a filter, or why the filter was refused (with where in it, when known). */
+export type CaptureViewAnswer = CaptureView | { error: string; position: number | null };
+
 function createToolsWorker(): Worker {
   return new Worker(new URL('../../../../workers/tools.worker.ts', import.meta.url), { type: 'module', name: 'sextant-tools' });
 }
@@ -32,7 +37,7 @@ function createToolsWorker(): Worker {
  * the main thread validates against, and the catalog of capture descriptions.
  */
 export class SextantRuntime {
-  readonly pool: WorkerPool;
+  private readonly pool: WorkerPool;
   private registry: ToolRegistry;
   private captureInfos = new Map<string, CaptureInfo>();
   private executor: Executor;
@@ -152,6 +157,22 @@ export class SextantRuntime {
   captures(): Promise<CaptureInfo[]> {
     this.capturesLoaded ??= this.loadCaptures();
     return this.capturesLoaded;
+  }
+
+  /** Counts, histogram, summaries and addresses of a capture under a filter, computed in a tools worker. */
+  selectRows(captureId: string, filter: string): Promise<CaptureViewAnswer> {
+    // comlink's Remote<> distributes the union into a union of promises; it is one promise.
+    return this.pool.query((api) => api.selectRows(captureId, filter) as Promise<CaptureViewAnswer>);
+  }
+
+  /** `limit` rows of a capture under a filter from row `offset`, every column, read in a tools worker. */
+  readRows(captureId: string, filter: string, offset: number, limit: number): Promise<CellValue[][]> {
+    return this.pool.query((api) => api.readRows(captureId, filter, offset, limit));
+  }
+
+  /** SHA-256 and size of a built-in capture's Arrow IPC bytes (null for a capture that is not built in). */
+  builtinFingerprint(captureId: string): Promise<{ sha256: string; bytes: number } | null> {
+    return this.pool.query((api) => api.builtinFingerprint(captureId));
   }
 
   /** Import reports by capture id (captures imported here or restored from the workspace). */
