@@ -15,6 +15,11 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Barrels list their exports by hand (STYLE.md §2), so a module's public surface is visible and greppable.
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportAllDeclaration', message: 'List named exports by hand; no `export *`.' },
+      ],
     },
   },
   {

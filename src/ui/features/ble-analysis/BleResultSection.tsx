@@ -1,8 +1,6 @@
 import { useMemo } from 'react';
-import type { CaptureViewAnswer } from '../../lib/capture-queries.ts';
-import { useCaptures } from '../../lib/queries.ts';
-import { useRuns } from '../../lib/run-store.ts';
-import { getRuntime } from '../../lib/sextant-runtime.ts';
+import { useCaptureRows } from '../../lib/runtime/capture-queries.ts';
+import { useRuns } from '../../lib/stores/run-store.ts';
 import { offerCaptureJump } from '../captures/capture-jump.ts';
 import { BleAnalysisView } from './BleAnalysisView.tsx';
 import type { BleAnalyzerOutput } from './ble-output.ts';
@@ -30,22 +28,16 @@ export function BleResultSection({ output, requestId, invocation }: Props) {
     return undefined;
   }, [invocation, requestId, runs]);
   const selection = useMemo(() => selectionOf(found), [found]);
-  const captures = useCaptures();
+  const rows = useCaptureRows();
   const access = useMemo<PacketAccess>(
     () => ({
-      captures: captures.data ?? null,
-      readRows: (captureId, filter, limit) => getRuntime().pool.query((api) => api.readRows(captureId, filter, 0, limit)),
-      countRows: async (captureId, filter) => {
-        // comlink's Remote<> distributes the union into a union of promises; it is one promise.
-        const view = await getRuntime().pool.query((api) => api.selectRows(captureId, filter) as Promise<CaptureViewAnswer>);
-        return 'error' in view ? 0 : view.rowCount;
-      },
+      ...rows,
       openCapture(captureId, filter) {
         offerCaptureJump({ captureId, filter });
         window.location.hash = '#/captures';
       },
     }),
-    [captures.data],
+    [rows],
   );
   return <BleAnalysisView output={output} selection={selection} access={access} />;
 }

@@ -1,13 +1,8 @@
-import type { CaptureInfo, CellValue } from '../../../core/index.ts';
+import type { CaptureInfo } from '../../../core/index.ts';
+import type { CaptureRows } from '../../lib/runtime/capture-queries.ts';
 
-/** How the view reaches packets: the app wires the tools worker in; tests pass a fake. */
-export interface PacketAccess {
-  /** The captures the app holds now; null while they load. */
-  captures: CaptureInfo[] | null;
-  /** The first `limit` rows of a capture under a filter, every column, as the Captures page reads them. */
-  readRows(captureId: string, filter: string, limit: number): Promise<CellValue[][]>;
-  /** How many rows of a capture a filter keeps. */
-  countRows(captureId: string, filter: string): Promise<number>;
+/** How the view reaches packets: the app wires the tools workers in (`useCaptureRows`); tests pass a fake. */
+export interface PacketAccess extends CaptureRows {
   /** Shows the capture's records under the filter on the Captures page. */
   openCapture(captureId: string, filter: string): void;
 }

@@ -1,13 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { CaptureInfo, CaptureView } from '../../../core/index.ts';
+import { regressionManifest, type CaptureInfo, type CaptureView } from '../../../core/index.ts';
 import { formatCount, formatNumber } from '../../components/format.ts';
 import { Histogram } from '../../components/Histogram.tsx';
-import { useCaptureView } from '../../lib/capture-queries.ts';
-import { offerDraftInvocation } from '../../lib/draft-invocation.ts';
+import { useCaptureView } from '../../lib/runtime/capture-queries.ts';
+import { offerDraftInvocation } from '../../lib/stores/draft-invocation.ts';
 import { FilterBox } from './FilterBox.tsx';
 import { ImportReportView } from './ImportReportView.tsx';
-import { getRuntime } from '../../lib/sextant-runtime.ts';
+import { getRuntime } from '../../lib/runtime/sextant-runtime.ts';
 import { RecordsTable } from './RecordsTable.tsx';
 import { wallClock } from './wall-clock.ts';
 import { Metric } from '../../components/Metric.tsx';
@@ -34,8 +34,9 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
 
   const useInTool = () => {
     offerDraftInvocation({
-      tool_name: 'statistical_regression_tool',
-      tool_version: '1.2.0',
+      // The built-in regression tool, as its manifest names and versions it.
+      tool_name: regressionManifest.name,
+      tool_version: regressionManifest.version,
       capture_selection: {
         capture_id: info.id,
         selectors: { time_range: { ...info.bounds }, ...(filter.trim() && !problem ? { filters: [filter.trim()] } : {}) },

@@ -1,9 +1,9 @@
 import { formatCount } from '../../components/format.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { importCaptureFile, useImportJobs } from '../../lib/capture-import.ts';
-import { useCaptures } from '../../lib/queries.ts';
-import { getRuntime } from '../../lib/sextant-runtime.ts';
+import { importCaptureFile, useImportJobs } from '../../lib/runtime/capture-import.ts';
+import { useCaptures } from '../../lib/runtime/queries.ts';
+import { getRuntime } from '../../lib/runtime/sextant-runtime.ts';
 import { CaptureDetail } from './CaptureDetail.tsx';
 import { clearCaptureJump, peekCaptureJump } from './capture-jump.ts';
 import { ImportPanel } from './ImportPanel.tsx';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { applyImportMapping, cancelImport, dismissImport, useImportJobs } from '../../lib/capture-import.ts';
+import { applyImportMapping, cancelImport, dismissImport, useImportJobs } from '../../lib/runtime/capture-import.ts';
 import { MappingForm } from './MappingForm.tsx';
 
 /** Drop or pick capture files; each import shows its progress and can be cancelled. */

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { CaptureInfo, CellValue } from '../../../core/index.ts';
-import { ROW_PAGE_SIZE, useCaptureRowPage } from '../../lib/capture-queries.ts';
+import { ROW_PAGE_SIZE, useCaptureRowPage } from '../../lib/runtime/capture-queries.ts';
 
 const ROW_HEIGHT = 26;
 const VIEWPORT_HEIGHT = 360;

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { generateConformanceCases, judgeConformance, type ConformanceRow, type ToolManifest } from '../../../core/index.ts';
-import { useCaptures, useManifests } from '../../lib/queries.ts';
-import { runInput } from '../../lib/run-input.ts';
-import { getRun } from '../../lib/run-store.ts';
+import { useCaptures, useManifests } from '../../lib/runtime/queries.ts';
+import { runInput } from '../../lib/runtime/run-input.ts';
+import { getRun } from '../../lib/stores/run-store.ts';
 
 /**
  * The contract's conformance cases for the manifest in the editor: one valid invocation and one

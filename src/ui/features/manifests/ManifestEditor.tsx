@@ -1,6 +1,6 @@
 import Editor, { type OnMount } from '@monaco-editor/react';
 import { useEffect, useRef } from 'react';
-import { MANIFEST_MODEL_URI, monaco } from '../../lib/monaco-setup.ts';
+import { MANIFEST_MODEL_URI, monaco } from '../../lib/runtime/monaco-setup.ts';
 
 export interface EditorMarker {
   message: string;

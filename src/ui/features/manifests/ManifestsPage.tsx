@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { lintManifestText, safeParseJson, type ToolManifest } from '../../../core/index.ts';
-import { useManifests } from '../../lib/queries.ts';
+import { useManifests } from '../../lib/runtime/queries.ts';
 import { ConformancePanel } from './ConformancePanel.tsx';
 import { SavePanel } from './SavePanel.tsx';
 import { VersionDiff } from './VersionDiff.tsx';

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ChangeClassification, ToolManifest } from '../../../core/index.ts';
-import { saveManifest } from '../../lib/saved-manifests.ts';
+import { saveManifest } from '../../lib/stores/saved-manifests.ts';
 
 /**
  * Saves the manifest in the editor as a new version. A change whose version bump is smaller than

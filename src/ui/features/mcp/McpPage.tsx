@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatCheckTable, type McpCallRecord, type McpCheckRow, type McpToolDefinition } from '../../../core/index.ts';
-import { getMcpServers, useMcpServers, type McpServerState } from '../../lib/mcp-servers.ts';
+import { getMcpServers, useMcpServers, type McpServerState } from '../../lib/runtime/mcp-servers.ts';
 import { callFromPage, checkFromPage, exampleArguments, importFromPage, type ImportOutcome } from './mcp-actions.ts';
 
 /**

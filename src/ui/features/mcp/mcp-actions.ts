@@ -13,9 +13,9 @@ import {
   type McpToolDefinition,
   type ReviewItem,
 } from '../../../core/index.ts';
-import { getMcpServers } from '../../lib/mcp-servers.ts';
-import { saveManifest } from '../../lib/saved-manifests.ts';
-import { getRuntime } from '../../lib/sextant-runtime.ts';
+import { getMcpServers } from '../../lib/runtime/mcp-servers.ts';
+import { saveManifest } from '../../lib/stores/saved-manifests.ts';
+import { getRuntime } from '../../lib/runtime/sextant-runtime.ts';
 
 const CALL_TIMEOUT_MS = 30_000;
 const now = () => performance.now();

@@ -1,5 +1,5 @@
 import { formatCost, timelineFromEvents, summarizeRun, type TimelineStep } from '../../../core/index.ts';
-import type { PlannerRunRecord } from '../../lib/planner-run-store.ts';
+import type { PlannerRunRecord } from '../../lib/planner/run-store.ts';
 import { formatCount } from '../../components/format.ts';
 
 function invocationLines(steps: ReadonlyArray<TimelineStep>): string[] {

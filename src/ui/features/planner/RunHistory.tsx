@@ -1,5 +1,5 @@
 import { summarizeRun } from '../../../core/index.ts';
-import { deletePlannerRun, type PlannerRunRecord } from '../../lib/planner-run-store.ts';
+import { deletePlannerRun, type PlannerRunRecord } from '../../lib/planner/run-store.ts';
 
 interface Props {
   runs: ReadonlyArray<PlannerRunRecord>;

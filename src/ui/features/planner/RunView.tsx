@@ -1,8 +1,8 @@
 import { accountingRows, timelineFromEvents, failedInvocations, summarizeRun } from '../../../core/index.ts';
 import { useEffect, useState } from 'react';
 import { ResultView } from '../../components/ResultView.tsx';
-import { plannerRunJson, type PlannerRunRecord } from '../../lib/planner-run-store.ts';
-import { rerunInvocations } from '../../lib/planner-runner.ts';
+import { plannerRunJson, type PlannerRunRecord } from '../../lib/planner/run-store.ts';
+import { rerunInvocations } from '../../lib/planner/runner.ts';
 import { AccountingTable } from './AccountingTable.tsx';
 import { Timeline } from './Timeline.tsx';
 import type { LiveOutput } from './live-output.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ProviderKind } from '../../../core/index.ts';
-import { keySlotOf, useKeyStore } from '../../lib/planner-keys.ts';
+import { keySlotOf, useKeyStore } from '../../lib/planner/keys.ts';
 import { PROVIDER_LABELS, move, newTargetDraft, type TargetDraft } from './target-drafts.ts';
 
 const KINDS = Object.keys(PROVIDER_LABELS) as ProviderKind[];

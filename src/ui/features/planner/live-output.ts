@@ -1,5 +1,6 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import type { StreamDelta } from '../../../core/index.ts';
+import { createExternalStore } from '../../lib/stores/external-store.ts';
 
 /** What the LLM request in flight has streamed so far. Shown on the page only: never recorded nor saved. */
 export interface LiveResponse {
@@ -32,8 +33,7 @@ const EMPTY: LiveResponse = { text: '', reasoning: '', toolCalls: [] };
  * request and the end of one publish immediately, so a previous request's text never lingers.
  */
 export function createLiveOutput(flushMs = LIVE_FLUSH_MS): LiveOutput {
-  const listeners = new Set<() => void>();
-  let shown: LiveResponse | null = null;
+  const shown = createExternalStore<LiveResponse | null>(null);
   let streaming = false;
   let text = '';
   let reasoning = '';
@@ -46,17 +46,13 @@ export function createLiveOutput(flushMs = LIVE_FLUSH_MS): LiveOutput {
   };
   const publish = (next: LiveResponse | null) => {
     cancel();
-    shown = next;
-    for (const listener of listeners) listener();
+    shown.set(next);
   };
   const flush = () => publish(streaming ? { text, reasoning, toolCalls: [...toolCalls] } : null);
 
   return {
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    get: () => shown,
+    subscribe: shown.subscribe,
+    get: shown.get,
     requestStarted() {
       streaming = true;
       text = '';

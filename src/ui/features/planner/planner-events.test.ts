@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtinCaptures, builtinTools, CaptureCatalog, createExecutor, createInProcessRunner, createScriptedProvider, failedInvocations, PLANNER_DEMO_QUESTION, type PlannerClock, plannerDemoScript, type PlannerEvent, type PlannerSessionResult, repairInvocationOffline, runPlannerSession, summarizeRun, timelineFromEvents, ToolRegistry } from '../../../core/index.ts';
-import { toJson } from '../../lib/planner-json.ts';
-import type { PlannerRunRecord, RecordedEvent } from '../../lib/planner-run-store.ts';
+import { toJson } from '../../lib/planner/json.ts';
+import type { PlannerRunRecord, RecordedEvent } from '../../lib/planner/run-store.ts';
 
 // Time stands still: the tool timeout never fires before an in-process tool finishes.
 const clock: PlannerClock = {

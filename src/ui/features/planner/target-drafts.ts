@@ -1,5 +1,5 @@
 import { safeParseJson, type JsonValue, type ProviderKind } from '../../../core/index.ts';
-import type { PlannerTargetConfig } from '../../lib/planner-run-store.ts';
+import type { PlannerTargetConfig } from '../../lib/planner/run-store.ts';
 
 /** A provider target as the form edits it. */
 export interface TargetDraft {

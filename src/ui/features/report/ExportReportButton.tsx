@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { exportCaseReport, exportRunDocument, type ReportSource } from '../../lib/report-export.ts';
+import { exportCaseReport, exportRunDocument, type ReportSource } from '../../lib/report/report-export.ts';
 
 /** "Export report": one self-contained HTML case report and its JSON twin, for the run shown. */
 export function ExportReportButton({ source, withRunFile = false }: { source: ReportSource | (() => ReportSource); withRunFile?: boolean }) {

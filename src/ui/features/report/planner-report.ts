@@ -1,6 +1,6 @@
 import { timelineFromEvents, type PlannerTimelineEntry, type RunStep, type TimelineStep } from '../../../core/index.ts';
-import type { PlannerRunRecord } from '../../lib/planner-run-store.ts';
-import type { ReportSource } from '../../lib/report-export.ts';
+import type { PlannerRunRecord } from '../../lib/planner/run-store.ts';
+import type { ReportSource } from '../../lib/report/report-export.ts';
 
 function entryOf(step: TimelineStep): PlannerTimelineEntry {
   switch (step.kind) {

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { checkJsonLimits } from '../../../core/index.ts';
 import { ResultView } from '../../components/ResultView.tsx';
-import { restoreSavedRuns, runInput } from '../../lib/run-input.ts';
-import { useRuns, type RunEntry } from '../../lib/run-store.ts';
+import { restoreSavedRuns, runInput } from '../../lib/runtime/run-input.ts';
+import { useRuns, type RunEntry } from '../../lib/stores/run-store.ts';
 import { ExportReportButton } from '../report/ExportReportButton.tsx';
 
 function download(entry: RunEntry): void {

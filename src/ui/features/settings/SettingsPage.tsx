@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { updateSettings, useSettings } from '../../lib/settings.ts';
+import { updateSettings, useSettings } from '../../lib/stores/settings.ts';
 import { WorkspacePanel } from './WorkspacePanel.tsx';
 import { KeyringPanel } from '../keyring/KeyringPanel.tsx';
 

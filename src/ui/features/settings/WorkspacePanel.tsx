@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatBytes, WORKSPACE_FILE_EXTENSION, type WorkspaceImportPreview } from '../../lib/workspace/index.ts';
-import { getWorkspace, workspaceProblem } from '../../lib/workspace-session.ts';
+import { getWorkspace, workspaceProblem } from '../../lib/stores/workspace-session.ts';
 import { getKeyring } from '../../lib/keyring/keyring.ts';
 
 /** Where the workspace lives, how much room it has, and moving it as one file. */

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { requestJourney } from '../../lib/journey.ts';
-import { getWorkspace } from '../../lib/workspace-session.ts';
+import { requestJourney } from '../../lib/stores/journey.ts';
+import { getWorkspace } from '../../lib/stores/workspace-session.ts';
 
 interface RecentCapture {
   id: string;

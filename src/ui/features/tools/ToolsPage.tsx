@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { SPEC_EXAMPLES, isJsonObject, safeParseJson, type JsonObject, type ToolManifest } from '../../../core/index.ts';
 import { ResultView } from '../../components/ResultView.tsx';
-import { useCaptures, useManifests } from '../../lib/queries.ts';
-import { runInput } from '../../lib/run-input.ts';
-import { useRun } from '../../lib/run-store.ts';
-import { clearDraftInvocation, peekDraftInvocation } from '../../lib/draft-invocation.ts';
-import { takeJourney } from '../../lib/journey.ts';
+import { useCaptures, useManifests } from '../../lib/runtime/queries.ts';
+import { runInput } from '../../lib/runtime/run-input.ts';
+import { useRun } from '../../lib/stores/run-store.ts';
+import { clearDraftInvocation, peekDraftInvocation } from '../../lib/stores/draft-invocation.ts';
+import { takeJourney } from '../../lib/stores/journey.ts';
 import { ExportReportButton } from '../report/ExportReportButton.tsx';
 import { InvocationForm } from './InvocationForm.tsx';
 

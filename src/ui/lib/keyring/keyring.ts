@@ -1,7 +1,8 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import type { Result } from '../../../core/index.ts';
 import type { Workspace, WorkspaceProblem } from '../workspace/index.ts';
-import { getWorkspace } from '../workspace-session.ts';
+import { getWorkspace } from '../stores/workspace-session.ts';
+import { createExternalStore } from '../stores/external-store.ts';
 import { entriesFromReport, KEYRING_SETTING, keyringValue, manualEntry, mergeEntries, normalizeIrk, parseKeyring, type KeyringEntry } from './keyring-model.ts';
 
 /** The part of the workspace the keyring uses (a setting); injectable for tests. */
@@ -14,10 +15,9 @@ export type KeyringStorage = Pick<Workspace, 'getSetting' | 'saveSetting'>;
  * finishing together both land. Keys are never logged.
  */
 export class Keyring {
-  private entries: KeyringEntry[] = [];
+  private readonly entries = createExternalStore<KeyringEntry[]>([]);
   private loaded: Promise<void> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly storage: () => Promise<KeyringStorage | null>,
@@ -26,12 +26,11 @@ export class Keyring {
 
   /** The keys, in the order they were added. */
   snapshot(): KeyringEntry[] {
-    return this.entries;
+    return this.entries.get();
   }
 
   subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.entries.subscribe(listener);
   }
 
   /** Reads the stored keyring once. */
@@ -93,8 +92,8 @@ export class Keyring {
       const storage = await this.storage();
       if (!storage) {
         // No IndexedDB here: the keyring lives for this visit only.
-        this.set(update(this.entries));
-        return { ok: true, value: this.entries };
+        this.set(update(this.entries.get()));
+        return { ok: true, value: this.entries.get() };
       }
       const stored = await storage.getSetting(KEYRING_SETTING);
       if (!stored.ok) return stored;
@@ -115,8 +114,7 @@ export class Keyring {
   }
 
   private set(entries: KeyringEntry[]): void {
-    this.entries = entries;
-    for (const listener of this.listeners) listener();
+    this.entries.set(entries);
   }
 }
 

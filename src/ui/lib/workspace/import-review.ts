@@ -35,7 +35,7 @@ export function jsonNestingDepth(text: string): number {
 }
 
 /**
- * The settings key saved manifests live under (src/ui/lib/saved-manifests.ts): an import merges
+ * The settings key saved manifests live under (src/ui/lib/stores/saved-manifests.ts): an import merges
  * this list entry by entry instead of replacing it.
  */
 export const SAVED_MANIFESTS_SETTING = 'manifests.v1';

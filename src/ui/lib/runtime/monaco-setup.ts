@@ -3,7 +3,7 @@ import * as monaco from 'monaco-editor';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
 import { loader } from '@monaco-editor/react';
-import { toolManifestSchema } from '../../core/index.ts';
+import { toolManifestSchema } from '../../../core/index.ts';
 
 /** The model URI the manifest editor uses; the ToolManifest schema is bound to it. */
 export const MANIFEST_MODEL_URI = 'inmemory://sextant/manifest.json';

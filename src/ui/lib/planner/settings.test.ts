@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLANNER_SETTINGS } from '../../core/index.ts';
-import { plannerDefaults } from '../features/planner/planner-defaults.ts';
-import { PLANNER_SETTING_FIELDS } from '../features/planner/setting-fields.ts';
-import { parseSettingInput } from '../features/planner/settings-layers.ts';
-import { checkWorkspaceSettings } from './planner-settings.ts';
+import { DEFAULT_PLANNER_SETTINGS } from '../../../core/index.ts';
+import { plannerDefaults } from '../../features/planner/planner-defaults.ts';
+import { PLANNER_SETTING_FIELDS } from '../../features/planner/setting-fields.ts';
+import { parseSettingInput } from '../../features/planner/settings-layers.ts';
+import { checkWorkspaceSettings } from './settings.ts';
 
 const fieldOf = (key: string) => PLANNER_SETTING_FIELDS.find((field) => field.key === key)!;
 

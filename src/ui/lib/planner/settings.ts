@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { checkPlannerSettings, type PlannerConfigError } from '../../core/index.ts';
-import { getWorkspace } from './workspace-session.ts';
+import { checkPlannerSettings, type PlannerConfigError } from '../../../core/index.ts';
+import { getWorkspace } from '../stores/workspace-session.ts';
 
 /** The workspace layer of the planner settings, kept in the workspace's settings store (and so in its exports: it holds no secret). */
 export const PLANNER_SETTINGS_KEY = 'planner.settings';

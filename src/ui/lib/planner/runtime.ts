@@ -1,5 +1,5 @@
-import { builtinTools, type CaptureInfo, type DigestingTool, type Executor, type FetchFunction, type PlannerClock, type ToolManifest } from '../../core/index.ts';
-import { getRuntime } from './sextant-runtime.ts';
+import { builtinTools, type CaptureInfo, type DigestingTool, type Executor, type FetchFunction, type PlannerClock, type ToolManifest } from '../../../core/index.ts';
+import { getRuntime } from '../runtime/sextant-runtime.ts';
 
 /**
  * What the planner loop needs from the browser, built at the edge so the core stays pure: the

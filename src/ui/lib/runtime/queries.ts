@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { getRuntime } from './sextant-runtime.ts';
-import { useSettings } from './settings.ts';
+import { useSettings } from '../stores/settings.ts';
 
 /** Descriptions of the available captures, loaded from a tools worker. */
 export function useCaptures() {

@@ -1,9 +1,9 @@
-import { useSyncExternalStore } from 'react';
-import { checkPlannerEvent, type ExecutionRecord, type JsonValue, type ProviderKind, type RecordedEvent } from '../../core/index.ts';
-import { getKeyStore } from './planner-keys.ts';
-import { keyringSecrets } from './keyring/keyring.ts';
-import { containsNoSecret, redactSecrets } from './planner-redact.ts';
-import { getWorkspace } from './workspace-session.ts';
+import { checkPlannerEvent, type ExecutionRecord, type JsonValue, type ProviderKind, type RecordedEvent } from '../../../core/index.ts';
+import { getKeyStore } from './keys.ts';
+import { keyringSecrets } from '../keyring/keyring.ts';
+import { containsNoSecret, redactSecrets } from './redact.ts';
+import { getWorkspace } from '../stores/workspace-session.ts';
+import { createExternalStore, useExternalStore } from '../stores/external-store.ts';
 
 /** A provider target as a run records it: everything but the key. */
 export interface PlannerTargetConfig {
@@ -62,17 +62,11 @@ export interface PlannerRunRecord {
   saveProblem?: string;
 }
 
-let runs: PlannerRunRecord[] = [];
-const listeners = new Set<() => void>();
-
-function emit(): void {
-  for (const listener of listeners) listener();
-}
+const runs = createExternalStore<PlannerRunRecord[]>([]);
 
 function put(run: PlannerRunRecord): void {
-  const others = runs.filter((entry) => entry.id !== run.id);
-  runs = [run, ...others].sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id));
-  emit();
+  const others = runs.get().filter((entry) => entry.id !== run.id);
+  runs.set([run, ...others].sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id)));
 }
 
 /** Strips keys and anything echoing one: the form a run takes whenever it leaves memory. */
@@ -111,8 +105,7 @@ async function store(run: PlannerRunRecord): Promise<string | undefined> {
 export async function deletePlannerRun(id: string): Promise<void> {
   const workspace = await getWorkspace();
   await workspace?.deletePlannerRun(id);
-  runs = runs.filter((entry) => entry.id !== id);
-  emit();
+  runs.update((current) => current.filter((entry) => entry.id !== id));
 }
 
 let restoring: Promise<void> | null = null;
@@ -136,7 +129,7 @@ export function restorePlannerRuns(): Promise<void> {
     const workspace = await getWorkspace();
     const stored = workspace ? await workspace.listPlannerRuns({ limit: 200 }) : null;
     if (!stored?.ok) return;
-    const known = new Set(runs.map((entry) => entry.id));
+    const known = new Set(runs.get().map((entry) => entry.id));
     for (const entry of stored.value) {
       // Written by savePlannerRun; each event is checked against its recorded event schema below.
       const record = entry.record as unknown as PlannerRunRecord;
@@ -150,17 +143,11 @@ export function restorePlannerRuns(): Promise<void> {
 }
 
 export function getPlannerRun(id: string): PlannerRunRecord | undefined {
-  return runs.find((entry) => entry.id === id);
+  return runs.get().find((entry) => entry.id === id);
 }
 
 export function usePlannerRuns(): PlannerRunRecord[] {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => runs,
-  );
+  return useExternalStore(runs);
 }
 
 /** The run as a JSON file's text; refuses to produce one that mentions a known key. */

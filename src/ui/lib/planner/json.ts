@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../core/index.ts';
+import type { JsonValue } from '../../../core/index.ts';
 
 /** A plain-JSON copy (drops undefined fields and functions), for recording and saving. */
 export function toJson(value: unknown): JsonValue {

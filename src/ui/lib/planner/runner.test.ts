@@ -1,19 +1,19 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PlannerEvent, StreamDelta } from '../../core/index.ts';
-import type { PlannerLoopInput } from './planner-loop-adapter.ts';
-import type { PlannerRunResult } from './planner-run-store.ts';
-import { startPlannerRun, type PlannerStreamSink } from './planner-runner.ts';
+import type { PlannerEvent, StreamDelta } from '../../../core/index.ts';
+import type { PlannerLoopInput } from './loop-adapter.ts';
+import type { PlannerRunResult } from './run-store.ts';
+import { startPlannerRun, type PlannerStreamSink } from './runner.ts';
 
 const harness = vi.hoisted(() => ({
   loop: null as null | { input: PlannerLoopInput; finish: (result: PlannerRunResult) => void },
   saves: [] as Array<{ events: number; resolve: () => void }>,
 }));
 
-vi.mock('./planner-runtime.ts', () => ({ plannerEnvironment: async () => ({}) }));
-vi.mock('./planner-loop-adapter.ts', () => ({
+vi.mock('./runtime.ts', () => ({ plannerEnvironment: async () => ({}) }));
+vi.mock('./loop-adapter.ts', () => ({
   runPlannerLoop: (input: PlannerLoopInput) => new Promise<PlannerRunResult>((finish) => (harness.loop = { input, finish })),
 }));
-vi.mock('./planner-run-store.ts', () => ({
+vi.mock('./run-store.ts', () => ({
   // Each save waits until the test lets it through, as a slow IndexedDB write would.
   savePlannerRun: (run: { events: unknown[] }) => new Promise<void>((resolve) => harness.saves.push({ events: run.events.length, resolve })),
 }));
@@ -84,7 +84,7 @@ describe('startPlannerRun streaming', () => {
 
 describe('startPlannerRun and identity keys', () => {
   it('never passes a keyring key to the model, in either byte order', async () => {
-    const { getKeyring } = await import('./keyring/keyring.ts');
+    const { getKeyring } = await import('../keyring/keyring.ts');
     await getKeyring().addManual('phone', '267483cba09b720412251bd6638d40b7');
     startPlannerRun({
       question: 'Resolve with 267483cba09b720412251bd6638d40b7 or B7408D63D61B251204729BA0CB837426 please',

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { getKeyStore } from './planner-keys.ts';
-import { checkRecordedEvents, exportablePlannerRun, plannerRunJson, type PlannerRunRecord } from './planner-run-store.ts';
+import { getKeyStore } from './keys.ts';
+import { checkRecordedEvents, exportablePlannerRun, plannerRunJson, type PlannerRunRecord } from './run-store.ts';
 
 function run(key: string): PlannerRunRecord {
   return {

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import type { ProviderKind } from '../../core/index.ts';
+import type { ProviderKind } from '../../../core/index.ts';
+import { createExternalStore } from '../stores/external-store.ts';
 
 /**
  * API keys for the planner's providers. A key lives in this tab's memory unless the user ticks
@@ -52,8 +53,8 @@ export interface KeyStore {
 export function createKeyStore(storage: KeyStorage | null): KeyStore {
   const memory = new Map<string, string>();
   const remembered = new Set<string>();
-  const listeners = new Set<() => void>();
-  let version = 0;
+  // The snapshot is a counter: the keys themselves stay out of React state.
+  const version = createExternalStore(0);
 
   for (const [slot, key] of Object.entries(readRemembered(storage))) {
     memory.set(slot, key);
@@ -76,8 +77,7 @@ export function createKeyStore(storage: KeyStorage | null): KeyStore {
   }
 
   function changed(): void {
-    version++;
-    for (const listener of listeners) listener();
+    version.update((current) => current + 1);
   }
 
   return {
@@ -102,11 +102,8 @@ export function createKeyStore(storage: KeyStorage | null): KeyStore {
     },
     isRemembered: (slot) => remembered.has(slot),
     allKeys: () => [...memory.values()],
-    version: () => version,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    version: version.get,
+    subscribe: version.subscribe,
   };
 }
 

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createExternalStore, useExternalStore } from './external-store.ts';
 
 /** Workspace settings the user can change; kept in this browser's localStorage. */
 export interface WorkspaceSettings {
@@ -27,24 +27,22 @@ function load(): WorkspaceSettings {
   }
 }
 
-let current = load();
-const listeners = new Set<() => void>();
+const settings = createExternalStore(load());
 
 export function getSettings(): WorkspaceSettings {
-  return current;
+  return settings.get();
 }
 
 export function updateSettings(change: Partial<WorkspaceSettings>): void {
-  current = { ...current, ...change };
-  localStorage.setItem(KEY, JSON.stringify(current));
-  for (const listener of listeners) listener();
+  const next = { ...settings.get(), ...change };
+  localStorage.setItem(KEY, JSON.stringify(next));
+  settings.set(next);
 }
 
 export function subscribeSettings(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  return settings.subscribe(listener);
 }
 
 export function useSettings(): WorkspaceSettings {
-  return useSyncExternalStore(subscribeSettings, getSettings);
+  return useExternalStore(settings);
 }

@@ -17,9 +17,10 @@ import {
   type McpFailure,
   type McpToolDefinition,
   type McpToolProblem,
-} from '../../core/index.ts';
+} from '../../../core/index.ts';
 import { getRuntime } from './sextant-runtime.ts';
-import { getWorkspace } from './workspace-session.ts';
+import { getWorkspace } from '../stores/workspace-session.ts';
+import { createExternalStore } from '../stores/external-store.ts';
 
 /** Where the server list lives in the workspace (sextant-runtime.ts reads it at start too). */
 const SETTING_KEY = 'mcp.servers.v1';
@@ -51,17 +52,16 @@ const SESSION_HIDDEN =
   'the server must send Access-Control-Expose-Headers: Mcp-Session-Id (and allow the mcp-session-id and mcp-protocol-version request headers in its preflight)';
 
 class McpServers {
-  private states: McpServerState[] = [];
+  private readonly states = createExternalStore<McpServerState[]>([]);
   private readonly live = new Map<string, Live>();
-  private readonly listeners = new Set<() => void>();
   private loaded: Promise<void> | null = null;
 
-  snapshot = (): McpServerState[] => this.states;
+  snapshot = (): McpServerState[] => this.states.get();
 
   subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
+    const unsubscribe = this.states.subscribe(listener);
     void this.load();
-    return () => this.listeners.delete(listener);
+    return unsubscribe;
   };
 
   /** Reads the saved server list once and connects to each server. */
@@ -71,7 +71,7 @@ class McpServers {
       const stored = workspace ? await workspace.getSetting(SETTING_KEY) : null;
       const entries = stored?.ok && Array.isArray(stored.value) ? stored.value.filter(isJsonObject) : [];
       for (const entry of entries) {
-        if (typeof entry.url !== 'string' || this.states.some((state) => state.url === entry.url)) continue;
+        if (typeof entry.url !== 'string' || this.states.get().some((state) => state.url === entry.url)) continue;
         this.put({ url: entry.url, name: new URL(entry.url).host, enabled: entry.enabled === true, status: 'connecting', error: null, tools: [], problems: [] });
         void this.refresh(entry.url);
       }
@@ -89,7 +89,7 @@ class McpServers {
       return `${JSON.stringify(text)} is not a URL: give the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:3001/mcp`;
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'Only http(s) URLs can be reached from the browser (stdio servers: use the command line)';
-    if (this.states.some((state) => state.url === url.href)) return `${url.href} is already added`;
+    if (this.states.get().some((state) => state.url === url.href)) return `${url.href} is already added`;
     this.put({ url: url.href, name: url.host, enabled: false, status: 'connecting', error: null, tools: [], problems: [] });
     await this.persist();
     await this.refresh(url.href);
@@ -99,8 +99,7 @@ class McpServers {
   async remove(url: string): Promise<void> {
     await this.live.get(url)?.client.close().catch(() => {});
     this.live.delete(url);
-    this.states = this.states.filter((state) => state.url !== url);
-    this.emit();
+    this.states.update((current) => current.filter((state) => state.url !== url));
     await this.persist();
   }
 
@@ -160,22 +159,16 @@ class McpServers {
   }
 
   private put(state: McpServerState): void {
-    this.states = [...this.states, state];
-    this.emit();
+    this.states.update((current) => [...current, state]);
   }
 
   private update(url: string, change: Partial<McpServerState>): void {
-    this.states = this.states.map((state) => (state.url === url ? { ...state, ...change } : state));
-    this.emit();
-  }
-
-  private emit(): void {
-    for (const listener of this.listeners) listener();
+    this.states.update((current) => current.map((state) => (state.url === url ? { ...state, ...change } : state)));
   }
 
   private async persist(): Promise<void> {
     const workspace = await getWorkspace();
-    await workspace?.saveSetting(SETTING_KEY, this.states.map((state) => ({ url: state.url, enabled: state.enabled })));
+    await workspace?.saveSetting(SETTING_KEY, this.states.get().map((state) => ({ url: state.url, enabled: state.enabled })));
   }
 }
 

@@ -8,10 +8,10 @@ import {
   type PlannerSettings,
   type ProviderTarget,
   type StreamDelta,
-} from '../../core/index.ts';
-import type { PlannerRunResult } from './planner-run-store.ts';
-import type { PlannerEnvironment } from './planner-runtime.ts';
-import { toJson } from './planner-json.ts';
+} from '../../../core/index.ts';
+import type { PlannerRunResult } from './run-store.ts';
+import type { PlannerEnvironment } from './runtime.ts';
+import { toJson } from './json.ts';
 
 export interface PlannerLoopInput {
   question: string;

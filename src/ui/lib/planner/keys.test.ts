@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { REMEMBERED_KEYS_STORAGE_KEY, createKeyStore, keySlotOf, type KeyStorage } from './planner-keys.ts';
-import { REDACTED, containsNoSecret, redactSecrets } from './planner-redact.ts';
+import { REMEMBERED_KEYS_STORAGE_KEY, createKeyStore, keySlotOf, type KeyStorage } from './keys.ts';
+import { REDACTED, containsNoSecret, redactSecrets } from './redact.ts';
 
 function memoryStorage(initial: Record<string, string> = {}): KeyStorage & { data: Map<string, string> } {
   const data = new Map(Object.entries(initial));

@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from 'react';
-import type { ExecutionRecord } from '../../core/index.ts';
+import type { ExecutionRecord } from '../../../core/index.ts';
+import { createExternalStore, useExternalStore } from './external-store.ts';
 
 /** One run of this session: what was sent, and what came back. */
 export interface RunEntry {
@@ -17,47 +17,34 @@ export interface RunEntry {
   saveProblem?: string;
 }
 
-let runs: RunEntry[] = [];
+const runs = createExternalStore<RunEntry[]>([]);
 let nextId = 1;
-const listeners = new Set<() => void>();
-
-function emit(): void {
-  for (const listener of listeners) listener();
-}
 
 export function startRun(input: unknown, isPlan: boolean): RunEntry {
   const entry: RunEntry = { id: nextId++, input, isPlan, startedAt: new Date(), state: 'running', progress: 0, records: [], durationMs: 0 };
-  runs = [entry, ...runs];
-  emit();
+  runs.update((current) => [entry, ...current]);
   return entry;
 }
 
 export function updateRun(id: number, change: Partial<Omit<RunEntry, 'id'>>): void {
-  runs = runs.map((entry) => (entry.id === id ? { ...entry, ...change } : entry));
-  emit();
+  runs.update((current) => current.map((entry) => (entry.id === id ? { ...entry, ...change } : entry)));
 }
 
 /** Puts runs restored from the workspace behind this session's runs; new ids continue after them. */
 export function restoreRuns(restored: RunEntry[]): void {
-  const known = new Set(runs.map((entry) => entry.id));
-  runs = [...runs, ...restored.filter((entry) => !known.has(entry.id))].sort((a, b) => b.id - a.id);
-  nextId = Math.max(nextId, ...runs.map((entry) => entry.id + 1));
-  emit();
+  const known = new Set(runs.get().map((entry) => entry.id));
+  const merged = [...runs.get(), ...restored.filter((entry) => !known.has(entry.id))].sort((a, b) => b.id - a.id);
+  nextId = Math.max(nextId, ...merged.map((entry) => entry.id + 1));
+  runs.set(merged);
 }
 
 /** A run by id, outside React. */
 export function getRun(id: number): RunEntry | undefined {
-  return runs.find((entry) => entry.id === id);
+  return runs.get().find((entry) => entry.id === id);
 }
 
 export function useRuns(): RunEntry[] {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => runs,
-  );
+  return useExternalStore(runs);
 }
 
 export function useRun(id: number | null): RunEntry | undefined {

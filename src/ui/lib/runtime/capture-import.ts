@@ -1,10 +1,10 @@
 import { proxy, releaseProxy, wrap, type Remote } from 'comlink';
-import { useSyncExternalStore } from 'react';
-import type { ColumnMapping, ColumnSchema, JsonObject } from '../../core/index.ts';
-import type { ImportOutcome, ImportWorkerApi } from '../../../workers/import-api.ts';
+import type { ColumnMapping, ColumnSchema, JsonObject } from '../../../core/index.ts';
+import type { ImportOutcome, ImportWorkerApi } from '../../../../workers/import-api.ts';
 import { getRuntime } from './sextant-runtime.ts';
-import { getWorkspace } from './workspace-session.ts';
-import { getKeyring } from './keyring/keyring.ts';
+import { getWorkspace } from '../stores/workspace-session.ts';
+import { getKeyring } from '../keyring/keyring.ts';
+import { createExternalStore, useExternalStore } from '../stores/external-store.ts';
 
 /** One file being imported (or that failed). */
 export interface ImportJob {
@@ -22,28 +22,20 @@ export interface ImportJob {
   saveProblem?: string;
 }
 
-let jobs: ImportJob[] = [];
+const jobs = createExternalStore<ImportJob[]>([]);
 let nextJob = 1;
-const listeners = new Set<() => void>();
 const active = new Map<number, { worker: Worker; api: Remote<ImportWorkerApi>; cancel: () => void }>();
 
 function update(id: number, change: Partial<ImportJob>): void {
-  jobs = jobs.map((job) => (job.id === id ? { ...job, ...change } : job));
-  for (const listener of listeners) listener();
+  jobs.update((current) => current.map((job) => (job.id === id ? { ...job, ...change } : job)));
 }
 
 function jobById(id: number): ImportJob | undefined {
-  return jobs.find((job) => job.id === id);
+  return jobs.get().find((job) => job.id === id);
 }
 
 export function useImportJobs(): ImportJob[] {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => jobs,
-  );
+  return useExternalStore(jobs);
 }
 
 /** A capture id from a file name: its stem, lower snake case, unique among `taken`. */
@@ -62,12 +54,11 @@ export function captureIdFor(fileName: string, taken: ReadonlySet<string>): stri
  */
 export async function importCaptureFile(file: File): Promise<ImportJob> {
   const runtime = getRuntime();
-  const taken = new Set([...(await runtime.captures()).map((info) => info.id), ...jobs.filter((job) => job.state === 'importing').map((job) => job.captureId)]);
+  const taken = new Set([...(await runtime.captures()).map((info) => info.id), ...jobs.get().filter((job) => job.state === 'importing').map((job) => job.captureId)]);
   const job: ImportJob = { id: nextJob++, fileName: file.name, captureId: captureIdFor(file.name, taken), state: 'importing', progress: 0 };
-  jobs = [job, ...jobs];
-  for (const listener of listeners) listener();
+  jobs.update((current) => [job, ...current]);
 
-  const worker = new Worker(new URL('../../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'sextant-import' });
+  const worker = new Worker(new URL('../../../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'sextant-import' });
   const api = wrap<ImportWorkerApi>(worker);
   // A terminated worker never answers, so cancelling also settles the wait.
   let cancel = () => {};
@@ -144,6 +135,5 @@ export function cancelImport(id: number): void {
 }
 
 export function dismissImport(id: number): void {
-  jobs = jobs.filter((job) => job.id !== id);
-  for (const listener of listeners) listener();
+  jobs.update((current) => current.filter((job) => job.id !== id));
 }

@@ -12,19 +12,24 @@ import {
   type McpRunBinding,
   type CaptureInfo,
   type CaptureLookup,
+  type CaptureView,
+  type CellValue,
   type Executor,
   type ToolImplementation,
   type ToolManifest,
   type ToolRunner,
-} from '../../core/index.ts';
+} from '../../../core/index.ts';
 import type { McpServerState } from './mcp-servers.ts';
-import { loadSavedManifests } from './saved-manifests.ts';
-import { getSettings, subscribeSettings } from './settings.ts';
-import { getWorkspace } from './workspace-session.ts';
+import { loadSavedManifests } from '../stores/saved-manifests.ts';
+import { getSettings, subscribeSettings } from '../stores/settings.ts';
+import { getWorkspace } from '../stores/workspace-session.ts';
 import { WorkerPool } from './worker-pool.ts';
 
+/** A capture under a filter, or why the filter was refused (with where in it, when known). */
+export type CaptureViewAnswer = CaptureView | { error: string; position: number | null };
+
 function createToolsWorker(): Worker {
-  return new Worker(new URL('../../../workers/tools.worker.ts', import.meta.url), { type: 'module', name: 'sextant-tools' });
+  return new Worker(new URL('../../../../workers/tools.worker.ts', import.meta.url), { type: 'module', name: 'sextant-tools' });
 }
 
 /**
@@ -32,7 +37,7 @@ function createToolsWorker(): Worker {
  * the main thread validates against, and the catalog of capture descriptions.
  */
 export class SextantRuntime {
-  readonly pool: WorkerPool;
+  private readonly pool: WorkerPool;
   private registry: ToolRegistry;
   private captureInfos = new Map<string, CaptureInfo>();
   private executor: Executor;
@@ -139,7 +144,7 @@ export class SextantRuntime {
   /** At start, loads the MCP client only when the workspace has a switched-on server. */
   private async followSwitchedOnMcpServers(): Promise<void> {
     const workspace = await getWorkspace();
-    // The key of src/ui/lib/mcp-servers.ts, read here without loading the SDK client.
+    // The key of src/ui/lib/runtime/mcp-servers.ts, read here without loading the SDK client.
     const stored = workspace ? await workspace.getSetting('mcp.servers.v1') : null;
     const anyOn = stored?.ok && Array.isArray(stored.value) && stored.value.some((entry) => isJsonObject(entry) && entry.enabled === true);
     if (anyOn) (await import('./mcp-servers.ts')).getMcpServers();
@@ -152,6 +157,22 @@ export class SextantRuntime {
   captures(): Promise<CaptureInfo[]> {
     this.capturesLoaded ??= this.loadCaptures();
     return this.capturesLoaded;
+  }
+
+  /** Counts, histogram, summaries and addresses of a capture under a filter, computed in a tools worker. */
+  selectRows(captureId: string, filter: string): Promise<CaptureViewAnswer> {
+    // comlink's Remote<> distributes the union into a union of promises; it is one promise.
+    return this.pool.query((api) => api.selectRows(captureId, filter) as Promise<CaptureViewAnswer>);
+  }
+
+  /** `limit` rows of a capture under a filter from row `offset`, every column, read in a tools worker. */
+  readRows(captureId: string, filter: string, offset: number, limit: number): Promise<CellValue[][]> {
+    return this.pool.query((api) => api.readRows(captureId, filter, offset, limit));
+  }
+
+  /** SHA-256 and size of a built-in capture's Arrow IPC bytes (null for a capture that is not built in). */
+  builtinFingerprint(captureId: string): Promise<{ sha256: string; bytes: number } | null> {
+    return this.pool.query((api) => api.builtinFingerprint(captureId));
   }
 
   /** Import reports by capture id (captures imported here or restored from the workspace). */

@@ -1,6 +1,6 @@
 import { proxy, wrap, type Remote } from 'comlink';
-import type { CaptureInfo, RunOptions, RunRequest, RunnerResponse, ToolOutcome, ToolRunner } from '../../core/index.ts';
-import type { ToolsWorkerApi } from '../../../workers/tools-api.ts';
+import type { CaptureInfo, RunOptions, RunRequest, RunnerResponse, ToolOutcome, ToolRunner } from '../../../core/index.ts';
+import type { ToolsWorkerApi } from '../../../../workers/tools-api.ts';
 
 interface Slot {
   worker: Worker;

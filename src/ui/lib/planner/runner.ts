@@ -1,11 +1,11 @@
-import { PLANNER_EVENT_SCHEMA_VERSION, type JsonValue, type PlannerSettings, type ProviderTarget, type StreamDelta } from '../../core/index.ts';
-import { keySlotOf, getKeyStore } from './planner-keys.ts';
-import { runPlannerLoop } from './planner-loop-adapter.ts';
-import { savePlannerRun, type PlannerRerun, type PlannerRunRecord, type PlannerTargetConfig } from './planner-run-store.ts';
-import { plannerEnvironment } from './planner-runtime.ts';
-import { toJson } from './planner-json.ts';
-import { redactSecrets } from './planner-redact.ts';
-import { keyringSecrets } from './keyring/keyring.ts';
+import { PLANNER_EVENT_SCHEMA_VERSION, type JsonValue, type PlannerSettings, type ProviderTarget, type StreamDelta } from '../../../core/index.ts';
+import { keySlotOf, getKeyStore } from './keys.ts';
+import { runPlannerLoop } from './loop-adapter.ts';
+import { savePlannerRun, type PlannerRerun, type PlannerRunRecord, type PlannerTargetConfig } from './run-store.ts';
+import { plannerEnvironment } from './runtime.ts';
+import { toJson } from './json.ts';
+import { redactSecrets } from './redact.ts';
+import { keyringSecrets } from '../keyring/keyring.ts';
 
 export interface StartPlannerRunInput {
   question: string;

@@ -1,4 +1,4 @@
-import { version as sextantVersion } from '../../../package.json';
+import { version as sextantVersion } from '../../../../package.json';
 import {
   buildCaseReport,
   captureProvenance,
@@ -11,11 +11,11 @@ import {
   type PlannerTimelineEntry,
   type RunDocument,
   type RunStep,
-} from '../../core/index.ts';
-import type { PlannerRunRecord } from './planner-run-store.ts';
-import { toJson } from './planner-json.ts';
-import type { RunEntry } from './run-store.ts';
-import { getRuntime } from './sextant-runtime.ts';
+} from '../../../core/index.ts';
+import type { PlannerRunRecord } from '../planner/run-store.ts';
+import { toJson } from '../planner/json.ts';
+import type { RunEntry } from '../stores/run-store.ts';
+import { getRuntime } from '../runtime/sextant-runtime.ts';
 
 /** What a report is made from: a Tools/Runs page run, or a Planner page run with its timeline as text. */
 export type ReportSource =
@@ -69,7 +69,7 @@ export function runDocumentOf(source: ReportSource): RunDocument {
 async function provenanceOf(info: CaptureInfo, importReport: unknown): Promise<CaptureProvenance> {
   const recorded = importReport === undefined ? null : toJson(importReport);
   if (info.sourceSha256) return captureProvenance(info, { sha256: info.sourceSha256, bytes: info.sourceBytes ?? null, basis: 'source-file' }, recorded);
-  const builtin = await getRuntime().pool.query((api) => api.builtinFingerprint(info.id));
+  const builtin = await getRuntime().builtinFingerprint(info.id);
   return captureProvenance(info, builtin ? { ...builtin, basis: 'arrow-ipc' } : null, recorded);
 }
 

@@ -1,8 +1,8 @@
 import { getRuntime } from './sextant-runtime.ts';
-import { restoreRuns, startRun, updateRun } from './run-store.ts';
-import { getWorkspace } from './workspace-session.ts';
-import type { WorkspaceRun } from './workspace/index.ts';
-import { checkJsonLimits, type ExecutionRecord } from '../../core/index.ts';
+import { restoreRuns, startRun, updateRun } from '../stores/run-store.ts';
+import { getWorkspace } from '../stores/workspace-session.ts';
+import type { WorkspaceRun } from '../workspace/index.ts';
+import { checkJsonLimits, type ExecutionRecord } from '../../../core/index.ts';
 
 /**
  * Runs one invocation or an ordered plan through the executor (validation on this thread,

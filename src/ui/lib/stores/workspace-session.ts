@@ -1,4 +1,4 @@
-import { openWorkspace, type Workspace, type WorkspaceProblem } from './workspace/index.ts';
+import { openWorkspace, type Workspace, type WorkspaceProblem } from '../workspace/index.ts';
 
 let opened: Promise<Workspace | null> | null = null;
 let openProblem: WorkspaceProblem | null = null;

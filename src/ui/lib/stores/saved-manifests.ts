@@ -1,4 +1,4 @@
-import { classifyChange, compareVersions, isJsonObject, type ChangeClassification, type JsonObject, type ToolManifest } from '../../core/index.ts';
+import { classifyChange, compareVersions, isJsonObject, type ChangeClassification, type JsonObject, type ToolManifest } from '../../../core/index.ts';
 import { getWorkspace } from './workspace-session.ts';
 
 /** One saved version of a manifest. */
