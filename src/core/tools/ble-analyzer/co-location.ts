@@ -102,8 +102,8 @@ interface ChainSeries {
 }
 
 const DESCRIBE_ABOVE = 0.01;
-/** Per-bin differences of one receiver (never more than MAX_BINS + 1 per pair). */
-const SCRATCH = new Float64Array(256);
+/** Per-bin differences kept per receiver (never more than MAX_BINS + 1 per pair). */
+const SCRATCH_PER_RECEIVER = 256;
 
 /**
  * Per-receiver working arrays of `scorePair`, made once and reused (every field is written for
@@ -120,6 +120,10 @@ function perReceiverScratch(receivers: number) {
     onlyB: new Int32Array(receivers),
     levelA: new Float64Array(receivers),
     levelB: new Float64Array(receivers),
+    /** The plain-variance floor of each receiver's `diffVar`. */
+    plainVar: new Float64Array(receivers),
+    /** receivers × SCRATCH_PER_RECEIVER per-bin differences. */
+    differences: new Float64Array(receivers * SCRATCH_PER_RECEIVER),
   };
 }
 let PER_RECEIVER = perReceiverScratch(8);
@@ -149,14 +153,15 @@ function gaussianLogDensity(e2: number, variance: number): number {
 }
 
 /**
- * The `k`-th smallest (0-based) of `values[0..length)`, which it reorders: the value a full
+ * The `k`-th smallest (0-based) of `values[start..start + length)`, which it reorders: the value a full
  * ascending sort would put at index `k` (Hoare's selection with a middle pivot, deterministic).
  * Written by hand because only the median and the MAD are needed, and sorting both per receiver
  * of every chain pair was about 40% of the co-location step; no NaN ever reaches it.
  */
-function selectKth(values: Float64Array, length: number, k: number): number {
-  let low = 0;
-  let high = length - 1;
+function selectKth(values: Float64Array, start: number, length: number, k: number): number {
+  let low = start;
+  let high = start + length - 1;
+  k += start;
   while (low < high) {
     const pivot = values[(low + high) >> 1];
     let i = low;
@@ -241,8 +246,7 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
   const step = Math.max(1, Math.floor((toBin - fromBin + 1) / MAX_BINS));
   // Per receiver: common bins, mean difference, correlation and motion of both series.
   if (PER_RECEIVER.receivers < receivers) PER_RECEIVER = perReceiverScratch(receivers);
-  const { diff, diffVar, common, comfortable, onlyA, onlyB, levelA, levelB } = PER_RECEIVER;
-  const scratch = SCRATCH;
+  const { diff, diffVar, common, comfortable, onlyA, onlyB, levelA, levelB, plainVar, differences } = PER_RECEIVER;
   // Rationale strings are built only when `describe` is set (the few reported pairs): every
   // other pair only needs the two sums.
   const terms: BleCoLocationTerm[] = [];
@@ -282,7 +286,7 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
         sumBB += vb * vb;
         sumAB += va * vb;
         sumDD += (va - vb) * (va - vb);
-        if (n <= scratch.length) scratch[n - 1] = va - vb;
+        if (n <= SCRATCH_PER_RECEIVER) differences[r * SCRATCH_PER_RECEIVER + n - 1] = va - vb;
       } else if (hasA) {
         aOnly++;
         aOnlyLevel += va;
@@ -302,15 +306,8 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
     if (n === 0) continue;
     const meanA = sumA / n;
     const meanB = sumB / n;
-    // The offset on this receiver: the median per-bin difference (robust to the moments a walker
-    // passes right by one receiver), its noise from the median absolute deviation.
-    const used = Math.min(n, scratch.length);
-    const median = selectKth(scratch, used, used >> 1);
-    for (let index = 0; index < used; index++) scratch[index] = Math.abs(scratch[index] - median);
-    const mad = 1.4826 * selectKth(scratch, used, used >> 1);
-    diff[r] = median;
-    // Variance of a median ≈ (π/2)·σ²; Math.max with the plain variance's floor keeps tiny MADs honest.
-    diffVar[r] = Math.max((Math.PI / 2) * mad * mad, 0.25 * Math.max(0, sumDD / n - (meanA - meanB) ** 2));
+    // The median difference and its noise are computed below, for the receivers that use them.
+    plainVar[r] = 0.25 * Math.max(0, sumDD / n - (meanA - meanB) ** 2);
     // Near the receiver's sensitivity the weaker chain loses its weak packets and its mean reads
     // high: such receivers say nothing reliable about the offset.
     if (Math.min(meanA, meanB) < floors[r] + CENSOR_MARGIN_DB) comfortable[r] = 0;
@@ -347,9 +344,26 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
   if (!anyCommon) return undefined;
   for (let r = 0; r < receivers; r++) {
     if (common[r] < 3 || comfortable[r] === 0) continue;
+    // The offset on this receiver: the median per-bin difference (robust to the moments a walker
+    // passes right by one receiver). Only receivers that hear both comfortably use it.
+    diff[r] = selectKth(differences, r * SCRATCH_PER_RECEIVER, Math.min(common[r], SCRATCH_PER_RECEIVER), Math.min(common[r], SCRATCH_PER_RECEIVER) >> 1);
     heard++;
     weightSum += common[r];
     weighted += common[r] * diff[r];
+  }
+  if (heard >= 2) {
+    // Its noise, from the median absolute deviation: only the consistency term (two or more
+    // such receivers) reads it.
+    for (let r = 0; r < receivers; r++) {
+      if (common[r] < 3 || comfortable[r] === 0) continue;
+      const start = r * SCRATCH_PER_RECEIVER;
+      const used = Math.min(common[r], SCRATCH_PER_RECEIVER);
+      const median = diff[r];
+      for (let index = start; index < start + used; index++) differences[index] = Math.abs(differences[index] - median);
+      const mad = 1.4826 * selectKth(differences, start, used, used >> 1);
+      // Variance of a median ≈ (π/2)·σ²; Math.max with the plain variance's floor keeps tiny MADs honest.
+      diffVar[r] = Math.max((Math.PI / 2) * mad * mad, plainVar[r]);
+    }
   }
   const offset = heard > 0 ? weighted / weightSum : 0;
 
