@@ -518,21 +518,29 @@ export function scoreChainPairs(
   const allBoundaries = Float64Array.from(series.flatMap((one) => Array.from(one.boundaries))).sort();
   let current = 0;
   // The crowd share of each of a chain's hand-offs depends only on the chain and the tolerance
-  // (nearly always the 2 s floor): computed once per chain and tolerance, not once per pair.
-  const crowdCache = series.map(() => ({ tolerance: Number.NaN, share: new Float64Array(0) }));
+  // (a handful of distinct values): computed once per chain and tolerance, not once per pair.
+  const crowdCache = series.map(() => new Map<number, Float64Array>());
+  let crowdChain = -1;
+  let crowdTolerance = Number.NaN;
+  let crowdShares = new Float64Array(0);
   const crowdAt = (boundary: number, tolerance: number): number => {
-    const cache = crowdCache[current];
-    if (cache.tolerance !== tolerance) {
-      const own = series[current].boundaries;
-      cache.tolerance = tolerance;
-      cache.share = new Float64Array(own.length);
-      for (let index = 0; index < own.length; index++) {
-        const t = own[index];
-        const count = upperBound(allBoundaries, t + tolerance) - upperBound(allBoundaries, t - tolerance) - 1;
-        cache.share[index] = Math.min(0.9, Math.max(0, count) / Math.max(1, concurrent[current]));
+    if (crowdChain !== current || crowdTolerance !== tolerance) {
+      crowdChain = current;
+      crowdTolerance = tolerance;
+      const cached = crowdCache[current].get(tolerance);
+      if (cached) crowdShares = cached;
+      else {
+        const own = series[current].boundaries;
+        crowdShares = new Float64Array(own.length);
+        for (let index = 0; index < own.length; index++) {
+          const t = own[index];
+          const count = upperBound(allBoundaries, t + tolerance) - upperBound(allBoundaries, t - tolerance) - 1;
+          crowdShares[index] = Math.min(0.9, Math.max(0, count) / Math.max(1, concurrent[current]));
+        }
+        crowdCache[current].set(tolerance, crowdShares);
       }
     }
-    return cache.share[boundary];
+    return crowdShares[boundary];
   };
   // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
   const scored: Array<{ a: number; b: number; from: number; to: number; crowd: number; logS: number; logT: number }> = [];
