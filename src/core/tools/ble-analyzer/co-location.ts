@@ -522,7 +522,7 @@ export function scoreChainPairs(
   const crowdCache = series.map(() => new Map<number, Float64Array>());
   let crowdChain = -1;
   let crowdTolerance = Number.NaN;
-  let crowdShares = new Float64Array(0);
+  let crowdShares: Float64Array = new Float64Array(0);
   const crowdAt = (boundary: number, tolerance: number): number => {
     if (crowdChain !== current || crowdTolerance !== tolerance) {
       crowdChain = current;
