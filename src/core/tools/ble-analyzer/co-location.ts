@@ -517,30 +517,19 @@ export function scoreChainPairs(
   // Every chain's hand-offs, sorted: how many chains hand off around a moment, per chain active then.
   const allBoundaries = Float64Array.from(series.flatMap((one) => Array.from(one.boundaries))).sort();
   let current = 0;
-  // The crowd share of each of a chain's hand-offs depends only on the chain and the tolerance
-  // (a handful of distinct values): computed once per chain and tolerance, not once per pair.
-  const crowdCache = series.map(() => new Map<number, Float64Array>());
-  let crowdChain = -1;
-  let crowdTolerance = Number.NaN;
-  let crowdShares: Float64Array = new Float64Array(0);
+  // How many chains hand off around each hand-off: each hand-off's place among all of them is
+  // found once by bisection; the few neighbours within a tolerance (a couple of seconds, against
+  // about one hand-off a second in a crowd) are then counted by stepping outward from it. The
+  // tolerance differs from pair to pair (it follows both chains' advertising intervals).
+  const boundaryPlace = series.map((one) => Int32Array.from(one.boundaries, (t) => upperBound(allBoundaries, t)));
   const crowdAt = (boundary: number, tolerance: number): number => {
-    if (crowdChain !== current || crowdTolerance !== tolerance) {
-      crowdChain = current;
-      crowdTolerance = tolerance;
-      const cached = crowdCache[current].get(tolerance);
-      if (cached) crowdShares = cached;
-      else {
-        const own = series[current].boundaries;
-        crowdShares = new Float64Array(own.length);
-        for (let index = 0; index < own.length; index++) {
-          const t = own[index];
-          const count = upperBound(allBoundaries, t + tolerance) - upperBound(allBoundaries, t - tolerance) - 1;
-          crowdShares[index] = Math.min(0.9, Math.max(0, count) / Math.max(1, concurrent[current]));
-        }
-        crowdCache[current].set(tolerance, crowdShares);
-      }
-    }
-    return crowdShares[boundary];
+    const t = series[current].boundaries[boundary];
+    const place = boundaryPlace[current][boundary];
+    let above = place;
+    while (above < allBoundaries.length && allBoundaries[above] <= t + tolerance) above++;
+    let below = place;
+    while (below > 0 && allBoundaries[below - 1] > t - tolerance) below--;
+    return Math.min(0.9, Math.max(0, above - below - 1) / Math.max(1, concurrent[current]));
   };
   // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
   const scored: Array<{ a: number; b: number; from: number; to: number; crowd: number; logS: number; logT: number }> = [];
