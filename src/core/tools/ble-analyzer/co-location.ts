@@ -93,6 +93,8 @@ interface ChainSeries {
   mean: Float32Array;
   /** Hand-off and edge times (ms) in time order. */
   boundaries: Float64Array;
+  /** Whether `boundaries` is ascending (hand-offs of overlapping members can make it not), so it can be searched. */
+  ascending: boolean;
   /** Coincidence tolerance from the advertising interval, ms. */
   toleranceMs: number;
   /** Mean level per receiver over the chain's whole life (NaN where never heard). */
@@ -100,8 +102,8 @@ interface ChainSeries {
 }
 
 const DESCRIBE_ABOVE = 0.01;
-/** Per-bin differences of one receiver (never more than MAX_BINS + 1 per pair). */
-const SCRATCH = new Float64Array(256);
+/** Per-bin differences kept per receiver (never more than MAX_BINS + 1 per pair). */
+const SCRATCH_PER_RECEIVER = 256;
 
 /**
  * Per-receiver working arrays of `scorePair`, made once and reused (every field is written for
@@ -118,6 +120,10 @@ function perReceiverScratch(receivers: number) {
     onlyB: new Int32Array(receivers),
     levelA: new Float64Array(receivers),
     levelB: new Float64Array(receivers),
+    /** The plain-variance floor of each receiver's `diffVar`. */
+    plainVar: new Float64Array(receivers),
+    /** receivers × SCRATCH_PER_RECEIVER per-bin differences. */
+    differences: new Float64Array(receivers * SCRATCH_PER_RECEIVER),
   };
 }
 let PER_RECEIVER = perReceiverScratch(8);
@@ -139,6 +145,43 @@ function logBinomial(m: number, k: number, q: number): number {
   for (let index = 1; index <= m; index++) logChoose += Math.log((k - m + index) / index);
   const p = Math.min(1 - 1e-9, Math.max(1e-9, q));
   return logChoose + m * Math.log(p) + (k - m) * Math.log(1 - p);
+}
+
+/** Log density of a zero-mean Gaussian at squared deviation `e2`, without the constant. */
+function gaussianLogDensity(e2: number, variance: number): number {
+  return -0.5 * Math.log(variance) - e2 / (2 * variance);
+}
+
+/**
+ * The `k`-th smallest (0-based) of `values[start..start + length)`, which it reorders: the value a full
+ * ascending sort would put at index `k` (Hoare's selection with a middle pivot, deterministic).
+ * Written by hand because only the median and the MAD are needed, and sorting both per receiver
+ * of every chain pair was about 40% of the co-location step; no NaN ever reaches it.
+ */
+function selectKth(values: Float64Array, start: number, length: number, k: number): number {
+  let low = start;
+  let high = start + length - 1;
+  k += start;
+  while (low < high) {
+    const pivot = values[(low + high) >> 1];
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while (values[i] < pivot) i++;
+      while (values[j] > pivot) j--;
+      if (i <= j) {
+        const swap = values[i];
+        values[i] = values[j];
+        values[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) high = j;
+    else if (k >= i) low = i;
+    else return values[k];
+  }
+  return values[k];
 }
 
 function logSumExp(x: number, y: number): number {
@@ -183,7 +226,9 @@ function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddres
   }
   const last = addresses[chain.members[chain.members.length - 1]].profile;
   if (dataEndMs - last.lastMs > 5_000) boundaries.push(last.lastMs);
-  return { bin0, bins, mean, boundaries: Float64Array.from(boundaries), toleranceMs: Math.max(2_000, 2500 * interval), level };
+  let ascending = true;
+  for (let index = 1; index < boundaries.length; index++) if (boundaries[index] < boundaries[index - 1]) ascending = false;
+  return { bin0, bins, mean, boundaries: Float64Array.from(boundaries), ascending, toleranceMs: Math.max(2_000, 2500 * interval), level };
 }
 
 interface PairEvidence {
@@ -193,7 +238,7 @@ interface PairEvidence {
 }
 
 /** The evidence of one chain pair, or undefined when no receiver heard both in the overlap. */
-function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: number, toMs: number, names: ReadonlyArray<string>, floors: Float64Array, crowdAt: (t: number, tolerance: number) => number, describe: boolean): PairEvidence | undefined {
+function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: number, toMs: number, names: ReadonlyArray<string>, floors: Float64Array, crowdAt: (boundary: number, tolerance: number) => number, describe: boolean): PairEvidence | undefined {
   const fromBin = Math.floor(fromMs / BIN_MS);
   const toBin = Math.floor(toMs / BIN_MS);
   // Long overlaps (chains alive together for an hour) are read at up to MAX_BINS evenly spaced
@@ -201,18 +246,18 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
   const step = Math.max(1, Math.floor((toBin - fromBin + 1) / MAX_BINS));
   // Per receiver: common bins, mean difference, correlation and motion of both series.
   if (PER_RECEIVER.receivers < receivers) PER_RECEIVER = perReceiverScratch(receivers);
-  const { diff, diffVar, common, comfortable, onlyA, onlyB, levelA, levelB } = PER_RECEIVER;
-  const scratch = SCRATCH;
+  const { diff, diffVar, common, comfortable, onlyA, onlyB, levelA, levelB, plainVar, differences } = PER_RECEIVER;
+  // Rationale strings are built only when `describe` is set (the few reported pairs): every
+  // other pair only needs the two sums.
   const terms: BleCoLocationTerm[] = [];
   let logS = 0;
   let logT = 0;
-  const add = (name: BleCoLocationTermName, llrSame: number, llrTravel: number, text: () => string): void => {
-    logS += llrSame;
-    logT += llrTravel;
-    if (describe) terms.push({ name, llrSame, llrTravel, text: `${text()} (same device ${signed(llrSame)}, travelled together ${signed(llrTravel)})` });
+  const add = (name: BleCoLocationTermName, llrSame: number, llrTravel: number, text: string): void => {
+    terms.push({ name, llrSame, llrTravel, text: `${text} (same device ${signed(llrSame)}, travelled together ${signed(llrTravel)})` });
   };
   let covariationS = 0;
   let covariationT = 0;
+  let covariationReceivers = 0;
   const covariationParts: string[] = [];
   for (let r = 0; r < receivers; r++) {
     let n = 0;
@@ -241,7 +286,7 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
         sumBB += vb * vb;
         sumAB += va * vb;
         sumDD += (va - vb) * (va - vb);
-        if (n <= scratch.length) scratch[n - 1] = va - vb;
+        if (n <= SCRATCH_PER_RECEIVER) differences[r * SCRATCH_PER_RECEIVER + n - 1] = va - vb;
       } else if (hasA) {
         aOnly++;
         aOnlyLevel += va;
@@ -261,17 +306,8 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
     if (n === 0) continue;
     const meanA = sumA / n;
     const meanB = sumB / n;
-    // The offset on this receiver: the median per-bin difference (robust to the moments a walker
-    // passes right by one receiver), its noise from the median absolute deviation.
-    const used = Math.min(n, scratch.length);
-    const differences = scratch.subarray(0, used).sort();
-    const median = differences[used >> 1];
-    for (let index = 0; index < used; index++) differences[index] = Math.abs(differences[index] - median);
-    differences.sort();
-    const mad = 1.4826 * differences[used >> 1];
-    diff[r] = median;
-    // Variance of a median ≈ (π/2)·σ²; Math.max with the plain variance's floor keeps tiny MADs honest.
-    diffVar[r] = Math.max((Math.PI / 2) * mad * mad, 0.25 * Math.max(0, sumDD / n - (meanA - meanB) ** 2));
+    // The median difference and its noise are computed below, for the receivers that use them.
+    plainVar[r] = 0.25 * Math.max(0, sumDD / n - (meanA - meanB) ** 2);
     // Near the receiver's sensitivity the weaker chain loses its weak packets and its mean reads
     // high: such receivers say nothing reliable about the offset.
     if (Math.min(meanA, meanB) < floors[r] + CENSOR_MARGIN_DB) comfortable[r] = 0;
@@ -283,7 +319,6 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
     const movingB = Math.sqrt(varB) >= MOVING_SD_DB;
     if (!movingA && !movingB) continue;
     let llr: number;
-    let what: string;
     if (movingA && movingB) {
       const rho = Math.max(-0.99, Math.min(0.99, (sumAB / n - meanA * meanB) / Math.sqrt(varA * varB)));
       // Neighbouring bins of a moving device are correlated, and two walkers on one floor drift
@@ -292,14 +327,14 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
       const z = Math.atanh(rho) * scale;
       const mu = Math.atanh(0.7) * scale;
       llr = Math.max(-3, Math.min(2.5, z * mu - (mu * mu) / 2));
-      what = `${names[r]} r=${rho.toFixed(2)} over ${n} bins`;
+      if (describe) covariationParts.push(`${names[r]} r=${rho.toFixed(2)} over ${n} bins`);
     } else {
       llr = -0.7;
-      what = `${names[r]} only one of them moves`;
+      if (describe) covariationParts.push(`${names[r]} only one of them moves`);
     }
     covariationS += llr;
     covariationT += llr;
-    covariationParts.push(what);
+    covariationReceivers++;
   }
   let heard = 0;
   let weightSum = 0;
@@ -309,9 +344,26 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
   if (!anyCommon) return undefined;
   for (let r = 0; r < receivers; r++) {
     if (common[r] < 3 || comfortable[r] === 0) continue;
+    // The offset on this receiver: the median per-bin difference (robust to the moments a walker
+    // passes right by one receiver). Only receivers that hear both comfortably use it.
+    diff[r] = selectKth(differences, r * SCRATCH_PER_RECEIVER, Math.min(common[r], SCRATCH_PER_RECEIVER), Math.min(common[r], SCRATCH_PER_RECEIVER) >> 1);
     heard++;
     weightSum += common[r];
     weighted += common[r] * diff[r];
+  }
+  if (heard >= 2) {
+    // Its noise, from the median absolute deviation: only the consistency term (two or more
+    // such receivers) reads it.
+    for (let r = 0; r < receivers; r++) {
+      if (common[r] < 3 || comfortable[r] === 0) continue;
+      const start = r * SCRATCH_PER_RECEIVER;
+      const used = Math.min(common[r], SCRATCH_PER_RECEIVER);
+      const median = diff[r];
+      for (let index = start; index < start + used; index++) differences[index] = Math.abs(differences[index] - median);
+      const mad = 1.4826 * selectKth(differences, start, used, used >> 1);
+      // Variance of a median ≈ (π/2)·σ²; Math.max with the plain variance's floor keeps tiny MADs honest.
+      diffVar[r] = Math.max((Math.PI / 2) * mad * mad, plainVar[r]);
+    }
   }
   const offset = heard > 0 ? weighted / weightSum : 0;
 
@@ -323,11 +375,21 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
   let crowdShare = 0;
   let previousMatch = Number.NaN;
   for (const t of sb.boundaries) if (t >= fromMs - tolerance && t <= toMs + tolerance) inB++;
-  for (const t of sa.boundaries) {
+  const bBoundaries = sb.boundaries;
+  for (let boundary = 0; boundary < sa.boundaries.length; boundary++) {
+    const t = sa.boundaries[boundary];
     if (t < fromMs - tolerance || t > toMs + tolerance) continue;
     inA++;
-    crowdShare += crowdAt(t, tolerance);
-    for (const u of sb.boundaries) {
+    crowdShare += crowdAt(boundary, tolerance);
+    // The first hand-off of the other chain (in its order) within the tolerance; when its
+    // hand-offs ascend, that is the first one at or after t − tolerance, found by bisection.
+    let first = 0;
+    if (sb.ascending) {
+      first = lowerBound(bBoundaries, t - tolerance);
+      if (first < bBoundaries.length && bBoundaries[first] - t > tolerance) first = bBoundaries.length;
+    }
+    for (let index = first; index < bBoundaries.length; index++) {
+      const u = bBoundaries[index];
       if (Math.abs(u - t) > tolerance) continue;
       // A repeat exactly one 15-minute period later is what any two devices on the
       // specification's fixed timer produce: it is not counted again.
@@ -347,7 +409,8 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
     const chance = Math.min(0.9, Math.max(rate, inA > 0 ? crowdShare / inA : 0));
     const logChance = logBinomial(m, k, chance);
     const llr = logSumExp(Math.log(0.5) + logBinomial(m, k, 0.85), Math.log(0.5) + logChance) - logChance;
-    add('co_rotation', llr, 0, () => `${m} of ${k} hand-offs within ${(tolerance / 1000).toFixed(1)} s of each other (chance ${chance.toFixed(2)} each)`);
+    logS += llr;
+    if (describe) add('co_rotation', llr, 0, `${m} of ${k} hand-offs within ${(tolerance / 1000).toFixed(1)} s of each other (chance ${chance.toFixed(2)} each)`);
   }
 
   if (heard >= 2) {
@@ -362,18 +425,29 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
       const e2 = (diff[r] - offset) ** 2 * scale;
       squares += e2;
       const noise2 = Math.max(LEVEL_FLOOR_DB ** 2, diffVar[r] / common[r]);
-      const ll = (variance: number) => -0.5 * Math.log(variance) - e2 / (2 * variance);
       const share = (heard - 1) / heard;
-      llrSame += share * (ll(noise2 + LEVEL_SD.S ** 2) - ll(noise2 + LEVEL_SD.U ** 2));
-      llrTravel += share * (ll(noise2 + LEVEL_SD.T ** 2) - ll(noise2 + LEVEL_SD.U ** 2));
+      const llU = gaussianLogDensity(e2, noise2 + LEVEL_SD.U ** 2);
+      llrSame += share * (gaussianLogDensity(e2, noise2 + LEVEL_SD.S ** 2) - llU);
+      llrTravel += share * (gaussianLogDensity(e2, noise2 + LEVEL_SD.T ** 2) - llU);
     }
-    const spread = Math.sqrt(squares / heard);
-    add('tx_offset_consistency', llrSame, llrTravel, () => `RSSI difference ${offset.toFixed(1)} dB on ${heard} receivers, spread ${spread.toFixed(1)} dB`);
+    logS += llrSame;
+    logT += llrTravel;
+    if (describe) add('tx_offset_consistency', llrSame, llrTravel, `RSSI difference ${offset.toFixed(1)} dB on ${heard} receivers, spread ${Math.sqrt(squares / heard).toFixed(1)} dB`);
   }
-  const lvl = (sd: number) => -Math.log(sd) - (offset * offset) / (2 * sd * sd);
-  if (heard > 0) add('tx_offset_level', lvl(OFFSET_SD.S) - lvl(OFFSET_SD.U), lvl(OFFSET_SD.T) - lvl(OFFSET_SD.U), () => `mean RSSI difference ${offset.toFixed(1)} dB`);
+  if (heard > 0) {
+    const lvl = (sd: number) => -Math.log(sd) - (offset * offset) / (2 * sd * sd);
+    const llrSame = lvl(OFFSET_SD.S) - lvl(OFFSET_SD.U);
+    const llrTravel = lvl(OFFSET_SD.T) - lvl(OFFSET_SD.U);
+    logS += llrSame;
+    logT += llrTravel;
+    if (describe) add('tx_offset_level', llrSame, llrTravel, `mean RSSI difference ${offset.toFixed(1)} dB`);
+  }
 
-  if (covariationParts.length > 0) add('rssi_covariation', covariationS, covariationT, () => `RSSI co-variation ${covariationParts.join(', ')}`);
+  if (covariationReceivers > 0) {
+    logS += covariationS;
+    logT += covariationT;
+    if (describe) add('rssi_covariation', covariationS, covariationT, `RSSI co-variation ${covariationParts.join(', ')}`);
+  }
 
   let blind = 0;
   const blindParts: string[] = [];
@@ -383,13 +457,19 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
     if (heard === 0) break;
     if (onlyA[r] >= 4 && levelA[r] - offset >= COMFORTABLE_DBM) {
       blind++;
-      blindParts.push(`${names[r]} hears one at ${levelA[r].toFixed(0)} dBm, never the other`);
+      if (describe) blindParts.push(`${names[r]} hears one at ${levelA[r].toFixed(0)} dBm, never the other`);
     } else if (onlyB[r] >= 4 && levelB[r] + offset >= COMFORTABLE_DBM) {
       blind++;
-      blindParts.push(`${names[r]} hears one at ${levelB[r].toFixed(0)} dBm, never the other`);
+      if (describe) blindParts.push(`${names[r]} hears one at ${levelB[r].toFixed(0)} dBm, never the other`);
     }
   }
-  if (blind > 0) add('blind_spot', blind * Math.log(0.05 / 0.4), blind * Math.log(0.3 / 0.4), () => blindParts.join(', '));
+  if (blind > 0) {
+    const llrSame = blind * Math.log(0.05 / 0.4);
+    const llrTravel = blind * Math.log(0.3 / 0.4);
+    logS += llrSame;
+    logT += llrTravel;
+    if (describe) add('blind_spot', llrSame, llrTravel, blindParts.join(', '));
+  }
   return { terms, logS, logT };
 }
 
@@ -436,11 +516,20 @@ export function scoreChainPairs(
   }
   // Every chain's hand-offs, sorted: how many chains hand off around a moment, per chain active then.
   const allBoundaries = Float64Array.from(series.flatMap((one) => Array.from(one.boundaries))).sort();
-  let activeAround: Int32Array = concurrent;
   let current = 0;
-  const crowdAt = (t: number, tolerance: number): number => {
-    const count = upperBound(allBoundaries, t + tolerance) - upperBound(allBoundaries, t - tolerance) - 1;
-    return Math.min(0.9, Math.max(0, count) / Math.max(1, activeAround[current]));
+  // How many chains hand off around each hand-off: each hand-off's place among all of them is
+  // found once by bisection; the few neighbours within a tolerance (a couple of seconds, against
+  // about one hand-off a second in a crowd) are then counted by stepping outward from it. The
+  // tolerance differs from pair to pair (it follows both chains' advertising intervals).
+  const boundaryPlace = series.map((one) => Int32Array.from(one.boundaries, (t) => upperBound(allBoundaries, t)));
+  const crowdAt = (boundary: number, tolerance: number): number => {
+    const t = series[current].boundaries[boundary];
+    const place = boundaryPlace[current][boundary];
+    let above = place;
+    while (above < allBoundaries.length && allBoundaries[above] <= t + tolerance) above++;
+    let below = place;
+    while (below > 0 && allBoundaries[below - 1] > t - tolerance) below--;
+    return Math.min(0.9, Math.max(0, above - below - 1) / Math.max(1, concurrent[current]));
   };
   // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
   const scored: Array<{ a: number; b: number; from: number; to: number; crowd: number; logS: number; logT: number }> = [];
@@ -450,7 +539,6 @@ export function scoreChainPairs(
     // negligible, so the pair is not compared bin by bin.
     if (levelSpread(series[a], series[b], receivers) > SCREEN_SPREAD_DB) continue;
     current = a;
-    activeAround = concurrent;
     const from = Math.max(chains[a].firstMs, chains[b].firstMs);
     const to = Math.min(chains[a].lastMs, chains[b].lastMs);
     const evidence = scorePair(series[a], series[b], receivers, from, to, receiverNames, floors, crowdAt, false);
@@ -525,6 +613,18 @@ function levelSpread(sa: ChainSeries, sb: ChainSeries, receivers: number): numbe
     if (d > high) high = d;
   }
   return high > low ? high - low : 0;
+}
+
+/** Index of the first value not less than `value` in a sorted array. */
+function lowerBound(values: Float64Array, value: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (values[mid] < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /** Index of the first value greater than `value` in a sorted array. */
