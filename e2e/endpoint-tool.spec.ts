@@ -25,10 +25,16 @@ async function saveBound(page: import('@playwright/test').Page, name: string, en
   await page.goto('/#/manifests');
   await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 20_000 });
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  await page.evaluate((value) => navigator.clipboard.writeText(value), JSON.stringify(remoteManifest(name), null, 2));
-  await page.getByTestId('manifest-editor').locator('.view-lines').click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('ControlOrMeta+v');
+  // The paste is retried until the editor shows it: under load the editor can take the keys
+  // before it has focus, and the manifest shown before would then be saved instead.
+  await expect(async () => {
+    await page.evaluate((value) => navigator.clipboard.writeText(value), JSON.stringify(remoteManifest(name), null, 2));
+    await page.getByTestId('manifest-editor').locator('.view-lines').click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.press('ControlOrMeta+v');
+    // The editor shows the end of the pasted text, where this manifest's payload limit stands.
+    await expect(page.getByTestId('manifest-editor').locator('.view-lines')).toContainText('"max_payload_bytes": 4096', { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await expect(page.getByTestId('manifest-problems.clean')).toBeVisible();
   await page.getByTestId('manifest-save.endpoint').fill(endpoint);
   await page.getByTestId('manifest-save').click();
