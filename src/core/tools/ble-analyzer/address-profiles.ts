@@ -1,4 +1,5 @@
 import type { BleObservationStore } from './observations.ts';
+import { selectKth } from './quickselect.ts';
 
 /**
  * Per-address profiles derived from the store's events grouped by address in time order: lifetime,
@@ -167,29 +168,7 @@ export function buildAddressProfiles(store: BleObservationStore): Array<BleAddre
 
 /** The q-quantile (lower) of `values[0 .. length)` by quickselect: linear on average, reorders them. */
 function lowerQuantile(values: Float64Array, length: number, q: number): number {
-  const target = Math.min(length - 1, Math.floor(q * (length - 1)));
-  let low = 0;
-  let high = length - 1;
-  while (low < high) {
-    const pivot = values[(low + high) >> 1];
-    let i = low;
-    let j = high;
-    while (i <= j) {
-      while (values[i] < pivot) i++;
-      while (values[j] > pivot) j--;
-      if (i <= j) {
-        const swap = values[i];
-        values[i] = values[j];
-        values[j] = swap;
-        i++;
-        j--;
-      }
-    }
-    if (target <= j) high = j;
-    else if (target >= i) low = i;
-    else break;
-  }
-  return values[target];
+  return selectKth(values, 0, length, Math.min(length - 1, Math.floor(q * (length - 1))));
 }
 
 /** The most frequent value of `values[i]` for i in [from, to); ties go to the smaller value. */

@@ -1,6 +1,7 @@
 import { calibrated } from './calibration.ts';
 import type { BleEventGroups } from './observations.ts';
 import type { BleLinkableAddress } from './linkage.ts';
+import { selectKth } from './quickselect.ts';
 
 /**
  * Co-location linkage: joins hand-off chains that run at the same time into one device (the
@@ -150,38 +151,6 @@ function logBinomial(m: number, k: number, q: number): number {
 /** Log density of a zero-mean Gaussian at squared deviation `e2`, without the constant. */
 function gaussianLogDensity(e2: number, variance: number): number {
   return -0.5 * Math.log(variance) - e2 / (2 * variance);
-}
-
-/**
- * The `k`-th smallest (0-based) of `values[start..start + length)`, which it reorders: the value a full
- * ascending sort would put at index `k` (Hoare's selection with a middle pivot, deterministic).
- * Written by hand because only the median and the MAD are needed, and sorting both per receiver
- * of every chain pair was about 40% of the co-location step; no NaN ever reaches it.
- */
-function selectKth(values: Float64Array, start: number, length: number, k: number): number {
-  let low = start;
-  let high = start + length - 1;
-  k += start;
-  while (low < high) {
-    const pivot = values[(low + high) >> 1];
-    let i = low;
-    let j = high;
-    while (i <= j) {
-      while (values[i] < pivot) i++;
-      while (values[j] > pivot) j--;
-      if (i <= j) {
-        const swap = values[i];
-        values[i] = values[j];
-        values[j] = swap;
-        i++;
-        j--;
-      }
-    }
-    if (k <= j) high = j;
-    else if (k >= i) low = i;
-    else return values[k];
-  }
-  return values[k];
 }
 
 function logSumExp(x: number, y: number): number {
