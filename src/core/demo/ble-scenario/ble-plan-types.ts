@@ -101,6 +101,11 @@ export interface BleRadioPlan {
   shadowingDb: number;
   /** Per packet fading, standard deviation in dB. */
   fadingDb: number;
+  /**
+   * Frequency-selective multipath per (receiver, advertising channel, 6 cm spot), standard
+   * deviation in dB (ble-multipath.ts); absent = 0.
+   */
+  multipathDb?: number;
   /** Share of packets that fail their CRC. */
   crcBadRate: number;
   /** Of the CRC-bad packets, the share whose bit errors hit the address (the rest hit the payload). */

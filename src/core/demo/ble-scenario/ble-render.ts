@@ -6,6 +6,7 @@
  * Receiver clocks add their offset and drift; some packets fail their CRC and carry flipped bits.
  */
 import { seededRandom, type SeededRandom } from '../seeded-random.ts';
+import { bleMultipathGainDb } from './ble-multipath.ts';
 import type { BleAddressEpoch, BleDevicePlan, BleMotion, BleReceiverPlan, BleScenarioPlan } from './ble-plan-types.ts';
 
 /** One address of the scenario, with whose it is. */
@@ -132,6 +133,7 @@ export function renderBleObservations(plan: BleScenarioPlan, seed: number): BleO
   const addresses: BleRenderedAddress[] = [];
   const receivers = plan.receivers;
   const radio = plan.radio;
+  const multipathDb = radio.multipathDb ?? 0;
   const position = new Float64Array(2);
   const cursor = new Int32Array(1);
 
@@ -164,7 +166,8 @@ export function renderBleObservations(plan: BleScenarioPlan, seed: number): BleO
           if (random.uniform() < receiver.channelLoss[channelSlot]) continue;
           if (receiver.gaps.length > 0 && inGap(receiver, t)) continue;
           const distance = Math.max(0.5, Math.hypot(position[0] - receiver.x, position[1] - receiver.y));
-          const dbm = plannedDevice.powerAt1mDbm + (set.txOffsetDb ?? 0) - 10 * radio.pathLossExponent * Math.log10(distance) + shadow[r] + radio.fadingDb * random.normal();
+          const multipath = bleMultipathGainDb(multipathDb, seed, r, channelSlot, position[0], position[1]);
+          const dbm = plannedDevice.powerAt1mDbm + (set.txOffsetDb ?? 0) - 10 * radio.pathLossExponent * Math.log10(distance) + shadow[r] + multipath + radio.fadingDb * random.normal();
           if (dbm < receiver.sensitivityDbm) continue;
           const local = t + receiver.clockOffsetMs + (t - plan.startMs) * receiver.driftPpm * 1e-6;
           if (local < plan.startMs || local > plan.endMs) continue;

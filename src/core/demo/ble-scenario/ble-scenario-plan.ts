@@ -211,6 +211,7 @@ export function planBleScenario(config: BleScenarioConfig, seed: number, startMs
       pathLossExponent: 2.2,
       shadowingDb: config.shadowingDb,
       fadingDb: config.fadingDb,
+      multipathDb: config.multipathDb,
       crcBadRate: config.crcBadRate,
       crcAddressShare: config.crcAddressShare,
     },

@@ -64,6 +64,8 @@ export interface BleScenarioConfig {
   transientShare: number;
   shadowingDb: number;
   fadingDb: number;
+  /** Frequency-selective multipath per (receiver, advertising channel, 6 cm spot), σ in dB (ble-multipath.ts). */
+  multipathDb: number;
   /** Distinct models (payload templates) per profile: fewer models, more devices sharing one. */
   modelsPerProfile: number;
   /** The analyzer's `rpa_rotation_model` that matches the scenario (what the evaluation passes). */
@@ -95,6 +97,7 @@ const BASE: BleScenarioConfig = {
   transientShare: 0.2,
   shadowingDb: 5,
   fadingDb: 3,
+  multipathDb: 3,
   modelsPerProfile: 3,
   rotationModel: 'spec_default',
 };

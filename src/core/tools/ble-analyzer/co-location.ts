@@ -1,4 +1,5 @@
 import { calibrated } from './calibration.ts';
+import { channelSignatureEvidence, ChannelSignatureBuilder, type ChannelSignatures } from './channel-signature.ts';
 import type { BleEventGroups } from './observations.ts';
 import type { BleLinkableAddress } from './linkage.ts';
 import { selectKth } from './quickselect.ts';
@@ -28,6 +29,9 @@ import { selectKth } from './quickselect.ts';
  *     together; one moving and the other not is evidence against both.
  *   - `blind_spot`: a receiver that hears one chain well and never the other though the other's
  *     level there would be comfortably above sensitivity (against S; common for T and U).
+ *   - `channel_signature`: the RSSI pattern across the three advertising channels per receiver
+ *     (frequency-selective multipath, a property of the antenna's spot: shared by the sets of
+ *     one device, not by a companion or a stranger; channel-signature.ts).
  * Priors: a chain has at most a couple of sibling sets among the chains active with it.
  */
 
@@ -52,7 +56,7 @@ const MOVING_SD_DB = 3;
 /** Receivers where the weaker chain's mean is within this of the receiver's weakest packets are censored. */
 const CENSOR_MARGIN_DB = 6;
 
-export type BleCoLocationTermName = 'co_rotation' | 'tx_offset_consistency' | 'tx_offset_level' | 'rssi_covariation' | 'blind_spot' | 'prior';
+export type BleCoLocationTermName = 'co_rotation' | 'tx_offset_consistency' | 'tx_offset_level' | 'rssi_covariation' | 'blind_spot' | 'channel_signature' | 'prior';
 
 export interface BleCoLocationTerm {
   name: BleCoLocationTermName;
@@ -100,6 +104,8 @@ interface ChainSeries {
   toleranceMs: number;
   /** Mean level per receiver over the chain's whole life (NaN where never heard). */
   level: Float64Array;
+  /** Per-channel RSSI sums per receiver in blocks, for the channel signature; undefined without channel data. */
+  channels: ChannelSignatures | undefined;
 }
 
 const DESCRIBE_ABOVE = 0.01;
@@ -158,11 +164,12 @@ function logSumExp(x: number, y: number): number {
   return top + Math.log(Math.exp(x - top) + Math.exp(y - top));
 }
 
-function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddress>, events: BleEventGroups, receivers: number, dataStartMs: number, dataEndMs: number): ChainSeries {
+function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddress>, events: BleEventGroups, receivers: number, dataStartMs: number, dataEndMs: number, channelBuilder: ChannelSignatureBuilder): ChainSeries {
   const bin0 = Math.floor(chain.firstMs / BIN_MS);
   const bins = Math.floor(chain.lastMs / BIN_MS) - bin0 + 1;
   const sum = new Float32Array(receivers * bins);
   const count = new Uint16Array(receivers * bins);
+  channelBuilder.start(chain.firstMs, chain.lastMs);
   let interval = 1;
   for (const member of chain.members) {
     const { profile } = addresses[member];
@@ -173,6 +180,7 @@ function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddres
       const slot = events.receiver[index] * bins + Math.floor(events.time[index] / BIN_MS) - bin0;
       sum[slot] += rssi;
       count[slot]++;
+      channelBuilder.add(events.receiver[index], events.channel[index], events.time[index], rssi);
     }
   }
   const mean = new Float32Array(receivers * bins);
@@ -197,7 +205,7 @@ function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddres
   if (dataEndMs - last.lastMs > 5_000) boundaries.push(last.lastMs);
   let ascending = true;
   for (let index = 1; index < boundaries.length; index++) if (boundaries[index] < boundaries[index - 1]) ascending = false;
-  return { bin0, bins, mean, boundaries: Float64Array.from(boundaries), ascending, toleranceMs: Math.max(2_000, 2500 * interval), level };
+  return { bin0, bins, mean, boundaries: Float64Array.from(boundaries), ascending, toleranceMs: Math.max(2_000, 2500 * interval), level, channels: channelBuilder.finish() };
 }
 
 interface PairEvidence {
@@ -418,6 +426,17 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
     if (describe) add('rssi_covariation', covariationS, covariationT, `RSSI co-variation ${covariationParts.join(', ')}`);
   }
 
+  if (sa.channels && sb.channels) {
+    const signature = channelSignatureEvidence(sa.channels, sb.channels, receivers, fromMs, toMs);
+    if (signature) {
+      logS += signature.llrSame;
+      if (describe) {
+        const where = signature.receivers.map((r) => names[r]).join(', ');
+        add('channel_signature', signature.llrSame, 0, `RSSI pattern over channels 37–39 on ${where}: the two differ by ${signature.mismatchDb.toFixed(1)} dB rms where two spots differ by ${signature.spreadDb.toFixed(1)} dB`);
+      }
+    }
+  }
+
   let blind = 0;
   const blindParts: string[] = [];
   for (let r = 0; r < receivers; r++) {
@@ -466,7 +485,8 @@ export function scoreChainPairs(
     const rssi = events.rssi[index];
     if (rssi < floors[events.receiver[index]]) floors[events.receiver[index]] = rssi;
   }
-  const series = chains.map((chain) => buildSeries(chain, addresses, events, receivers, dataStartMs, dataEndMs));
+  const channelBuilder = new ChannelSignatureBuilder(receivers);
+  const series = chains.map((chain) => buildSeries(chain, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder));
   const order = Int32Array.from(chains, (_, index) => index).sort((x, y) => chains[x].firstMs - chains[y].firstMs || x - y);
   // Concurrent chains per chain (for the prior), counted in the same sweep that finds the pairs.
   const concurrent = new Int32Array(chains.length);

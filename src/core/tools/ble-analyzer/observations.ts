@@ -69,10 +69,15 @@ export interface BleEventGroups {
   receiver: Int32Array;
   rssi: Float64Array;
   payload: Int32Array;
+  /** Channel index (37–39 for the primary advertising channels); 255 where the capture does not say. */
+  channel: Uint8Array;
 }
 
+/** `BleEventGroups.channel` of events whose capture has no channel. */
+export const BLE_NO_CHANNEL = 255;
+
 function emptyEventGroups(): BleEventGroups {
-  return { start: new Int32Array(1), time: new Float64Array(0), receiver: new Int32Array(0), rssi: new Float64Array(0), payload: new Int32Array(0) };
+  return { start: new Int32Array(1), time: new Float64Array(0), receiver: new Int32Array(0), rssi: new Float64Array(0), payload: new Int32Array(0), channel: new Uint8Array(0) };
 }
 
 /** What the scan collected. */
@@ -265,6 +270,7 @@ export class BleScanner {
     const txAdd = bleNumberColumn(batch, 'tx_add', true);
     const rxAdd = bleNumberColumn(batch, 'rx_add', true);
     const rssi = bleNumberColumn(batch, 'rssi', true);
+    const channel = bleNumberColumn(batch, batch.schema.metadata.get('sextant.channel_column') ?? 'channel', true);
     const crc = bleFalseBits(batch, 'crc_ok');
     const receiver = bleCodedColumn(batch, 'receiver');
     const signature = bleCodedColumn(batch, 'payload_signature');
@@ -291,6 +297,7 @@ export class BleScanner {
       tx: txAdd ?? NO_VALUES,
       rx: rxAdd ?? NO_VALUES,
       rssi: rssi ?? NO_VALUES,
+      channel: channel ?? NO_VALUES,
       crcBits: crc ? crc.bits : NO_BITS,
       crcOffset: crc ? crc.offset : 0,
       excludeCrcBad: !this.options.includeCrcBad,
@@ -298,7 +305,7 @@ export class BleScanner {
       receiverMap: receiver ? this.codeTable(this.receiverCache, receiver) : NO_MAP,
       signature: signature ?? EMPTY_COLUMN,
       payloadMap: signature ? this.codeTable(this.payloadCache, signature) : NO_MAP,
-      flags: (initiator ? HAS_INITIATOR : 0) | (scanner ? HAS_SCANNER : 0) | (roleOf ? HAS_ROLE : 0) | (voteOf ? HAS_TYPE : 0) | (txAdd ? HAS_TX : 0) | (rxAdd ? HAS_RX : 0) | (rssi ? HAS_RSSI : 0) | (crc ? HAS_CRC : 0) | (receiver ? HAS_RECEIVER : 0) | (signature ? HAS_SIGNATURE : 0),
+      flags: (initiator ? HAS_INITIATOR : 0) | (scanner ? HAS_SCANNER : 0) | (roleOf ? HAS_ROLE : 0) | (voteOf ? HAS_TYPE : 0) | (txAdd ? HAS_TX : 0) | (rxAdd ? HAS_RX : 0) | (rssi ? HAS_RSSI : 0) | (crc ? HAS_CRC : 0) | (receiver ? HAS_RECEIVER : 0) | (signature ? HAS_SIGNATURE : 0) | (channel ? HAS_CHANNEL : 0),
     };
     const transmitter = new Int32Array(rows);
     const counts = scanRows(store, batchColumns, transmitter);
@@ -323,7 +330,14 @@ export class BleScanner {
       start[a + 1] = start[a] + roles[a * ROLES + BLE_ROLE.advertiser] + roles[a * ROLES + BLE_ROLE.scanner] + roles[a * ROLES + BLE_ROLE.initiator];
     }
     const events = start[addresses];
-    const groups: BleEventGroups = { start, time: new Float64Array(events), receiver: new Int32Array(events), rssi: new Float64Array(events), payload: new Int32Array(events) };
+    const groups: BleEventGroups = {
+      start,
+      time: new Float64Array(events),
+      receiver: new Int32Array(events),
+      rssi: new Float64Array(events),
+      payload: new Int32Array(events),
+      channel: new Uint8Array(events),
+    };
     const fill = start.slice(0, addresses);
     for (const { columns, transmitter } of this.scanned) placeEvents(this, store, columns, transmitter, fill, groups);
     this.scanned.length = 0;
@@ -387,6 +401,7 @@ const HAS_RSSI = 64;
 const HAS_CRC = 128;
 const HAS_RECEIVER = 256;
 const HAS_SIGNATURE = 512;
+const HAS_CHANNEL = 1024;
 
 /** One batch's columns as the row loop reads them; absent optional columns are empty arrays behind a flag. */
 interface BatchColumns {
@@ -407,6 +422,7 @@ interface BatchColumns {
   tx: ArrayLike<number>;
   rx: ArrayLike<number>;
   rssi: ArrayLike<number>;
+  channel: ArrayLike<number>;
   /** Bit `crcOffset + row` is 0 when the CRC failed. */
   crcBits: Uint8Array;
   crcOffset: number;
@@ -535,16 +551,18 @@ function scanRows(store: BleObservationStore, c: BatchColumns, transmitterOf: In
 
 /** The second pass's row loop: each event of one batch into its address's group, at `fill[address]`. */
 function placeEvents(scanner: BleScanner, store: BleObservationStore, c: BatchColumns, transmitterOf: Int32Array, fill: Int32Array, groups: BleEventGroups): void {
-  const { rows, time, rssi, receiverMap, payloadMap, flags } = c;
+  const { rows, time, rssi, channel, receiverMap, payloadMap, flags } = c;
   const receiverCodes = c.receiver.codes;
   const signatureCodes = c.signature.codes;
   const hasRssi = (flags & HAS_RSSI) !== 0;
   const hasReceiver = (flags & HAS_RECEIVER) !== 0;
   const hasSignature = (flags & HAS_SIGNATURE) !== 0;
+  const hasChannel = (flags & HAS_CHANNEL) !== 0;
   const eventTime = groups.time;
   const eventReceiver = groups.receiver;
   const eventRssi = groups.rssi;
   const eventPayload = groups.payload;
+  const eventChannel = groups.channel;
   for (let row = 0; row < rows; row++) {
     const transmitter = transmitterOf[row];
     if (transmitter < 0) continue;
@@ -560,6 +578,9 @@ function placeEvents(scanner: BleScanner, store: BleObservationStore, c: BatchCo
     }
     eventReceiver[at] = receiverId;
     eventRssi[at] = hasRssi ? rssi[row] : Number.NaN;
+    // A null channel reads NaN; anything outside a byte is not a channel index.
+    const channelIndex = hasChannel ? channel[row] : Number.NaN;
+    eventChannel[at] = channelIndex >= 0 && channelIndex < BLE_NO_CHANNEL ? channelIndex : BLE_NO_CHANNEL;
     let payload = -1;
     const payloadCode = hasSignature ? signatureCodes[row] : -1;
     if (payloadCode >= 0) {
@@ -575,7 +596,7 @@ function placeEvents(scanner: BleScanner, store: BleObservationStore, c: BatchCo
 
 /** Stable sort of one group by time: positions follow input order, so the position tie-break keeps it stable. */
 function sortGroup(groups: BleEventGroups, from: number, to: number): void {
-  const { time, receiver, rssi, payload } = groups;
+  const { time, receiver, rssi, payload, channel } = groups;
   const length = to - from;
   const positions = new Int32Array(length);
   for (let index = 0; index < length; index++) positions[index] = from + index;
@@ -584,17 +605,20 @@ function sortGroup(groups: BleEventGroups, from: number, to: number): void {
   const receivers = new Int32Array(length);
   const rssis = new Float64Array(length);
   const payloads = new Int32Array(length);
+  const channels = new Uint8Array(length);
   for (let index = 0; index < length; index++) {
     const at = positions[index];
     times[index] = time[at];
     receivers[index] = receiver[at];
     rssis[index] = rssi[at];
     payloads[index] = payload[at];
+    channels[index] = channel[at];
   }
   time.set(times, from);
   receiver.set(receivers, from);
   rssi.set(rssis, from);
   payload.set(payloads, from);
+  channel.set(channels, from);
 }
 
 /** The AD columns of one batch, looked up once (a column lookup makes a new Vector each time). */
