@@ -5,7 +5,10 @@
  * table for the README and writes eval-results.json. Metrics are defined in
  * docs/ble-scenarios.md ("Evaluation").
  *
- *   node --import tsx bench/eval-ble.ts [--seeds N] [--scenario NAME] [--out FILE]
+ *   node --import tsx bench/eval-ble.ts [--seeds N] [--first-seed S] [--scenario NAME] [--out FILE]
+ *
+ * Seeds S…S+N−1 (default 1–3, the held-apart seeds); `--first-seed 101 --seeds 6` scores the
+ * calibration's tuning seeds, which is where changes to the analyzer are tuned.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -116,10 +119,12 @@ function goals(rows: GridRow[], overall: Calibration): string[] {
 }
 
 function main(): void {
-  const { values } = parseArgs({ options: { seeds: { type: 'string' }, scenario: { type: 'string' }, out: { type: 'string' } } });
+  const { values } = parseArgs({ options: { seeds: { type: 'string' }, 'first-seed': { type: 'string' }, scenario: { type: 'string' }, out: { type: 'string' } } });
   const seedCount = values.seeds === undefined ? 3 : Number(values.seeds);
   if (!Number.isInteger(seedCount) || seedCount < 1) throw new Error(`--seeds must be a positive integer, got ${values.seeds}`);
-  const seeds = Array.from({ length: seedCount }, (_, index) => index + 1);
+  const firstSeed = values['first-seed'] === undefined ? 1 : Number(values['first-seed']);
+  if (!Number.isInteger(firstSeed) || firstSeed < 0) throw new Error(`--first-seed must be a non-negative integer, got ${values['first-seed']}`);
+  const seeds = Array.from({ length: seedCount }, (_, index) => index + firstSeed);
   const grid = values.scenario ? GRID.filter((cell) => cell.scenario === values.scenario) : GRID;
   if (grid.length === 0) throw new Error(`no grid row for scenario '${values.scenario}'`);
 

@@ -54,7 +54,7 @@ const OFFSET_SD = { S: 6, T: 10, U: 12 } as const;
 /** A bin series with a standard deviation above this (dB) moves; below it, it is fading noise. */
 const MOVING_SD_DB = 3;
 /** Receivers where the weaker chain's mean is within this of the receiver's weakest packets are censored. */
-const CENSOR_MARGIN_DB = 6;
+const CENSOR_MARGIN_DB = 10;
 
 export type BleCoLocationTermName = 'co_rotation' | 'tx_offset_consistency' | 'tx_offset_level' | 'rssi_covariation' | 'blind_spot' | 'channel_signature' | 'prior';
 
@@ -122,6 +122,8 @@ function perReceiverScratch(receivers: number) {
     diff: new Float64Array(receivers),
     diffVar: new Float64Array(receivers),
     common: new Int32Array(receivers),
+    /** Common bins where both chains are comfortably above the receiver's sensitivity (their differences are in `differences`). */
+    clean: new Int32Array(receivers),
     comfortable: new Uint8Array(receivers),
     onlyA: new Int32Array(receivers),
     onlyB: new Int32Array(receivers),
@@ -223,7 +225,7 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
   const step = Math.max(1, Math.floor((toBin - fromBin + 1) / MAX_BINS));
   // Per receiver: common bins, mean difference, correlation and motion of both series.
   if (PER_RECEIVER.receivers < receivers) PER_RECEIVER = perReceiverScratch(receivers);
-  const { diff, diffVar, common, comfortable, onlyA, onlyB, levelA, levelB, plainVar, differences } = PER_RECEIVER;
+  const { diff, diffVar, common, clean, comfortable, onlyA, onlyB, levelA, levelB, plainVar, differences } = PER_RECEIVER;
   // Rationale strings are built only when `describe` is set (the few reported pairs): every
   // other pair only needs the two sums.
   const terms: BleCoLocationTerm[] = [];
@@ -243,7 +245,13 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
     let sumAA = 0;
     let sumBB = 0;
     let sumAB = 0;
-    let sumDD = 0;
+    let cleanCount = 0;
+    let sumCD = 0;
+    let sumCDD = 0;
+    // Near the receiver's sensitivity the weaker chain loses its weak packets and its bin mean
+    // reads high: only bins where both are comfortably above it say anything about the offset
+    // (a walker's chains are near the edge of a far receiver only part of the time).
+    const comfortableLevel = floors[r] + CENSOR_MARGIN_DB;
     let aOnly = 0;
     let bOnly = 0;
     let aOnlyLevel = 0;
@@ -262,8 +270,13 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
         sumAA += va * va;
         sumBB += vb * vb;
         sumAB += va * vb;
-        sumDD += (va - vb) * (va - vb);
-        if (n <= SCRATCH_PER_RECEIVER) differences[r * SCRATCH_PER_RECEIVER + n - 1] = va - vb;
+        if (va >= comfortableLevel && vb >= comfortableLevel) {
+          const d = va - vb;
+          cleanCount++;
+          sumCD += d;
+          sumCDD += d * d;
+          if (cleanCount <= SCRATCH_PER_RECEIVER) differences[r * SCRATCH_PER_RECEIVER + cleanCount - 1] = d;
+        }
       } else if (hasA) {
         aOnly++;
         aOnlyLevel += va;
@@ -273,6 +286,7 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
       }
     }
     common[r] = n;
+    clean[r] = cleanCount;
     diff[r] = 0;
     diffVar[r] = 0;
     comfortable[r] = 0;
@@ -284,11 +298,8 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
     const meanA = sumA / n;
     const meanB = sumB / n;
     // The median difference and its noise are computed below, for the receivers that use them.
-    plainVar[r] = 0.25 * Math.max(0, sumDD / n - (meanA - meanB) ** 2);
-    // Near the receiver's sensitivity the weaker chain loses its weak packets and its mean reads
-    // high: such receivers say nothing reliable about the offset.
-    if (Math.min(meanA, meanB) < floors[r] + CENSOR_MARGIN_DB) comfortable[r] = 0;
-    else comfortable[r] = 1;
+    plainVar[r] = cleanCount > 0 ? 0.25 * Math.max(0, sumCDD / cleanCount - (sumCD / cleanCount) ** 2) : 0;
+    comfortable[r] = cleanCount >= 3 ? 1 : 0;
     if (n < 6) continue;
     const varA = Math.max(0, sumAA / n - meanA * meanA);
     const varB = Math.max(0, sumBB / n - meanB * meanB);
@@ -320,21 +331,21 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
   for (let r = 0; r < receivers; r++) if (common[r] >= 3) anyCommon = true;
   if (!anyCommon) return undefined;
   for (let r = 0; r < receivers; r++) {
-    if (common[r] < 3 || comfortable[r] === 0) continue;
+    if (comfortable[r] === 0) continue;
     // The offset on this receiver: the median per-bin difference (robust to the moments a walker
     // passes right by one receiver). Only receivers that hear both comfortably use it.
-    diff[r] = selectKth(differences, r * SCRATCH_PER_RECEIVER, Math.min(common[r], SCRATCH_PER_RECEIVER), Math.min(common[r], SCRATCH_PER_RECEIVER) >> 1);
+    diff[r] = selectKth(differences, r * SCRATCH_PER_RECEIVER, Math.min(clean[r], SCRATCH_PER_RECEIVER), Math.min(clean[r], SCRATCH_PER_RECEIVER) >> 1);
     heard++;
-    weightSum += common[r];
-    weighted += common[r] * diff[r];
+    weightSum += clean[r];
+    weighted += clean[r] * diff[r];
   }
   if (heard >= 2) {
     // Its noise, from the median absolute deviation: only the consistency term (two or more
     // such receivers) reads it.
     for (let r = 0; r < receivers; r++) {
-      if (common[r] < 3 || comfortable[r] === 0) continue;
+      if (comfortable[r] === 0) continue;
       const start = r * SCRATCH_PER_RECEIVER;
-      const used = Math.min(common[r], SCRATCH_PER_RECEIVER);
+      const used = Math.min(clean[r], SCRATCH_PER_RECEIVER);
       const median = diff[r];
       for (let index = start; index < start + used; index++) differences[index] = Math.abs(differences[index] - median);
       const mad = 1.4826 * selectKth(differences, start, used, used >> 1);
@@ -398,10 +409,10 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
     let squares = 0;
     const scale = heard / (heard - 1);
     for (let r = 0; r < receivers; r++) {
-      if (common[r] < 3 || comfortable[r] === 0) continue;
+      if (comfortable[r] === 0) continue;
       const e2 = (diff[r] - offset) ** 2 * scale;
       squares += e2;
-      const noise2 = Math.max(LEVEL_FLOOR_DB ** 2, diffVar[r] / common[r]);
+      const noise2 = Math.max(LEVEL_FLOOR_DB ** 2, diffVar[r] / clean[r]);
       const share = (heard - 1) / heard;
       const llU = gaussianLogDensity(e2, noise2 + LEVEL_SD.U ** 2);
       llrSame += share * (gaussianLogDensity(e2, noise2 + LEVEL_SD.S ** 2) - llU);
