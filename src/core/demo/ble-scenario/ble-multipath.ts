@@ -13,31 +13,13 @@
  * every step. Modelled as an independent N(0, σ²) gain per (receiver, channel, 6.25 cm grid cell),
  * drawn from a hash so it needs no state and no draws from the scenario's random stream.
  */
+import { bleHashedNormal } from './ble-hash.ts';
 
 /** Half a wavelength at 2.4 GHz, m: the size of the cells the gain is constant over. */
 export const BLE_MULTIPATH_CELL_M = 0.0625;
 
-function mix(value: number): number {
-  let t = value >>> 0;
-  t = Math.imul(t ^ (t >>> 16), 0x7feb352d);
-  t = Math.imul(t ^ (t >>> 15), 0x846ca68b);
-  return (t ^ (t >>> 16)) >>> 0;
-}
-
-/** A standard normal determined by the key (Box–Muller over two hashed uniforms). */
-function hashedNormal(seed: number, receiver: number, channel: number, cellX: number, cellY: number): number {
-  let h = mix(seed ^ 0x6d50_a7e1);
-  h = mix(h ^ Math.imul(receiver + 1, 0x9e3779b1));
-  h = mix(h ^ Math.imul(channel + 1, 0x85ebca77));
-  h = mix(h ^ Math.imul(cellX | 0, 0xc2b2ae3d));
-  h = mix(h ^ Math.imul(cellY | 0, 0x27d4eb2f));
-  const u = 1 - h / 4294967296;
-  const v = mix(h ^ 0x5bd1e995) / 4294967296;
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-}
-
 /** Multipath gain (dB) at position (x, y) m, seen by `receiver` on advertising channel slot `channel` (0–2). */
 export function bleMultipathGainDb(sigmaDb: number, seed: number, receiver: number, channel: number, x: number, y: number): number {
   if (sigmaDb === 0) return 0;
-  return sigmaDb * hashedNormal(seed, receiver, channel, Math.floor(x / BLE_MULTIPATH_CELL_M), Math.floor(y / BLE_MULTIPATH_CELL_M));
+  return sigmaDb * bleHashedNormal(seed, 0x4d50, receiver, channel, Math.floor(x / BLE_MULTIPATH_CELL_M), Math.floor(y / BLE_MULTIPATH_CELL_M));
 }

@@ -106,6 +106,12 @@ export interface BleRadioPlan {
    * deviation in dB (ble-multipath.ts); absent = 0.
    */
   multipathDb?: number;
+  /**
+   * Each device's sets advertise on its controller's 625 µs slot grid, with its own clock error,
+   * and receivers time-stamp to the microsecond (ble-advertising-clock.ts); absent = events at
+   * any time, timestamps unrounded.
+   */
+  advertisingClock?: boolean;
   /** Share of packets that fail their CRC. */
   crcBadRate: number;
   /** Of the CRC-bad packets, the share whose bit errors hit the address (the rest hit the payload). */

@@ -6,6 +6,7 @@
  * Receiver clocks add their offset and drift; some packets fail their CRC and carry flipped bits.
  */
 import { seededRandom, type SeededRandom } from '../seeded-random.ts';
+import { bleDeviceClock, blePacketTime } from './ble-advertising-clock.ts';
 import { bleMultipathGainDb } from './ble-multipath.ts';
 import type { BleAddressEpoch, BleDevicePlan, BleMotion, BleReceiverPlan, BleScenarioPlan } from './ble-plan-types.ts';
 
@@ -140,6 +141,8 @@ export function renderBleObservations(plan: BleScenarioPlan, seed: number): BleO
   plan.devices.forEach((device, deviceIndex) => {
     // Shadowing belongs to the device–receiver path, not to an address: it survives rotation.
     const shadow = receivers.map(() => radio.shadowingDb * random.normal());
+    // One controller schedules all of the device's sets on one slot grid (ble-advertising-clock.ts).
+    const clock = radio.advertisingClock ? bleDeviceClock(seed, deviceIndex) : undefined;
     device.sets.forEach((set, setIndex) => {
       const firstAddress = addresses.length;
       for (const epoch of set.epochs) addresses.push({ epoch, deviceIndex, setIndex });
@@ -169,7 +172,9 @@ export function renderBleObservations(plan: BleScenarioPlan, seed: number): BleO
           const multipath = bleMultipathGainDb(multipathDb, seed, r, channelSlot, position[0], position[1]);
           const dbm = plannedDevice.powerAt1mDbm + (set.txOffsetDb ?? 0) - 10 * radio.pathLossExponent * Math.log10(distance) + shadow[r] + multipath + radio.fadingDb * random.normal();
           if (dbm < receiver.sensitivityDbm) continue;
-          const local = t + receiver.clockOffsetMs + (t - plan.startMs) * receiver.driftPpm * 1e-6;
+          const sent = clock ? blePacketTime(clock, t, channelSlot, plan.payloads[set.payloads[payloadIndex].payload].length) : t;
+          // Receivers time-stamp to the microsecond.
+          const local = clock ? Math.round((sent + receiver.clockOffsetMs + (sent - plan.startMs) * receiver.driftPpm * 1e-6) * 1000) / 1000 : t + receiver.clockOffsetMs + (t - plan.startMs) * receiver.driftPpm * 1e-6;
           if (local < plan.startMs || local > plan.endMs) continue;
           const row = out.add();
           out.tsMs[row] = local;

@@ -212,6 +212,7 @@ export function planBleScenario(config: BleScenarioConfig, seed: number, startMs
       shadowingDb: config.shadowingDb,
       fadingDb: config.fadingDb,
       multipathDb: config.multipathDb,
+      advertisingClock: true,
       crcBadRate: config.crcBadRate,
       crcAddressShare: config.crcAddressShare,
     },

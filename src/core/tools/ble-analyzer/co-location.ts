@@ -1,4 +1,5 @@
 import { calibrated } from './calibration.ts';
+import { advertisingClockEvidence, chainTiming, timingIsPrecise } from './advertising-clock.ts';
 import { channelSignatureEvidence, ChannelSignatureBuilder, type ChannelSignatures } from './channel-signature.ts';
 import type { BleEventGroups } from './observations.ts';
 import type { BleLinkableAddress } from './linkage.ts';
@@ -32,6 +33,10 @@ import { selectKth } from './quickselect.ts';
  *   - `channel_signature`: the RSSI pattern across the three advertising channels per receiver
  *     (frequency-selective multipath, a property of the antenna's spot: shared by the sets of
  *     one device, not by a companion or a stranger; channel-signature.ts).
+ *   - `advertising_clock`: one link layer schedules all of a device's sets on one 625 µs slot
+ *     grid, so their packets' time differences line up modulo 625 µs; a companion's or a
+ *     stranger's do not (advertising-clock.ts; needs sub-millisecond timestamps, which each chain
+ *     must show it has).
  * Priors: a chain has at most a couple of sibling sets among the chains active with it.
  */
 
@@ -56,7 +61,7 @@ const MOVING_SD_DB = 3;
 /** Receivers where the weaker chain's mean is within this of the receiver's weakest packets are censored. */
 const CENSOR_MARGIN_DB = 10;
 
-export type BleCoLocationTermName = 'co_rotation' | 'tx_offset_consistency' | 'tx_offset_level' | 'rssi_covariation' | 'blind_spot' | 'channel_signature' | 'prior';
+export type BleCoLocationTermName = 'co_rotation' | 'tx_offset_consistency' | 'tx_offset_level' | 'rssi_covariation' | 'blind_spot' | 'channel_signature' | 'advertising_clock' | 'prior';
 
 export interface BleCoLocationTerm {
   name: BleCoLocationTermName;
@@ -106,9 +111,16 @@ interface ChainSeries {
   level: Float64Array;
   /** Per-channel RSSI sums per receiver in blocks, for the channel signature; undefined without channel data. */
   channels: ChannelSignatures | undefined;
+  /** The chain's event groups (its members' address ids) in time order, and each one's first and last time. */
+  groups: Int32Array;
+  spans: Float64Array;
+  /** Whether the chain's own packets line up on a slot grid (sub-millisecond timestamps). */
+  preciseTiming: boolean;
 }
 
 const DESCRIBE_ABOVE = 0.01;
+/** Pairs whose other evidence is this far against "one device" (log-odds) skip the advertising clock. */
+const CLOCK_SCREEN_LOG_ODDS = -6;
 /** Per-bin differences kept per receiver (never more than MAX_BINS + 1 per pair). */
 const SCRATCH_PER_RECEIVER = 256;
 
@@ -207,7 +219,14 @@ function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddres
   if (dataEndMs - last.lastMs > 5_000) boundaries.push(last.lastMs);
   let ascending = true;
   for (let index = 1; index < boundaries.length; index++) if (boundaries[index] < boundaries[index - 1]) ascending = false;
-  return { bin0, bins, mean, boundaries: Float64Array.from(boundaries), ascending, toleranceMs: Math.max(2_000, 2500 * interval), level, channels: channelBuilder.finish() };
+  const groups = Int32Array.from(chain.members, (member) => addresses[member].profile.id);
+  const spans = new Float64Array(2 * groups.length);
+  chain.members.forEach((member, index) => {
+    spans[2 * index] = addresses[member].profile.firstMs;
+    spans[2 * index + 1] = addresses[member].profile.lastMs;
+  });
+  const preciseTiming = timingIsPrecise(chainTiming(groups, events));
+  return { bin0, bins, mean, boundaries: Float64Array.from(boundaries), ascending, toleranceMs: Math.max(2_000, 2500 * interval), level, channels: channelBuilder.finish(), groups, spans, preciseTiming };
 }
 
 interface PairEvidence {
@@ -217,7 +236,7 @@ interface PairEvidence {
 }
 
 /** The evidence of one chain pair, or undefined when no receiver heard both in the overlap. */
-function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: number, toMs: number, names: ReadonlyArray<string>, floors: Float64Array, crowdAt: (boundary: number, tolerance: number) => number, describe: boolean): PairEvidence | undefined {
+function scorePair(sa: ChainSeries, sb: ChainSeries, events: BleEventGroups, receivers: number, fromMs: number, toMs: number, names: ReadonlyArray<string>, floors: Float64Array, crowdAt: (boundary: number, tolerance: number) => number, describe: boolean): PairEvidence | undefined {
   const fromBin = Math.floor(fromMs / BIN_MS);
   const toBin = Math.floor(toMs / BIN_MS);
   // Long overlaps (chains alive together for an hour) are read at up to MAX_BINS evenly spaced
@@ -469,6 +488,15 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, receivers: number, fromMs: 
     logT += llrTravel;
     if (describe) add('blind_spot', llrSame, llrTravel, blindParts.join(', '));
   }
+  // The clock is read last, and only while "one device" is still in play: its packet search is
+  // the costliest term, and a pair already far below is not changed by it.
+  if (sa.preciseTiming && sb.preciseTiming && logS > CLOCK_SCREEN_LOG_ODDS) {
+    const clock = advertisingClockEvidence(sa.groups, sb.groups, sb.spans, events, fromMs, toMs);
+    if (clock) {
+      logS += clock.llrSame;
+      if (describe) add('advertising_clock', clock.llrSame, 0, `${clock.pairs} packet pairs within 2 s line up modulo 625 µs with resultant ${clock.resultant.toFixed(2)} (one controller ≈ 0.85, separate clocks ≈ ${(1 / Math.sqrt(clock.pairs)).toFixed(2)})`);
+    }
+  }
   return { terms, logS, logT };
 }
 
@@ -541,7 +569,7 @@ export function scoreChainPairs(
     current = a;
     const from = Math.max(chains[a].firstMs, chains[b].firstMs);
     const to = Math.min(chains[a].lastMs, chains[b].lastMs);
-    const evidence = scorePair(series[a], series[b], receivers, from, to, receiverNames, floors, crowdAt, false);
+    const evidence = scorePair(series[a], series[b], events, receivers, from, to, receiverNames, floors, crowdAt, false);
     if (!evidence) continue;
     scored.push({ a, b, from, to, crowd: Math.max(2, (concurrent[a] + concurrent[b]) / 2), logS: evidence.logS, logT: evidence.logT });
   }
@@ -583,7 +611,7 @@ export function scoreChainPairs(
     const same = uncalibrated ? rawSame : calibrated('co_location', rawSame);
     let terms: BleCoLocationTerm[] | undefined;
     if (rawSame >= DESCRIBE_ABOVE || travel >= DESCRIBE_ABOVE) {
-      terms = scorePair(series[a], series[b], receivers, from, to, receiverNames, floors, crowdAt, true)!.terms;
+      terms = scorePair(series[a], series[b], events, receivers, from, to, receiverNames, floors, crowdAt, true)!.terms;
       const priorS = Math.log(lambda / crowd);
       const priorT = Math.log(mu / crowd);
       terms.unshift({

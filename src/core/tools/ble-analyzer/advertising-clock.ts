@@ -1,0 +1,171 @@
+import { BLE_NO_CHANNEL, type BleEventGroups } from './observations.ts';
+
+/**
+ * The advertising clock: whether two chains are scheduled by one link layer.
+ *
+ * A controller starts every advertising event of every set it runs on its native clock's 625 µs
+ * slot grid, so the gap between two packets of one device, modulo 625 µs, is a fixed value plus
+ * a few µs of jitter (arXiv 2403.19833 measured it on 25 Apple and 23 Android devices). Two
+ * sets of one phone share the grid; a watch, earbuds or a stranger sit at their own phase. The
+ * device's and the sniffer's clocks differ by tens of ppm, so the phase drifts: only packets
+ * within PAIR_WINDOW_MS of each other are compared (drift under ~15 % of a slot), and only on
+ * one receiver and one channel (the PDU on channel 38 or 39 follows the one on 37 by the
+ * set's own air time, so each channel has its own fixed offset, learned from the data).
+ *
+ * It takes sub-millisecond timestamps (nRF Sniffer, Sniffle, SDRs). Each chain first shows it
+ * has them: its own packets must line up on the grid (`chainTiming`); chains that do not — HCI
+ * logs stamped by the host, whole-millisecond clocks — give no evidence either way.
+ */
+
+export const BLE_SLOT_MS = 0.625;
+/** Packets of two chains this close (ms) are compared: 40 ppm of drift moves the phase 80 µs in 2 s. */
+const PAIR_WINDOW_MS = 2_000;
+/**
+ * A chain's own packets this close (ms) are compared with each other. Its gaps are whole
+ * advertising intervals, all about alike, so drift turns them all by about the same angle and
+ * leaves their alignment (the resultant length) intact.
+ */
+const SELF_WINDOW_MS = 5_000;
+/** Packets of one chain sampled per pair (the work per pair stays bounded). */
+const MAX_SAMPLES = 64;
+/** Pairs a channel needs before its phases are read. */
+const MIN_CHANNEL_PAIRS = 4;
+/** A chain's own packets line up when their mean resultant length is at least this. */
+const PRECISE_RESULTANT = 0.6;
+/** …over at least this many pairs of its own packets. */
+const MIN_SELF_PAIRS = 8;
+/** Mean resultant length of one device's phase differences (drift and jitter spread them a little). */
+const SAME_RESULTANT = 0.85;
+/** Slack of that expectation (clock errors differ from device to device). */
+const SAME_RESULTANT_SD = 0.12;
+const LLR_MIN = -12;
+const LLR_MAX = 12;
+const CHANNELS = 3;
+const FIRST_CHANNEL = 37;
+
+/** How well a chain's own packets line up on a slot grid. */
+export interface ChainTiming {
+  pairs: number;
+  resultant: number;
+}
+
+function phaseAngle(gapMs: number): number {
+  const cycles = gapMs / BLE_SLOT_MS;
+  return 2 * Math.PI * (cycles - Math.floor(cycles));
+}
+
+/** First index in [from, to) of a group whose time is ≥ `value`. */
+function lowerBound(time: Float64Array, from: number, to: number, value: number): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (time[mid] < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** Each of a chain's packets against its own next packet on the same receiver and channel within SELF_WINDOW_MS. */
+export function chainTiming(groups: ArrayLike<number>, events: BleEventGroups): ChainTiming {
+  const { start, time, receiver, channel } = events;
+  let pairs = 0;
+  let cos = 0;
+  let sin = 0;
+  for (let m = 0; m < groups.length; m++) {
+    const group = groups[m];
+    const end = start[group + 1];
+    for (let i = start[group]; i < end; i++) {
+      if (channel[i] === BLE_NO_CHANNEL) continue;
+      for (let j = i + 1; j < end && time[j] - time[i] <= SELF_WINDOW_MS; j++) {
+        if (receiver[j] !== receiver[i] || channel[j] !== channel[i]) continue;
+        const angle = phaseAngle(time[j] - time[i]);
+        cos += Math.cos(angle);
+        sin += Math.sin(angle);
+        pairs++;
+        break;
+      }
+    }
+  }
+  return { pairs, resultant: pairs > 0 ? Math.hypot(cos, sin) / pairs : 0 };
+}
+
+/** Whether a chain's timestamps are precise enough for the clock evidence. */
+export function timingIsPrecise(timing: ChainTiming): boolean {
+  return timing.pairs >= MIN_SELF_PAIRS && timing.resultant >= PRECISE_RESULTANT;
+}
+
+export interface AdvertisingClockEvidence {
+  /** Log-likelihood ratio of one controller vs two. */
+  llrSame: number;
+  pairs: number;
+  /** Mean resultant length of the phase differences, weighted over channels (1 = one grid, ≈ 1/√n = unrelated). */
+  resultant: number;
+}
+
+/** Per channel: pair count, Σcos, Σsin. */
+const sums = new Float64Array(CHANNELS * 3);
+
+/**
+ * Samples up to MAX_SAMPLES packets of chain A in [fromMs, toMs]; pairs each with chain B's
+ * nearest packet on the same receiver and channel within PAIR_WINDOW_MS; per channel, weighs the
+ * mean resultant length of their phase differences as "one grid" (≈ SAME_RESULTANT) against
+ * "independent grids" (uniform phases: n·R² is exponential). `groupsA/B` are the chains' event
+ * groups in time order, `spanB` each of B's groups' first and last time (ms), in pairs.
+ */
+export function advertisingClockEvidence(groupsA: ArrayLike<number>, groupsB: ArrayLike<number>, spanB: Float64Array, events: BleEventGroups, fromMs: number, toMs: number): AdvertisingClockEvidence | undefined {
+  const { start, time, receiver, channel } = events;
+  let total = 0;
+  for (let m = 0; m < groupsA.length; m++) {
+    const group = groupsA[m];
+    total += lowerBound(time, start[group], start[group + 1], toMs + 1e-9) - lowerBound(time, start[group], start[group + 1], fromMs);
+  }
+  if (total === 0) return undefined;
+  const stride = Math.max(1, Math.floor(total / MAX_SAMPLES));
+  sums.fill(0);
+  let seen = 0;
+  for (let m = 0; m < groupsA.length; m++) {
+    const group = groupsA[m];
+    const last = lowerBound(time, start[group], start[group + 1], toMs + 1e-9);
+    for (let i = lowerBound(time, start[group], start[group + 1], fromMs); i < last; i++) {
+      if (seen++ % stride !== 0) continue;
+      const slot = channel[i] - FIRST_CHANNEL;
+      if (channel[i] === BLE_NO_CHANNEL || slot < 0 || slot >= CHANNELS) continue;
+      const t = time[i];
+      let best = Number.NaN;
+      for (let n = 0; n < groupsB.length; n++) {
+        if (spanB[2 * n] > t + PAIR_WINDOW_MS) break;
+        if (spanB[2 * n + 1] < t - PAIR_WINDOW_MS) continue;
+        const other = groupsB[n];
+        const end = start[other + 1];
+        for (let j = lowerBound(time, start[other], end, t - PAIR_WINDOW_MS); j < end && time[j] <= t + PAIR_WINDOW_MS; j++) {
+          if (receiver[j] !== receiver[i] || channel[j] !== channel[i]) continue;
+          if (Number.isNaN(best) || Math.abs(time[j] - t) < Math.abs(best - t)) best = time[j];
+        }
+      }
+      if (Number.isNaN(best)) continue;
+      const angle = phaseAngle(t - best);
+      sums[slot * 3] += 1;
+      sums[slot * 3 + 1] += Math.cos(angle);
+      sums[slot * 3 + 2] += Math.sin(angle);
+    }
+  }
+  let llr = 0;
+  let pairs = 0;
+  let weighted = 0;
+  for (let c = 0; c < CHANNELS; c++) {
+    const n = sums[c * 3];
+    if (n < MIN_CHANNEL_PAIRS) continue;
+    const resultant = Math.hypot(sums[c * 3 + 1], sums[c * 3 + 2]) / n;
+    // One grid: R near SAME_RESULTANT with its sampling spread; independent grids: the
+    // Rayleigh density of R, 2nR·exp(−nR²).
+    const variance = (1 - SAME_RESULTANT ** 2) / (2 * n) + SAME_RESULTANT_SD ** 2;
+    const logSame = -0.5 * Math.log(2 * Math.PI * variance) - (resultant - SAME_RESULTANT) ** 2 / (2 * variance);
+    const logApart = Math.log(2 * n * Math.max(resultant, 1e-6)) - n * resultant * resultant;
+    llr += logSame - logApart;
+    pairs += n;
+    weighted += n * resultant;
+  }
+  if (pairs === 0) return undefined;
+  return { llrSame: Math.max(LLR_MIN, Math.min(LLR_MAX, llr)), pairs, resultant: weighted / pairs };
+}
