@@ -27,7 +27,11 @@ const PAIR_WINDOW_MS = 2_000;
  */
 const SELF_WINDOW_MS = 5_000;
 /** Packets of one chain sampled per pair (the work per pair stays bounded). */
-const MAX_SAMPLES = 64;
+const MAX_SAMPLES = 32;
+/** Pairs after which the sampling stops: a handful per channel already tell one grid from two. */
+const ENOUGH_PAIRS = 18;
+/** Packets of a chain that start its own-alignment check (enough to tell µs from ms timestamps). */
+const MAX_SELF_SAMPLES = 192;
 /** Pairs a channel needs before its phases are read. */
 const MIN_CHANNEL_PAIRS = 4;
 /** A chain's own packets line up when their mean resultant length is at least this. */
@@ -38,6 +42,12 @@ const MIN_SELF_PAIRS = 8;
 const SAME_RESULTANT = 0.85;
 /** Slack of that expectation (clock errors differ from device to device). */
 const SAME_RESULTANT_SD = 0.12;
+/**
+ * Two separate clocks whose rates happen to agree keep one phase for a while: relative crystal
+ * errors spread over about ±20 ppm, so over a span D the phase stays within a quarter slot with
+ * probability ≈ (slot / 4) / (D · 40 ppm). That chance caps the evidence for one controller.
+ */
+const RELATIVE_CLOCK_SPREAD = 40e-6;
 const LLR_MIN = -12;
 const LLR_MAX = 12;
 const CHANNELS = 3;
@@ -69,13 +79,16 @@ function lowerBound(time: Float64Array, from: number, to: number, value: number)
 /** Each of a chain's packets against its own next packet on the same receiver and channel within SELF_WINDOW_MS. */
 export function chainTiming(groups: ArrayLike<number>, events: BleEventGroups): ChainTiming {
   const { start, time, receiver, channel } = events;
+  let total = 0;
+  for (let m = 0; m < groups.length; m++) total += start[groups[m] + 1] - start[groups[m]];
+  const stride = Math.max(1, Math.floor(total / MAX_SELF_SAMPLES));
   let pairs = 0;
   let cos = 0;
   let sin = 0;
   for (let m = 0; m < groups.length; m++) {
     const group = groups[m];
     const end = start[group + 1];
-    for (let i = start[group]; i < end; i++) {
+    for (let i = start[group]; i < end; i += stride) {
       if (channel[i] === BLE_NO_CHANNEL) continue;
       for (let j = i + 1; j < end && time[j] - time[i] <= SELF_WINDOW_MS; j++) {
         if (receiver[j] !== receiver[i] || channel[j] !== channel[i]) continue;
@@ -111,29 +124,42 @@ const sums = new Float64Array(CHANNELS * 3);
  * nearest packet on the same receiver and channel within PAIR_WINDOW_MS; per channel, weighs the
  * mean resultant length of their phase differences as "one grid" (≈ SAME_RESULTANT) against
  * "independent grids" (uniform phases: n·R² is exponential). `groupsA/B` are the chains' event
- * groups in time order, `spanB` each of B's groups' first and last time (ms), in pairs.
+ * groups in time order, `spanA/B` each group's first and last time (ms), in pairs.
  */
-export function advertisingClockEvidence(groupsA: ArrayLike<number>, groupsB: ArrayLike<number>, spanB: Float64Array, events: BleEventGroups, fromMs: number, toMs: number): AdvertisingClockEvidence | undefined {
+export function advertisingClockEvidence(groupsA: ArrayLike<number>, spanA: Float64Array, groupsB: ArrayLike<number>, spanB: Float64Array, events: BleEventGroups, fromMs: number, toMs: number): AdvertisingClockEvidence | undefined {
   const { start, time, receiver, channel } = events;
   let total = 0;
   for (let m = 0; m < groupsA.length; m++) {
+    if (spanA[2 * m + 1] < fromMs || spanA[2 * m] > toMs) continue;
     const group = groupsA[m];
     total += lowerBound(time, start[group], start[group + 1], toMs + 1e-9) - lowerBound(time, start[group], start[group + 1], fromMs);
   }
   if (total === 0) return undefined;
   const stride = Math.max(1, Math.floor(total / MAX_SAMPLES));
   sums.fill(0);
-  let seen = 0;
-  for (let m = 0; m < groupsA.length; m++) {
+  let paired = 0;
+  // Samples are every `stride`-th packet of A in the overlap, across its members.
+  let carry = 0;
+  let firstPaired = Infinity;
+  let lastPaired = -Infinity;
+  // B's members are in time order and A's samples nearly so: the first member that can still
+  // hold a packet near the sample only moves forward (it restarts if a sample goes back in time).
+  let firstMember = 0;
+  let previous = -Infinity;
+  for (let m = 0; m < groupsA.length && paired < ENOUGH_PAIRS; m++) {
+    if (spanA[2 * m + 1] < fromMs || spanA[2 * m] > toMs) continue;
     const group = groupsA[m];
     const last = lowerBound(time, start[group], start[group + 1], toMs + 1e-9);
-    for (let i = lowerBound(time, start[group], start[group + 1], fromMs); i < last; i++) {
-      if (seen++ % stride !== 0) continue;
+    let i = lowerBound(time, start[group], start[group + 1], fromMs) + carry;
+    for (; i < last && paired < ENOUGH_PAIRS; i += stride) {
       const slot = channel[i] - FIRST_CHANNEL;
       if (channel[i] === BLE_NO_CHANNEL || slot < 0 || slot >= CHANNELS) continue;
       const t = time[i];
+      if (t < previous) firstMember = 0;
+      previous = t;
+      while (firstMember < groupsB.length && spanB[2 * firstMember + 1] < t - PAIR_WINDOW_MS) firstMember++;
       let best = Number.NaN;
-      for (let n = 0; n < groupsB.length; n++) {
+      for (let n = firstMember; n < groupsB.length; n++) {
         if (spanB[2 * n] > t + PAIR_WINDOW_MS) break;
         if (spanB[2 * n + 1] < t - PAIR_WINDOW_MS) continue;
         const other = groupsB[n];
@@ -145,12 +171,17 @@ export function advertisingClockEvidence(groupsA: ArrayLike<number>, groupsB: Ar
       }
       if (Number.isNaN(best)) continue;
       const angle = phaseAngle(t - best);
+      if (t < firstPaired) firstPaired = t;
+      if (t > lastPaired) lastPaired = t;
+      paired++;
       sums[slot * 3] += 1;
       sums[slot * 3 + 1] += Math.cos(angle);
       sums[slot * 3 + 2] += Math.sin(angle);
     }
+    carry = Math.max(0, i - last);
   }
-  let llr = 0;
+  let logSameTotal = 0;
+  let logApartTotal = 0;
   let pairs = 0;
   let weighted = 0;
   for (let c = 0; c < CHANNELS; c++) {
@@ -162,10 +193,17 @@ export function advertisingClockEvidence(groupsA: ArrayLike<number>, groupsB: Ar
     const variance = (1 - SAME_RESULTANT ** 2) / (2 * n) + SAME_RESULTANT_SD ** 2;
     const logSame = -0.5 * Math.log(2 * Math.PI * variance) - (resultant - SAME_RESULTANT) ** 2 / (2 * variance);
     const logApart = Math.log(2 * n * Math.max(resultant, 1e-6)) - n * resultant * resultant;
-    llr += logSame - logApart;
+    logSameTotal += logSame;
+    logApartTotal += logApart;
     pairs += n;
     weighted += n * resultant;
   }
   if (pairs === 0) return undefined;
+  // Separate clocks: independent phases, or (with chance `coincide`) rates close enough to look like one.
+  const span = Math.max(PAIR_WINDOW_MS, lastPaired - firstPaired);
+  const coincide = Math.min(0.5, BLE_SLOT_MS / 4 / (span * RELATIVE_CLOCK_SPREAD));
+  const top = Math.max(logApartTotal + Math.log(1 - coincide), logSameTotal + Math.log(coincide));
+  const logSeparate = top + Math.log(Math.exp(logApartTotal + Math.log(1 - coincide) - top) + Math.exp(logSameTotal + Math.log(coincide) - top));
+  const llr = logSameTotal - logSeparate;
   return { llrSame: Math.max(LLR_MIN, Math.min(LLR_MAX, llr)), pairs, resultant: weighted / pairs };
 }

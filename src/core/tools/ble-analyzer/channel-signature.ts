@@ -107,7 +107,7 @@ let scratch = makeScratch(8);
 
 function makeScratch(receivers: number) {
   const cells = receivers * CHANNELS;
-  return { receivers, countA: new Float64Array(cells), meanA: new Float64Array(cells), countB: new Float64Array(cells), meanB: new Float64Array(cells), difference: new Float64Array(cells), noise: new Float64Array(cells), weight: new Float64Array(cells) };
+  return { receivers, compared: new Int32Array(receivers), countA: new Float64Array(cells), meanA: new Float64Array(cells), countB: new Float64Array(cells), meanB: new Float64Array(cells), difference: new Float64Array(cells), noise: new Float64Array(cells), weight: new Float64Array(cells) };
 }
 
 /** Count, sum and sum of squares of one cell over blocks [from, to) of a chain (to ≤ blocks). */
@@ -146,14 +146,14 @@ export function channelSignatureEvidence(a: ChannelSignatures, b: ChannelSignatu
   const toB = Math.min(b.blocks, lastBlock - b.block0 + 1);
   if (toA <= fromA || toB <= fromB) return undefined;
   if (scratch.receivers < receivers) scratch = makeScratch(receivers);
-  const { countA, meanA, countB, meanB, difference, noise, weight } = scratch;
+  const { compared, countA, meanA, countB, meanB, difference, noise, weight } = scratch;
+  let comparedCount = 0;
   // Each chain's pattern strength beyond its noise, pooled over the receivers compared.
   let patternA = 0;
   let patternB = 0;
   let noiseA = 0;
   let noiseB = 0;
   let freedom = 0;
-  const compared: number[] = [];
   for (let r = 0; r < receivers; r++) {
     let used = 0;
     let squaresA = 0;
@@ -185,7 +185,7 @@ export function channelSignatureEvidence(a: ChannelSignatures, b: ChannelSignatu
       for (let c = 0; c < CHANNELS; c++) weight[r * CHANNELS + c] = 0;
       continue;
     }
-    compared.push(r);
+    compared[comparedCount++] = r;
     centreA /= used;
     centreB /= used;
     const varianceA = Math.max(VARIANCE_FLOOR_DB2, squaresA / dofA);
@@ -216,7 +216,8 @@ export function channelSignatureEvidence(a: ChannelSignatures, b: ChannelSignatu
   let llr = 0;
   let mismatch = 0;
   let cells = 0;
-  for (const r of compared) {
+  for (let index = 0; index < comparedCount; index++) {
+    const r = compared[index];
     for (let c = 0; c < CHANNELS; c++) {
       const at = r * CHANNELS + c;
       if (weight[at] === 0) continue;
@@ -227,5 +228,5 @@ export function channelSignatureEvidence(a: ChannelSignatures, b: ChannelSignatu
       cells++;
     }
   }
-  return { llrSame: Math.max(LLR_MIN, Math.min(LLR_MAX, llr)), receivers: compared, mismatchDb: Math.sqrt(mismatch / cells), spreadDb: Math.sqrt(spread) };
+  return { llrSame: Math.max(LLR_MIN, Math.min(LLR_MAX, llr)), receivers: Array.from(compared.subarray(0, comparedCount)), mismatchDb: Math.sqrt(mismatch / cells), spreadDb: Math.sqrt(spread) };
 }

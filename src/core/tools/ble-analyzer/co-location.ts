@@ -119,8 +119,13 @@ interface ChainSeries {
 }
 
 const DESCRIBE_ABOVE = 0.01;
-/** Pairs whose other evidence is this far against "one device" (log-odds) skip the advertising clock. */
-const CLOCK_SCREEN_LOG_ODDS = -6;
+/**
+ * Pairs whose other evidence is this far against "one device" (log-odds, before the prior of
+ * about −3.5) skip the channel pattern and the advertising clock: together those add at most
+ * about +8 for a pair that needs them, not enough to lift such a pair to a probability that
+ * changes a cluster.
+ */
+const LATE_TERMS_SCREEN_LOG_ODDS = -6;
 /** Per-bin differences kept per receiver (never more than MAX_BINS + 1 per pair). */
 const SCRATCH_PER_RECEIVER = 256;
 
@@ -456,17 +461,6 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, events: BleEventGroups, rec
     if (describe) add('rssi_covariation', covariationS, covariationT, `RSSI co-variation ${covariationParts.join(', ')}`);
   }
 
-  if (sa.channels && sb.channels) {
-    const signature = channelSignatureEvidence(sa.channels, sb.channels, receivers, fromMs, toMs);
-    if (signature) {
-      logS += signature.llrSame;
-      if (describe) {
-        const where = signature.receivers.map((r) => names[r]).join(', ');
-        add('channel_signature', signature.llrSame, 0, `RSSI pattern over channels 37–39 on ${where}: the two differ by ${signature.mismatchDb.toFixed(1)} dB rms where two spots differ by ${signature.spreadDb.toFixed(1)} dB`);
-      }
-    }
-  }
-
   let blind = 0;
   const blindParts: string[] = [];
   for (let r = 0; r < receivers; r++) {
@@ -488,10 +482,20 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, events: BleEventGroups, rec
     logT += llrTravel;
     if (describe) add('blind_spot', llrSame, llrTravel, blindParts.join(', '));
   }
-  // The clock is read last, and only while "one device" is still in play: its packet search is
-  // the costliest term, and a pair already far below is not changed by it.
-  if (sa.preciseTiming && sb.preciseTiming && logS > CLOCK_SCREEN_LOG_ODDS) {
-    const clock = advertisingClockEvidence(sa.groups, sb.groups, sb.spans, events, fromMs, toMs);
+  // The channel pattern and the clock are read last, and only while "one device" is still in
+  // play: they cost the most per pair, and a pair already far below is not changed by them.
+  if (sa.channels && sb.channels && logS > LATE_TERMS_SCREEN_LOG_ODDS) {
+    const signature = channelSignatureEvidence(sa.channels, sb.channels, receivers, fromMs, toMs);
+    if (signature) {
+      logS += signature.llrSame;
+      if (describe) {
+        const where = signature.receivers.map((r) => names[r]).join(', ');
+        add('channel_signature', signature.llrSame, 0, `RSSI pattern over channels 37–39 on ${where}: the two differ by ${signature.mismatchDb.toFixed(1)} dB rms where two spots differ by ${signature.spreadDb.toFixed(1)} dB`);
+      }
+    }
+  }
+  if (sa.preciseTiming && sb.preciseTiming && logS > LATE_TERMS_SCREEN_LOG_ODDS) {
+    const clock = advertisingClockEvidence(sa.groups, sa.spans, sb.groups, sb.spans, events, fromMs, toMs);
     if (clock) {
       logS += clock.llrSame;
       if (describe) add('advertising_clock', clock.llrSame, 0, `${clock.pairs} packet pairs within 2 s line up modulo 625 µs with resultant ${clock.resultant.toFixed(2)} (one controller ≈ 0.85, separate clocks ≈ ${(1 / Math.sqrt(clock.pairs)).toFixed(2)})`);
