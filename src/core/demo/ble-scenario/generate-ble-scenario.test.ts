@@ -6,8 +6,12 @@ import { stringColumn } from '../../data/columns.ts';
 import { bleParseAddress, truthRandomSubtype } from './ble-address.ts';
 import { generateBleBenchmarkInput } from './ble-benchmark-input.ts';
 import { parseIrk, resolvesUnder } from '../../tools/ble-analyzer/ah.ts';
+import { BLE_SLOT_MS, bleDeviceClock, blePacketTime } from './ble-advertising-clock.ts';
+import { BLE_MULTIPATH_CELL_M, bleMultipathGainDb } from './ble-multipath.ts';
 import { BLE_SCENARIO_NAMES } from './ble-scenarios.ts';
 import { generateBleScenario, type BleScenario } from './generate-ble-scenario.ts';
+
+const T_SAMPLE = 1_712_131_234_567.891;
 
 function generate(seed: number, scenario: string, layout: 'per_receiver' | 'combined' = 'per_receiver'): BleScenario {
   const result = generateBleScenario({ seed, scenario, layout });
@@ -161,6 +165,61 @@ describe('generateBleScenario', () => {
         for (const at of bySet(1)) expect(bySet(0).some((other) => Math.abs(other - at) <= 1000)).toBe(true);
       }
     }
+  });
+
+  it("schedules all of a device's sets on its controller's 625 µs slot grid, stamped to the microsecond", () => {
+    const { captures, truth } = generate(1, 'android_multi_set');
+    // Channel-37 packets per (device, set) at the first receiver.
+    const packets = new Map<string, number[]>();
+    for (const batch of captures[0].table.batches) {
+      const addresses = stringColumn(batch, 'advertiser_addr');
+      const ts = batch.getChild('ts_ms')!.toArray() as Float64Array;
+      const channel = batch.getChild('channel')!;
+      const crc = batch.getChild('crc_ok')!;
+      for (let row = 0; row < batch.numRows; row++) {
+        const address = truth.addresses.find((entry) => entry.address === addresses[row]);
+        if (!address || crc.get(row) !== true || channel.get(row) !== 37) continue;
+        expect(Math.abs(ts[row] * 1000 - Math.round(ts[row] * 1000))).toBeLessThan(1e-3);
+        const key = `${address.device_id}/${address.set}`;
+        packets.set(key, [...(packets.get(key) ?? []), ts[row]]);
+      }
+    }
+    // Mean resultant length of the phases (mod 625 µs) of packet pairs within 2 s.
+    const alignment = (x: number[], y: number[]): number => {
+      let cos = 0;
+      let sin = 0;
+      for (const t of x) {
+        const u = y.find((other) => Math.abs(other - t) <= 2_000 && other !== t);
+        if (u === undefined) continue;
+        const angle = (2 * Math.PI * (t - u)) / BLE_SLOT_MS;
+        cos += Math.cos(angle);
+        sin += Math.sin(angle);
+      }
+      return Math.hypot(cos, sin) / x.length;
+    };
+    const phone = truth.devices.find((device) => device.profile === 'android' && packets.has(`${device.device_id}/0`) && packets.has(`${device.device_id}/1`))!;
+    const other = truth.devices.find((device) => device.profile === 'android' && device !== phone && packets.has(`${device.device_id}/0`))!;
+    const siblings = alignment(packets.get(`${phone.device_id}/0`)!, packets.get(`${phone.device_id}/1`)!);
+    const strangers = alignment(packets.get(`${phone.device_id}/0`)!, packets.get(`${other.device_id}/0`)!);
+    expect(siblings).toBeGreaterThan(0.2);
+    expect(strangers).toBeLessThan(siblings / 2);
+    // The grid itself: an event asked for at any time starts on a slot; channel 38 follows 37 by the PDU's air time and the gap.
+    const clock = bleDeviceClock(7, 3);
+    const start = blePacketTime(clock, T_SAMPLE, 0, 20);
+    expect(Math.abs(((start - clock.phaseMs) / clock.slotMs) % 1)).toBeLessThan(1e-3);
+    expect(Math.abs(start - T_SAMPLE)).toBeLessThanOrEqual(clock.slotMs / 2);
+    expect(blePacketTime(clock, T_SAMPLE, 1, 20) - start).toBeCloseTo(36 * 0.008 + clock.channelGapMs, 3);
+  });
+
+  it('gives every 6 cm spot its own multipath per receiver and channel', () => {
+    expect(bleMultipathGainDb(3, 1, 0, 0, 10.01, 5.01)).toBe(bleMultipathGainDb(3, 1, 0, 0, 10.02, 5.02));
+    expect(bleMultipathGainDb(3, 1, 0, 0, 10.01, 5.01)).not.toBe(bleMultipathGainDb(3, 1, 0, 1, 10.01, 5.01));
+    expect(bleMultipathGainDb(3, 1, 0, 0, 10.01, 5.01)).not.toBe(bleMultipathGainDb(3, 1, 0, 0, 10.01 + BLE_MULTIPATH_CELL_M, 5.01));
+    expect(bleMultipathGainDb(0, 1, 0, 0, 10, 5)).toBe(0);
+    let squares = 0;
+    for (let cell = 0; cell < 4000; cell++) squares += bleMultipathGainDb(3, 1, cell % 3, cell % 2, cell * 0.1, 3) ** 2;
+    expect(Math.sqrt(squares / 4000)).toBeGreaterThan(2.7);
+    expect(Math.sqrt(squares / 4000)).toBeLessThan(3.3);
   });
 
   it('lets companions travel with their phone and records both relations', () => {

@@ -51,6 +51,16 @@ describe('co-location linkage of concurrent advertising sets', () => {
     const coLocated = analysis.candidates.filter((candidate) => candidate.relation === 'co_location' && candidate.probability > 0.5);
     expect(coLocated.length).toBeGreaterThan(0);
     expect(coLocated[0].factors.some((factor) => factor.startsWith('prior: '))).toBe(true);
+    // The generator's sniffers stamp to the microsecond and every set of a phone shares its
+    // controller's slot grid: the clock term speaks for the joined pairs; static phones' pairs
+    // also carry their spot's channel pattern.
+    const withClock = coLocated.filter((candidate) => candidate.factors.some((factor) => factor.startsWith('advertising_clock: ')));
+    expect(withClock.length / coLocated.length).toBeGreaterThan(0.8);
+    expect(coLocated.some((candidate) => candidate.factors.some((factor) => factor.startsWith('channel_signature: ')))).toBe(true);
+    for (const candidate of withClock) {
+      const clock = candidate.factors.find((factor) => factor.startsWith('advertising_clock: '))!;
+      expect(clock).toMatch(/line up modulo 625 µs with resultant 0\.[6-9]\d|resultant 1\.00/);
+    }
   });
 
   it('reports companions as travelled together rather than as one device', () => {
