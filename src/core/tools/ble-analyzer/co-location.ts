@@ -274,8 +274,12 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, events: BleEventGroups, rec
     let sumCDD = 0;
     // Near the receiver's sensitivity the weaker chain loses its weak packets and its bin mean
     // reads high: only bins where both are comfortably above it say anything about the offset
-    // (a walker's chains are near the edge of a far receiver only part of the time).
-    const comfortableLevel = floors[r] + CENSOR_MARGIN_DB;
+    // (a walker's chains are near the edge of a far receiver only part of the time). Bins are
+    // chosen by the pair's mean level less half their usual difference, not by each level:
+    // the mean's noise is independent of the difference's, so choosing by it does not bias the
+    // difference (choosing bins where the weaker chain happened to read high would).
+    const levelGap = Math.abs(sa.level[r] - sb.level[r]);
+    const comfortableLevel = floors[r] + CENSOR_MARGIN_DB + (Number.isNaN(levelGap) ? 0 : levelGap / 2);
     let aOnly = 0;
     let bOnly = 0;
     let aOnlyLevel = 0;
@@ -294,7 +298,7 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, events: BleEventGroups, rec
         sumAA += va * va;
         sumBB += vb * vb;
         sumAB += va * vb;
-        if (va >= comfortableLevel && vb >= comfortableLevel) {
+        if ((va + vb) / 2 >= comfortableLevel) {
           const d = va - vb;
           cleanCount++;
           sumCD += d;
