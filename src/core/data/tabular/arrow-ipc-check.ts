@@ -1,0 +1,470 @@
+/**
+ * A bounds check of Arrow IPC framing, run before apache-arrow sees the bytes (issue 14).
+ *
+ * Why by hand: apache-arrow reads its flatbuffer metadata without any validation. A flatbuffer
+ * read past the end of its buffer yields zeros instead of failing, so one flipped bit in a vector
+ * length (the schema's fields, a batch's nodes or buffers, the footer's blocks, a custom-metadata
+ * list) makes it decode millions or billions of junk entries until the heap is gone, and a field
+ * table shared or looped by a flipped offset makes its recursive schema decoding explode. There is
+ * no cheap validating pass in the library (flatbuffers' JavaScript runtime has no verifier), so
+ * this module reads the few fields that decide how much work the decoding will do — and nothing
+ * else — and checks them against the bytes:
+ *
+ * - framing: the `ARROW1` magic and footer of the file format, the length prefixes (with or without
+ *   the 0xFFFFFFFF continuation marker) of every message in the stream format or at every footer
+ *   block; every message's metadata and body within the file;
+ * - flatbuffers (Message, Schema, Field, DictionaryEncoding, KeyValue, RecordBatch,
+ *   DictionaryBatch, Footer, Block; Arrow's `format/*.fbs`): every table, vtable, string and vector
+ *   inside its buffer, every vector's elements inside it too. Offsets and lengths are read unsigned,
+ *   as the format defines them, so every reference points forward and no table can loop back to
+ *   itself (apache-arrow reads them signed: a "negative" one is refused here as out of bounds);
+ * - the schema: field, children and metadata counts bounded by the metadata's size (each entry
+ *   costs at least four bytes in a flatbuffer that shares no tables, so the walk may visit at most
+ *   a quarter as many entries as there are bytes — tables shared to multiply the work exhaust it),
+ *   nesting at most {@link MAX_NESTING} deep, known type ids, little-endian;
+ * - record and dictionary batches: the row count and every node's length bounded by the body's
+ *   bits, null counts within lengths, as many nodes as the schema has fields (a dictionary batch:
+ *   as its dictionary's value type), top-level nodes as long as the batch, each buffer inside the
+ *   body, no more buffers than the nodes can use, dictionary ids the schema declares, uncompressed.
+ *
+ * Everything is a loop over the bytes, never recursion, and the work is linear in the file's size.
+ * What is wrong comes back as one plain sentence.
+ */
+
+/** The outcome: null when the framing is sound, else what is wrong, for people. */
+export type ArrowFramingProblem = string | null;
+
+/** Deepest nesting of field types accepted (a list of structs of lists … counts each level). */
+export const MAX_NESTING = 64;
+/** Rows a batch may claim per byte of its body: a column of n rows needs at least n bits. */
+const ROWS_PER_BODY_BYTE = 8;
+/** Rows allowed beyond that, for columns of the Null type, which have no buffers at all. */
+const ROW_SLACK = 4096;
+/** The largest type id of Arrow's `Type` union (LargeListView). */
+const MAX_TYPE_ID = 26;
+/** Type ids whose type table apache-arrow reads further (Union's type ids, Timestamp's zone). */
+const TYPE_UNION = 14;
+const TYPE_TIMESTAMP = 10;
+/** `MessageHeader` union ids. */
+const HEADER_SCHEMA = 1;
+const HEADER_DICTIONARY_BATCH = 2;
+const HEADER_RECORD_BATCH = 3;
+/** `MetadataVersion.V4`: before it, a Buffer struct carried an extra 8-byte page id. */
+const METADATA_V4 = 3;
+const MAGIC = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31]; // "ARROW1"
+/** `ARROW1` plus two bytes of padding before the first message of the file format. */
+const FILE_HEAD = 8;
+/** Footer length (int32) plus the closing `ARROW1`. */
+const FILE_TAIL = 10;
+
+/** Thrown inside the check only and turned into its result at the edge. */
+class Unsound extends Error {}
+
+function fail(message: string): never {
+  throw new Unsound(message);
+}
+
+/** A flatbuffer table: where it is, its vtable, and their sizes. */
+interface FlatTable {
+  at: number;
+  vtable: number;
+  vtableSize: number;
+  size: number;
+}
+
+/** A vector's first element and how many there are. */
+interface FlatVector {
+  at: number;
+  length: number;
+}
+
+/**
+ * One flatbuffer (a message's metadata or the footer), every read bounds-checked. Positions are
+ * relative to the start of the flatbuffer, as its offsets are.
+ */
+class FlatBuffer {
+  private readonly view: DataView;
+  /** Entries the walk may still visit: a quarter of the bytes (see the module comment). */
+  private budget: number;
+
+  constructor(
+    bytes: Uint8Array,
+    start: number,
+    readonly length: number,
+    /** What this flatbuffer is, for messages ("the footer", "a record batch's metadata"). */
+    readonly name: string,
+  ) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset + start, length);
+    this.budget = Math.floor(length / 4) + 1;
+  }
+
+  private need(at: number, size: number, what: string): void {
+    if (at < 0 || size < 0 || at + size > this.length) fail(`${this.name} is damaged; ${what} would lie outside it`);
+  }
+
+  /** Charges `count` entries to the walk; an overdraft means entries are shared or loop. */
+  spend(count: number, what: string): void {
+    this.budget -= count;
+    if (this.budget < 0) fail(`${this.name} lists more ${what} than its ${this.length} bytes can hold`);
+  }
+
+  u8(at: number): number {
+    return this.view.getUint8(at);
+  }
+
+  i32(at: number): number {
+    return this.view.getInt32(at, true);
+  }
+
+  /** A non-negative int64 as a number, refused when negative or beyond 2^53. */
+  count64(at: number, what: string): number {
+    const low = this.view.getUint32(at, true);
+    const high = this.view.getInt32(at + 4, true);
+    if (high < 0 || high >= 0x200000) fail(`${this.name} is damaged; ${what} is ${high < 0 ? 'negative' : 'impossibly large'}`);
+    return high * 0x1_0000_0000 + low;
+  }
+
+  root(what: string): FlatTable {
+    this.need(0, 4, what);
+    return this.table(this.view.getUint32(0, true), what);
+  }
+
+  table(at: number, what: string): FlatTable {
+    this.need(at, 4, what);
+    const vtable = at - this.i32(at);
+    this.need(vtable, 4, `${what}'s layout`);
+    const vtableSize = this.view.getUint16(vtable, true);
+    const size = this.view.getUint16(vtable + 2, true);
+    if (vtableSize < 4 || vtableSize % 2 !== 0 || size < 4) fail(`${this.name} is damaged; ${what} has no valid layout`);
+    this.need(vtable, vtableSize, `${what}'s layout`);
+    this.need(at, size, what);
+    return { at, vtable, vtableSize, size };
+  }
+
+  /** Where field `slot` of the table is, or null when absent; it must lie inside the table. */
+  private field(table: FlatTable, slot: number, size: number, what: string): number | null {
+    const entry = 4 + 2 * slot;
+    if (entry + 2 > table.vtableSize) return null;
+    const offset = this.view.getUint16(table.vtable + entry, true);
+    if (offset === 0) return null;
+    if (offset + size > table.size) fail(`${this.name} is damaged; ${what} lies outside its table`);
+    return table.at + offset;
+  }
+
+  u8Field(table: FlatTable, slot: number, fallback: number, what: string): number {
+    const at = this.field(table, slot, 1, what);
+    return at === null ? fallback : this.u8(at);
+  }
+
+  i16Field(table: FlatTable, slot: number, fallback: number, what: string): number {
+    const at = this.field(table, slot, 2, what);
+    return at === null ? fallback : this.view.getInt16(at, true);
+  }
+
+  count64Field(table: FlatTable, slot: number, what: string): number {
+    const at = this.field(table, slot, 8, what);
+    return at === null ? 0 : this.count64(at, what);
+  }
+
+  /** Where an offset field points, or null when absent. */
+  private target(table: FlatTable, slot: number, what: string): number | null {
+    const at = this.field(table, slot, 4, what);
+    if (at === null) return null;
+    const target = at + this.view.getUint32(at, true);
+    this.need(target, 4, what);
+    return target;
+  }
+
+  tableField(table: FlatTable, slot: number, what: string): FlatTable | null {
+    const at = this.target(table, slot, what);
+    return at === null ? null : this.table(at, what);
+  }
+
+  /** A vector of `elementSize`-byte elements (4 for tables and strings), all inside the buffer. */
+  vectorField(table: FlatTable, slot: number, elementSize: number, what: string): FlatVector | null {
+    const at = this.target(table, slot, what);
+    if (at === null) return null;
+    const length = this.view.getUint32(at, true);
+    this.need(at + 4, length * elementSize, `${length} ${what}`);
+    return { at: at + 4, length };
+  }
+
+  /** A string's bytes must lie inside the buffer. */
+  stringField(table: FlatTable, slot: number, what: string): void {
+    this.vectorField(table, slot, 1, what);
+  }
+
+  /** Element `index` of a vector of tables. */
+  tableAt(vector: FlatVector, index: number, what: string): FlatTable {
+    const at = vector.at + 4 * index;
+    return this.table(at + this.view.getUint32(at, true), what);
+  }
+
+  /** Checks every key and value string of a `[KeyValue]` field. */
+  keyValues(table: FlatTable, slot: number, what: string): void {
+    const entries = this.vectorField(table, slot, 4, `${what} entries`);
+    if (entries === null) return;
+    this.spend(entries.length, `${what} entries`);
+    for (let index = 0; index < entries.length; index++) {
+      const entry = this.tableAt(entries, index, `a ${what} entry`);
+      this.stringField(entry, 0, `a ${what} key`);
+      this.stringField(entry, 1, `a ${what} value`);
+    }
+  }
+}
+
+/** What the batches are checked against: the schema's fields as apache-arrow will expand them. */
+interface SchemaShape {
+  /** Nodes a record batch must have: one per field, children included, dictionary-encoded fields count one. */
+  recordBatchNodes: number;
+  /** Per top-level field, its first node's index in a record batch. */
+  topLevelNodes: number[];
+  /** Per dictionary id, the nodes of its dictionary batch (the value type's tree). */
+  dictionaryNodes: Map<number, number>;
+}
+
+/** Reads a Schema table: every field, its children and metadata, within the budget. */
+function checkSchema(buffer: FlatBuffer, schema: FlatTable): SchemaShape {
+  if (buffer.i16Field(schema, 0, 0, 'the schema endianness') !== 0) fail('it is big-endian, which is not supported');
+  buffer.keyValues(schema, 2, 'schema metadata');
+  const fields = buffer.vectorField(schema, 1, 4, 'schema fields');
+  const topCount = fields?.length ?? 0;
+  buffer.spend(topCount, 'fields');
+  // Fields in visiting order; a parent always comes before its children, so a backward sweep
+  // sees every subtree whole. A shared table is expanded once per reference, as apache-arrow does.
+  const parent: number[] = [];
+  const depth: number[] = [];
+  const dictionaryId: Array<number | null> = [];
+  const pending: Array<{ table: FlatTable; parent: number; depth: number }> = [];
+  for (let index = topCount - 1; index >= 0; index--) pending.push({ table: buffer.tableAt(fields as FlatVector, index, 'a field'), parent: -1, depth: 1 });
+  const topLevel: number[] = [];
+  while (pending.length > 0) {
+    const next = pending.pop() as { table: FlatTable; parent: number; depth: number };
+    const id = parent.length;
+    parent.push(next.parent);
+    depth.push(next.depth);
+    if (next.parent === -1) topLevel.push(id);
+    const field = next.table;
+    buffer.stringField(field, 0, 'a field name');
+    const typeId = buffer.u8Field(field, 2, 0, 'a field type');
+    if (typeId > MAX_TYPE_ID) fail(`a field has type id ${typeId}, which Arrow does not define`);
+    const type = buffer.tableField(field, 3, 'a field type');
+    if (type !== null && typeId === TYPE_UNION) buffer.vectorField(type, 1, 4, 'union type ids');
+    if (type !== null && typeId === TYPE_TIMESTAMP) buffer.stringField(type, 1, 'a time zone');
+    const dictionary = buffer.tableField(field, 4, 'a dictionary encoding');
+    if (dictionary !== null) buffer.tableField(dictionary, 1, 'a dictionary index type');
+    dictionaryId.push(dictionary === null ? null : buffer.count64Field(dictionary, 0, 'a dictionary id'));
+    buffer.keyValues(field, 6, 'field metadata');
+    const children = buffer.vectorField(field, 5, 4, 'field children');
+    if (children !== null && children.length > 0) {
+      if (next.depth >= MAX_NESTING) fail(`its field types nest more than ${MAX_NESTING} levels deep`);
+      buffer.spend(children.length, 'fields');
+      for (let index = children.length - 1; index >= 0; index--) pending.push({ table: buffer.tableAt(children, index, 'a child field'), parent: id, depth: next.depth + 1 });
+    }
+  }
+  // Nodes per subtree as a dictionary's value type (`own`), and as a child or column (`asColumn`:
+  // a dictionary-encoded field is one node of indices there).
+  const own = new Array<number>(parent.length).fill(1);
+  for (let id = parent.length - 1; id >= 0; id--) {
+    if (parent[id] !== -1) own[parent[id]] += dictionaryId[id] === null ? own[id] : 1;
+  }
+  const dictionaryNodes = new Map<number, number>();
+  dictionaryId.forEach((dictionary, id) => {
+    if (dictionary !== null && !dictionaryNodes.has(dictionary)) dictionaryNodes.set(dictionary, own[id]);
+  });
+  const topLevelNodes: number[] = [];
+  let recordBatchNodes = 0;
+  for (const id of topLevel) {
+    topLevelNodes.push(recordBatchNodes);
+    recordBatchNodes += dictionaryId[id] === null ? own[id] : 1;
+  }
+  return { recordBatchNodes, topLevelNodes, dictionaryNodes };
+}
+
+/** Reads a RecordBatch table against the schema and the body behind it. */
+function checkRecordBatch(buffer: FlatBuffer, batch: FlatTable, version: number, bodyLength: number, expectedNodes: number, topLevelNodes: readonly number[], what: string): void {
+  const rowLimit = bodyLength * ROWS_PER_BODY_BYTE + ROW_SLACK;
+  const rows = buffer.count64Field(batch, 0, `the row count of ${what}`);
+  if (rows > rowLimit) fail(`${what} claims ${rows} rows but has only ${bodyLength} bytes`);
+  if (buffer.tableField(batch, 3, 'a compression setting') !== null) fail(`${what} is compressed (LZ4 or ZSTD), which is not supported; write the file uncompressed`);
+  const nodes = buffer.vectorField(batch, 1, 16, 'field nodes') ?? { at: 0, length: 0 };
+  if (nodes.length !== expectedNodes) fail(`${what} has ${nodes.length} field node${nodes.length === 1 ? '' : 's'} where its schema has ${expectedNodes}`);
+  let topLevel = 0;
+  for (let index = 0; index < nodes.length; index++) {
+    const at = nodes.at + 16 * index;
+    const length = buffer.count64(at, `a field length of ${what}`);
+    const nulls = buffer.count64(at + 8, `a null count of ${what}`);
+    if (length > rowLimit) fail(`${what} claims ${length} rows but has only ${bodyLength} bytes`);
+    if (nulls > length) fail(`${what} has a column with more nulls (${nulls}) than values (${length})`);
+    if (topLevel < topLevelNodes.length && topLevelNodes[topLevel] === index) {
+      if (length !== rows) fail(`${what} has a column of ${length} rows in a batch of ${rows}`);
+      topLevel++;
+    }
+  }
+  const variadic = buffer.vectorField(batch, 4, 8, 'variadic buffer counts');
+  let variadicBuffers = 0;
+  for (let index = 0; index < (variadic?.length ?? 0); index++) variadicBuffers += buffer.count64((variadic as FlatVector).at + 8 * index, `a variadic buffer count of ${what}`);
+  // Before metadata V4 a Buffer was {page, offset, length}; apache-arrow skips the page id.
+  const bufferSize = version < METADATA_V4 ? 24 : 16;
+  const buffers = buffer.vectorField(batch, 2, bufferSize, 'buffers') ?? { at: 0, length: 0 };
+  // No Arrow layout uses more than three buffers per node, besides a view column's variadic ones.
+  if (buffers.length > 3 * nodes.length + variadicBuffers) fail(`${what} lists ${buffers.length} buffers for ${nodes.length} field nodes`);
+  for (let index = 0; index < buffers.length; index++) {
+    const at = buffers.at + bufferSize * index + bufferSize - 16;
+    const offset = buffer.count64(at, `a buffer offset of ${what}`);
+    const length = buffer.count64(at + 8, `a buffer length of ${what}`);
+    if (offset + length > bodyLength) fail(`a buffer of ${what} lies outside its ${bodyLength}-byte body`);
+  }
+}
+
+/** One framed message: its metadata flatbuffer and where its body is. */
+interface FramedMessage {
+  buffer: FlatBuffer;
+  message: FlatTable;
+  version: number;
+  headerType: number;
+  header: FlatTable;
+  bodyStart: number;
+  bodyLength: number;
+  end: number;
+}
+
+/**
+ * Reads the message framed at `at` (a length prefix, with or without the continuation marker):
+ * null at an end-of-stream marker. Metadata and body must end by `limit`.
+ */
+function readMessage(bytes: Uint8Array, view: DataView, at: number, limit: number): FramedMessage | null {
+  if (at + 4 > limit) fail('a message starts past the end of the file');
+  let length = view.getInt32(at, true);
+  let metadataStart = at + 4;
+  if (length === -1) {
+    if (at + 8 > limit) fail('it ends inside a message header');
+    length = view.getInt32(at + 4, true);
+    metadataStart = at + 8;
+  }
+  if (length === 0) return null;
+  if (length < 0 || metadataStart + length > limit) fail('a message runs past the end of the file (the file is cut short or damaged)');
+  const buffer = new FlatBuffer(bytes, metadataStart, length, 'a message');
+  const message = buffer.root('the message');
+  const version = buffer.i16Field(message, 0, 0, 'the metadata version');
+  const headerType = buffer.u8Field(message, 1, 0, 'the message type');
+  const header = buffer.tableField(message, 2, 'the message header');
+  const bodyLength = buffer.count64Field(message, 3, 'the body length');
+  buffer.keyValues(message, 4, 'message metadata');
+  if (headerType < HEADER_SCHEMA || headerType > HEADER_RECORD_BATCH) fail(`a message has type ${headerType}, not a schema, dictionary or record batch`);
+  if (header === null) fail('a message has no header');
+  const bodyStart = metadataStart + length;
+  if (bodyStart + bodyLength > limit) fail(`a message claims a ${bodyLength}-byte body that runs past the end of the file`);
+  return { buffer, message, version, headerType, header, bodyStart, bodyLength, end: bodyStart + bodyLength };
+}
+
+/** Checks a dictionary or record batch message against the schema; returns the dictionary id it defines. */
+function checkBatchMessage(framed: FramedMessage, shape: SchemaShape, seenDictionaries: ReadonlySet<number>, ordinal: number): number | null {
+  const { buffer, header, version, bodyLength } = framed;
+  if (framed.headerType === HEADER_RECORD_BATCH) {
+    for (const id of shape.dictionaryNodes.keys()) if (!seenDictionaries.has(id)) fail(`record batch ${ordinal} comes before the dictionary it uses (id ${id})`);
+    checkRecordBatch(buffer, header, version, bodyLength, shape.recordBatchNodes, shape.topLevelNodes, `record batch ${ordinal}`);
+    return null;
+  }
+  const id = buffer.count64Field(header, 0, 'a dictionary id');
+  const nodes = shape.dictionaryNodes.get(id);
+  if (nodes === undefined) fail(`a dictionary batch has id ${id}, which no field of the schema uses`);
+  const data = buffer.tableField(header, 1, 'dictionary data');
+  if (data === null) fail(`the dictionary batch of id ${id} has no data`);
+  checkRecordBatch(buffer, data, version, bodyLength, nodes, [0], `the dictionary batch of id ${id}`);
+  return id;
+}
+
+/** The stream format: a schema message, then dictionary and record batches, until the end marker. */
+function checkStream(bytes: Uint8Array, view: DataView): void {
+  let shape: SchemaShape | null = null;
+  let seen = new Set<number>();
+  let ordinal = 0;
+  let at = 0;
+  while (at < bytes.length) {
+    const left = bytes.length - at;
+    if (left < 8 && isEndMarkerPrefix(bytes.subarray(at))) return;
+    const framed = readMessage(bytes, view, at, bytes.length);
+    if (framed === null) return;
+    if (framed.headerType === HEADER_SCHEMA) {
+      shape = checkSchema(framed.buffer, framed.header);
+      seen = new Set();
+    } else if (shape === null) {
+      fail('its first message is not a schema');
+    } else {
+      if (framed.headerType === HEADER_RECORD_BATCH) ordinal++;
+      const id = checkBatchMessage(framed, shape, seen, ordinal);
+      if (id !== null) seen.add(id);
+    }
+    at = framed.end;
+  }
+  if (shape === null) fail('it has no schema');
+}
+
+/**
+ * A tail shorter than a message header that apache-arrow reads as the end of the stream: a cut
+ * end-of-stream marker (0xFFFFFFFF then zeros) or zeros.
+ */
+function isEndMarkerPrefix(tail: Uint8Array): boolean {
+  const marker = tail.length > 0 && tail[0] === 0xff ? [0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0] : [0, 0, 0, 0, 0, 0, 0, 0];
+  return tail.every((byte, index) => byte === marker[index]);
+}
+
+/**
+ * The file format: `ARROW1`, the stream, the footer flatbuffer, its length, `ARROW1`. apache-arrow
+ * reads the schema from the footer and each batch at the offset its footer block gives, so those
+ * are what is checked (the schema message at the start is not read by it).
+ */
+function checkFile(bytes: Uint8Array, view: DataView): void {
+  const length = bytes.length;
+  if (length < FILE_HEAD + FILE_TAIL || !MAGIC.every((byte, index) => bytes[length - 6 + index] === byte)) fail('its footer is missing (the file is cut short or damaged)');
+  const footerLength = view.getInt32(length - FILE_TAIL, true);
+  const footerStart = length - FILE_TAIL - footerLength;
+  if (footerLength <= 0 || footerStart < FILE_HEAD) fail(`its footer claims ${footerLength} bytes in a file of ${length}`);
+  const footerBuffer = new FlatBuffer(bytes, footerStart, footerLength, 'the footer');
+  const footer = footerBuffer.root('the footer');
+  const schema = footerBuffer.tableField(footer, 1, 'the schema');
+  if (schema === null) fail('its footer has no schema');
+  const shape = checkSchema(footerBuffer, schema);
+  const blockLists = [
+    { vector: footerBuffer.vectorField(footer, 2, 24, 'dictionary blocks'), type: HEADER_DICTIONARY_BATCH },
+    { vector: footerBuffer.vectorField(footer, 3, 24, 'record batch blocks'), type: HEADER_RECORD_BATCH },
+  ];
+  const seen = new Set<number>();
+  // Every block's message must lie in the data part; together they may not claim more bytes than
+  // it has, so blocks pointing at one batch over and over cannot multiply the work.
+  let claimed = 0;
+  let ordinal = 0;
+  for (const { vector, type } of blockLists) {
+    for (let index = 0; index < (vector?.length ?? 0); index++) {
+      const offset = footerBuffer.count64((vector as FlatVector).at + 24 * index, 'a block offset');
+      if (offset < FILE_HEAD || offset >= footerStart) fail('a footer block points outside the file');
+      const framed = readMessage(bytes, view, offset, footerStart);
+      if (framed === null || framed.headerType !== type) fail(`a footer block does not point at a ${type === HEADER_RECORD_BATCH ? 'record' : 'dictionary'} batch`);
+      claimed += framed.end - offset;
+      if (claimed > footerStart) fail('its footer blocks claim more bytes than the file has');
+      if (type === HEADER_RECORD_BATCH) ordinal++;
+      const id = checkBatchMessage(framed, shape, seen, ordinal);
+      if (id !== null) seen.add(id);
+    }
+  }
+}
+
+/**
+ * Checks that `bytes` (starting with `ARROW1` or a stream message) frame sound Arrow IPC that
+ * apache-arrow can decode in time and memory proportional to their size. Returns null when they
+ * do, else what is wrong. Never throws.
+ */
+export function checkArrowIpcFraming(bytes: Uint8Array): ArrowFramingProblem {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  try {
+    if (bytes.length >= MAGIC.length && MAGIC.every((byte, index) => bytes[index] === byte)) checkFile(bytes, view);
+    else checkStream(bytes, view);
+    return null;
+  } catch (thrown) {
+    if (thrown instanceof Unsound) return thrown.message;
+    // A DataView read past the end (a bug here rather than in the file) is still a refusal.
+    if (thrown instanceof RangeError) return 'its metadata points outside the file';
+    throw thrown;
+  }
+}
