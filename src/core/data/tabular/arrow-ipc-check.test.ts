@@ -90,6 +90,12 @@ describe('Arrow IPC framing check', () => {
     for (let cut = 0; cut <= 8; cut++) expect(checkArrowIpcFraming(stream.subarray(0, stream.length - cut))).toBeNull();
   });
 
+  it('refuses two tables in one stream (apache-arrow would join their batches under the first schema)', () => {
+    const first = tableToIPC(tableFromArrays({ ts_ms: Float64Array.from([1]) }), 'stream');
+    const second = tableToIPC(tableFromArrays({ name: ['a'] }), 'stream');
+    expect(checkArrowIpcFraming(Uint8Array.from([...first.subarray(0, -8), ...second]))).toMatch(/second schema/);
+  });
+
   it('refuses a stream of garbage after its last message', () => {
     const stream = tableToIPC(tableFromArrays({ ts_ms: Float64Array.from([1, 2]) }), 'stream');
     const garbage = Uint8Array.from([...stream.subarray(0, -8), 0x12, 0x34, 0x56]);

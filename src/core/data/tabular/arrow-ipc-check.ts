@@ -21,7 +21,7 @@
  * - the schema: field, children and metadata counts bounded by the metadata's size (each entry
  *   costs at least four bytes in a flatbuffer that shares no tables, so the walk may visit at most
  *   a quarter as many entries as there are bytes — tables shared to multiply the work exhaust it),
- *   nesting at most {@link MAX_NESTING} deep, known type ids, little-endian;
+ *   nesting at most {@link MAX_NESTING} deep, known type ids, named columns, little-endian;
  * - record and dictionary batches: the row count and every node's length bounded by the body's
  *   bits, null counts within lengths, as many nodes as the schema has fields (a dictionary batch:
  *   as its dictionary's value type), top-level nodes as long as the batch, each buffer inside the
@@ -181,17 +181,17 @@ class FlatBuffer {
   }
 
   /** A vector of `elementSize`-byte elements (4 for tables and strings), all inside the buffer. */
-  vectorField(table: FlatTable, slot: number, elementSize: number, what: string): FlatVector | null {
+  vectorField(table: FlatTable, slot: number, elementSize: number, what: string, isString = false): FlatVector | null {
     const at = this.target(table, slot, what);
     if (at === null) return null;
     const length = this.view.getUint32(at, true);
-    this.need(at + 4, length * elementSize, `${length} ${what}`);
+    this.need(at + 4, length * elementSize, isString ? `${what} of ${length} bytes` : `${length} ${what}`);
     return { at: at + 4, length };
   }
 
-  /** A string's bytes must lie inside the buffer. */
-  stringField(table: FlatTable, slot: number, what: string): void {
-    this.vectorField(table, slot, 1, what);
+  /** A string's bytes must lie inside the buffer. False when the string is absent. */
+  stringField(table: FlatTable, slot: number, what: string): boolean {
+    return this.vectorField(table, slot, 1, what, true) !== null;
   }
 
   /** Element `index` of a vector of tables. */
@@ -245,7 +245,8 @@ function checkSchema(buffer: FlatBuffer, schema: FlatTable): SchemaShape {
     depth.push(next.depth);
     if (next.parent === -1) topLevel.push(id);
     const field = next.table;
-    buffer.stringField(field, 0, 'a field name');
+    // Columns are known by name everywhere in Sextant; a column without one is damage.
+    if (!buffer.stringField(field, 0, 'a field name') && next.parent === -1) fail(`column ${topLevel.length} has no name`);
     const typeId = buffer.u8Field(field, 2, 0, 'a field type');
     if (typeId > MAX_TYPE_ID) fail(`a field has type id ${typeId}, which Arrow does not define`);
     const type = buffer.tableField(field, 3, 'a field type');
@@ -378,7 +379,7 @@ function checkBatchMessage(framed: FramedMessage, shape: SchemaShape, seenDictio
 /** The stream format: a schema message, then dictionary and record batches, until the end marker. */
 function checkStream(bytes: Uint8Array, view: DataView): void {
   let shape: SchemaShape | null = null;
-  let seen = new Set<number>();
+  const seen = new Set<number>();
   let ordinal = 0;
   let at = 0;
   while (at < bytes.length) {
@@ -387,8 +388,9 @@ function checkStream(bytes: Uint8Array, view: DataView): void {
     const framed = readMessage(bytes, view, at, bytes.length);
     if (framed === null) return;
     if (framed.headerType === HEADER_SCHEMA) {
+      // apache-arrow would start a second table here and join its batches to the first's.
+      if (shape !== null) fail('it holds a second schema (two tables in one stream)');
       shape = checkSchema(framed.buffer, framed.header);
-      seen = new Set();
     } else if (shape === null) {
       fail('its first message is not a schema');
     } else {

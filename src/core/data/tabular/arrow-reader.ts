@@ -1,8 +1,8 @@
-import { tableFromIPC, type Table } from 'apache-arrow';
+import { RecordBatch, RecordBatchReader, Table } from 'apache-arrow';
 import { columnKindOf } from '../columns.ts';
 import { CAPTURE_METADATA } from '../capture.ts';
 import { err, ok, type Result } from '../../util/result.ts';
-import { withMetadata } from '../table-metadata.ts';
+import { LinearSchema } from '../linear-schema.ts';
 import { checkArrowIpcFraming } from './arrow-ipc-check.ts';
 import { SOURCE_FORMAT_METADATA, emptyReport, type TabularFormat, type TabularImport, type TabularImportProblem } from './tabular-report.ts';
 
@@ -39,20 +39,34 @@ export function readArrowIpc(bytes: Uint8Array, options: ArrowImportOptions = {}
   if (problem !== null) return err({ code: 'UNREADABLE_ARROW', message: `${label} is not readable Arrow IPC: ${problem}` });
   let table: Table;
   try {
-    table = tableFromIPC(bytes);
+    table = decodeIpc(bytes, {
+      [SOURCE_FORMAT_METADATA]: 'arrow',
+      ...(fileName === null ? {} : { [CAPTURE_METADATA.source]: fileName }),
+    });
   } catch {
     // What apache-arrow throws on damaged input is its own internals ("Cannot read properties of
     // null (reading 'fieldsLength')"), which say nothing to the person importing the file.
     return err({ code: 'UNREADABLE_ARROW', message: `${label} is not readable Arrow IPC: it is damaged or cut short (its schema or a record batch cannot be decoded)` });
   }
-  table = withMetadata(table, {
-    [SOURCE_FORMAT_METADATA]: 'arrow',
-    ...(fileName === null ? {} : { [CAPTURE_METADATA.source]: fileName }),
-  });
   const report = emptyReport('arrow', fileName);
   report.bytes = bytes.byteLength;
   report.rows = table.numRows;
   report.batches = table.batches.length;
   report.columns = table.schema.fields.map((field) => ({ name: field.name, kind: columnKindOf(field.type), typeSource: 'file', sourceType: String(field.type) }));
   return ok({ table, report });
+}
+
+/**
+ * Decodes checked IPC bytes into a table whose schema is the file's, plus `metadata`. Not
+ * `tableFromIPC`: apache-arrow builds each record batch's schema by pairing fields by name, so a
+ * file with two columns of one name came back with the wrong types on them (`x: Int32, x: Int32`
+ * for `x: Float64, x: Int32`). The batches' data is right; the schema is taken from the file.
+ */
+function decodeIpc(bytes: Uint8Array, metadata: Record<string, string>): Table {
+  const reader = RecordBatchReader.from(bytes);
+  reader.open();
+  const decoded = reader.schema;
+  const batches = reader.readAll();
+  const schema = new LinearSchema(decoded.fields, new Map([...decoded.metadata, ...Object.entries(metadata)]), decoded.dictionaries);
+  return new Table(schema, batches.map((batch) => new RecordBatch(schema, batch.data)));
 }

@@ -1,6 +1,7 @@
 import { parquetMetadataAsync, parquetScan, parquetSchema, type AsyncBuffer, type ParquetParsers, type SchemaTree } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { Schema, Table, type Data, type DataType, type RecordBatch } from 'apache-arrow';
+import { Table, type Data, type DataType, type RecordBatch } from 'apache-arrow';
+import { LinearSchema } from '../linear-schema.ts';
 import type { ColumnKind } from '../columns.ts';
 import { CAPTURE_METADATA } from '../capture.ts';
 import { err, ok, type Result } from '../../util/result.ts';
@@ -87,7 +88,7 @@ export async function readParquet(
       }
       plans.push(planColumn(node));
     }
-    const schema = new Schema(
+    const schema = new LinearSchema(
       plans.map((plan) => fieldOf(plan.name, plan.kind)),
       new Map([
         ...fileMetadata(metadata.key_value_metadata),
