@@ -101,6 +101,17 @@ describe('parse warnings (issue 14, item 5)', () => {
     expect(report.rows).toBe(2002);
   });
 
+  it('a Latin-1 CSV (not UTF-8 from its first bytes) imports with INVALID_UTF8, instead of being refused as binary', async () => {
+    // "ts_ms,name\n1,café\n2,naïve\n" in ISO-8859-1: é = 0xE9, ï = 0xEF.
+    const latin1 = Uint8Array.from([...encode('ts_ms,name\n1,caf'), 0xe9, ...encode('\n2,na'), 0xef, ...encode('ve\n')]);
+    const read = await readCaptureFile(latin1, options);
+    const report = reportOf(read);
+    expect(report.rows).toBe(2);
+    expect(report.partial).toBe(true);
+    expect(report.warnings.find((item) => item.code === 'INVALID_UTF8')).toMatchObject({ count: 2, byte_offset: 16, line: 2 });
+    expect(read.ok && [...read.value.table.getChild('name')!]).toEqual(['caf\ufffd', 'na\ufffdve']);
+  });
+
   it('a multi-byte character split across chunks is not invalid', async () => {
     const bytes = encode('ts_ms,name\n1,Zürich ✓ 𝄞\n');
     const source = bytesCaptureSource(bytes, 'u.csv');

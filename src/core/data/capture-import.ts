@@ -248,17 +248,27 @@ function cutMagic(head: Uint8Array): string | null {
   return null;
 }
 
-/** True when the start of the file cannot be CSV text: a NUL byte, or not UTF-8. */
+/**
+ * True when the start of the file cannot be CSV text: a NUL byte, more than 1% control bytes
+ * (other than tab, LF, CR, FF, VT and ESC), or more than a quarter of its characters not UTF-8.
+ * Text in a legacy 8-bit encoding (Latin-1, Windows-1252) is not binary: its occasional accented
+ * letter is not UTF-8, so the CSV reader turns it into U+FFFD and reports `INVALID_UTF8` (the
+ * import is partial), as it does anywhere else in the file.
+ */
 function looksBinary(head: Uint8Array): boolean {
   if (head.includes(0)) return true;
-  try {
-    // `stream: true` tolerates a multi-byte character cut at the end of the sample.
-    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
-    return false;
-  } catch {
-    return true;
-  }
+  let controls = 0;
+  for (const byte of head) if (byte < 0x20 && !TEXT_CONTROLS.has(byte)) controls++;
+  if (controls * 100 > head.length) return true;
+  // `stream: true` does not count a multi-byte character cut at the end of the sample.
+  const text = new TextDecoder('utf-8').decode(head, { stream: true });
+  let replaced = 0;
+  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) === 0xfffd) replaced++;
+  return replaced * 4 > text.length;
 }
+
+/** Control bytes that occur in text files: tab, LF, VT, FF, CR, ESC. */
+const TEXT_CONTROLS: ReadonlySet<number> = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1b]);
 
 function hexPrefix(bytes: Uint8Array): string {
   return [...bytes.subarray(0, 8)].map((value) => value.toString(16).padStart(2, '0')).join(' ');
