@@ -137,6 +137,19 @@ describe('parse warnings (issue 14, item 5)', () => {
     expect(reportOf(await readCaptureFile(encode('ts_ms,x\n1712131200000,1\n1712131260000,2\n'), options)).warnings).toEqual([]);
   });
 
+  it('a relative capture with negative times is plausible (times before a trigger); a stray epoch value in it is not', async () => {
+    expect(reportOf(await readCaptureFile(encode('ts_ms,x\n-5000,1\n-1000,2\n0,3\n2500,4\n'), options)).warnings).toEqual([]);
+    const stray = reportOf(await readCaptureFile(encode('ts_ms,x\n-5000,1\n-1000,2\n1712131200000,3\n2500,4\n'), options));
+    expect(stray.warnings).toEqual([expect.objectContaining({ code: 'IMPLAUSIBLE_TIMESTAMP', row: 2, count: 1 })]);
+    expect(stray.warnings[0].message).toMatch(/within 366 days of the capture's median 2500 ms\); the first is row 2: 1712131200000 ms/);
+  });
+
+  it('an epoch capture is still held to 1970–2100', async () => {
+    // All before 1970: the median itself is out of the window.
+    const report = reportOf(await readCaptureFile(encode('ts_ms,x\n-1712131200000,1\n-1712131100000,2\n'), options));
+    expect(report.warnings).toEqual([expect.objectContaining({ code: 'IMPLAUSIBLE_TIMESTAMP', count: 2, row: 0 })]);
+  });
+
   it('BLE captures get the timestamp check too', async () => {
     const packet = (seconds: number) => ({ seconds, fraction: 0, bytes: llPacket({ pduType: 0, payload: address('7A:4C:21:9D:10:EF') }) });
     const pcap = pcapFile({ linkType: 251, packets: [packet(1_700_000_000), packet(1_700_000_001), packet(4_200_000_000)] });
