@@ -150,6 +150,21 @@ describe('parse warnings (issue 14, item 5)', () => {
     expect(report.warnings).toEqual([expect.objectContaining({ code: 'IMPLAUSIBLE_TIMESTAMP', count: 2, row: 0 })]);
   });
 
+  it("a BLE capture's sextant.import_report metadata carries the hash, the warnings and partial, as the printed report does", async () => {
+    const packet = (seconds: number) => ({ seconds, fraction: 0, bytes: llPacket({ pduType: 0, payload: address('7A:4C:21:9D:10:EF') }) });
+    const pcap = pcapFile({ linkType: 251, packets: [packet(1_700_000_000), packet(1_700_000_001), packet(4_200_000_000)] });
+    const read = await readCaptureFile(pcap, { ...options, fileName: 'f.pcap' });
+    const report = reportOf(read);
+    if (!read.ok) return;
+    const stored = JSON.parse(read.value.table.schema.metadata.get('sextant.import_report')!) as Record<string, unknown>;
+    expect(stored).toMatchObject({ format: 'pcap', source_bytes: pcap.length, source_sha256: sha256(pcap), partial: true, packets: report.packets, rows: report.rows });
+    expect(stored.warnings).toEqual(report.warnings);
+    expect(stored.warnings).toEqual([expect.objectContaining({ code: 'IMPLAUSIBLE_TIMESTAMP' })]);
+    // An Arrow file of that capture keeps the report of the pcap import, not one about itself.
+    const reread = await readCaptureFile(tableToIPC(read.value.table, 'file'), { ...options, fileName: 'f.arrow' });
+    expect(reread.ok && JSON.parse(reread.value.table.schema.metadata.get('sextant.import_report')!)).toMatchObject({ format: 'pcap', source_sha256: sha256(pcap) });
+  });
+
   it('BLE captures get the timestamp check too', async () => {
     const packet = (seconds: number) => ({ seconds, fraction: 0, bytes: llPacket({ pduType: 0, payload: address('7A:4C:21:9D:10:EF') }) });
     const pcap = pcapFile({ linkType: 251, packets: [packet(1_700_000_000), packet(1_700_000_001), packet(4_200_000_000)] });

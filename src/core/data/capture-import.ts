@@ -10,7 +10,7 @@ import { describeCapture, CAPTURE_METADATA, type Capture, type DescribeProblem }
 import { columnSchemaOf, type ColumnSchema } from './columns.ts';
 import { withMetadata } from './table-metadata.ts';
 import { checkTimestamps, type ImportWarning } from './import-warnings.ts';
-import { createBleImporter, detectBleContainer, type BleContainer, type CaptureImportProblem, type ImportReport } from './ble/index.ts';
+import { BLE_METADATA, createBleImporter, detectBleContainer, type BleContainer, type CaptureImportProblem, type ImportReport } from './ble/index.ts';
 import {
   applyColumnMapping,
   createCsvImporter,
@@ -211,6 +211,9 @@ function asCapture(table: Table, report: CaptureImportReport, options: CaptureIm
   const id = options.id;
   const described = describeCapture(table, { id, source: fileName, timeColumn: options.timeColumn, channelColumn: options.channelColumn });
   if (!described.ok) return { ok: false, error: described.error };
+  const timeWarnings = checkTimestamps(table, described.value.timeColumn);
+  const warnings = [...report.warnings.filter((warning) => warning.code !== 'IMPLAUSIBLE_TIMESTAMP'), ...timeWarnings];
+  const finished: CaptureImportReport = { ...report, warnings, partial: report.partial || warnings.length > 0 };
   // One metadata pass (each rebuilds the record batches): the name, the provenance, and the
   // resolved columns, so the capture describes itself the same way wherever it goes.
   const recorded = withMetadata(table, {
@@ -220,12 +223,29 @@ function asCapture(table: Table, report: CaptureImportReport, options: CaptureIm
     [CAPTURE_METADATA.sourceBytes]: String(report.source_bytes),
     [CAPTURE_METADATA.timeColumn]: described.value.timeColumn,
     [CAPTURE_METADATA.channelColumn]: described.value.channelColumn ?? '',
+    ...completedImportReport(table, finished),
   });
   const info = { ...described.value, sourceSha256: report.source_sha256, sourceBytes: report.source_bytes };
-  const timeWarnings = checkTimestamps(recorded, described.value.timeColumn);
-  const warnings = [...report.warnings.filter((warning) => warning.code !== 'IMPLAUSIBLE_TIMESTAMP'), ...timeWarnings];
-  const finished: CaptureImportReport = { ...report, warnings, partial: report.partial || warnings.length > 0 };
   return { ok: true, value: { kind: 'capture', capture: { info, table: recorded }, report: finished } };
+}
+
+/**
+ * The BLE importer's copy of its report in the table (`sextant.import_report`) is written before
+ * the pipeline has hashed the file and checked its times; it gains what every report has —
+ * `format`, `source_bytes`, `source_sha256`, `warnings`, `partial` — so the table says what
+ * `sextant import` said. Its other fields stay as the importer wrote them (identity keys
+ * without their values).
+ */
+function completedImportReport(table: Table, report: CaptureImportReport): Record<string, string> {
+  // Only a report this import's BLE importer wrote: one carried in by an Arrow or Parquet file
+  // describes an earlier import of another file, and is file content, not to be trusted as JSON.
+  if (report.format === 'csv' || report.format === 'parquet' || report.format === 'arrow') return {};
+  const stored = table.schema.metadata.get(BLE_METADATA.importReport);
+  if (stored === undefined) return {};
+  const parsed: unknown = JSON.parse(stored);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+  const { format, source_bytes, source_sha256, warnings, partial } = report;
+  return { [BLE_METADATA.importReport]: JSON.stringify({ ...parsed, format, source_bytes, source_sha256, warnings, partial }) };
 }
 
 /** Tabular reports count cells that became null or lost precision; those are warnings too. */
