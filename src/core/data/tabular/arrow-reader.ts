@@ -1,9 +1,13 @@
-import { RecordBatch, RecordBatchReader, Table } from 'apache-arrow';
+import { RecordBatch, RecordBatchReader, Schema, Table } from 'apache-arrow';
 import { columnKindOf } from '../columns.ts';
 import { CAPTURE_METADATA } from '../capture.ts';
 import { err, ok, type Result } from '../../util/result.ts';
-import { LinearSchema } from '../linear-schema.ts';
+import { installLinearSchemaAssign } from '../linear-schema.ts';
 import { checkArrowIpcFraming } from './arrow-ipc-check.ts';
+
+// apache-arrow's IPC reader builds a RecordBatch per batch: linear in the width, and duplicate
+// column names keep their own types (linear-schema.ts).
+installLinearSchemaAssign();
 import { SOURCE_FORMAT_METADATA, emptyReport, type TabularFormat, type TabularImport, type TabularImportProblem } from './tabular-report.ts';
 
 /**
@@ -57,16 +61,14 @@ export function readArrowIpc(bytes: Uint8Array, options: ArrowImportOptions = {}
 }
 
 /**
- * Decodes checked IPC bytes into a table whose schema is the file's, plus `metadata`. Not
- * `tableFromIPC`: apache-arrow builds each record batch's schema by pairing fields by name, so a
- * file with two columns of one name came back with the wrong types on them (`x: Int32, x: Int32`
- * for `x: Float64, x: Int32`). The batches' data is right; the schema is taken from the file.
+ * Decodes checked IPC bytes into a table with `metadata` added to the file's. The schema is the
+ * one the reader decoded from the file, and every batch is rebuilt on it.
  */
 function decodeIpc(bytes: Uint8Array, metadata: Record<string, string>): Table {
   const reader = RecordBatchReader.from(bytes);
   reader.open();
   const decoded = reader.schema;
   const batches = reader.readAll();
-  const schema = new LinearSchema(decoded.fields, new Map([...decoded.metadata, ...Object.entries(metadata)]), decoded.dictionaries);
+  const schema = new Schema(decoded.fields, new Map([...decoded.metadata, ...Object.entries(metadata)]), decoded.dictionaries);
   return new Table(schema, batches.map((batch) => new RecordBatch(schema, batch.data)));
 }

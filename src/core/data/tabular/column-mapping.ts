@@ -1,5 +1,4 @@
-import { DataType, Field, Float64, Table, Utf8, type Data, type RecordBatch } from 'apache-arrow';
-import { LinearSchema } from '../linear-schema.ts';
+import { DataType, Field, Float64, Schema, Table, Utf8, type Data, type RecordBatch } from 'apache-arrow';
 import { columnKindOf, numericColumn, type ColumnSchema } from '../columns.ts';
 import { CAPTURE_METADATA } from '../capture.ts';
 import { err, ok, type Result } from '../../util/result.ts';
@@ -273,7 +272,7 @@ export function applyColumnMapping(table: Table, mapping: ColumnMapping): Result
   const metadata = new Map(table.schema.metadata);
   if (mapping.time !== undefined) metadata.set(CAPTURE_METADATA.timeColumn, 'ts_ms');
   if (mapping.channel !== undefined) metadata.set(CAPTURE_METADATA.channelColumn, 'channel');
-  const schema = new LinearSchema(slots.map((slot) => slot.field), metadata, table.schema.dictionaries);
+  const schema = new Schema(slots.map((slot) => slot.field), metadata, table.schema.dictionaries);
   const batches = table.batches.map((batch) =>
     recordBatchOf(
       schema,

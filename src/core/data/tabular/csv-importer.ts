@@ -1,6 +1,5 @@
 import Papa from 'papaparse';
-import { Table, type Data, type DataType, type RecordBatch } from 'apache-arrow';
-import { LinearSchema } from '../linear-schema.ts';
+import { Schema, Table, type Data, type DataType, type RecordBatch } from 'apache-arrow';
 import type { ColumnKind } from '../columns.ts';
 import { CAPTURE_METADATA } from '../capture.ts';
 import { err, ok, type Result } from '../../util/result.ts';
@@ -313,7 +312,7 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
     }
     closeBatch();
     const kinds = header.map((column) => settledKind(column) ?? finalKind(column));
-    const schema = new LinearSchema(
+    const schema = new Schema(
       header.map((column, index) => fieldOf(column.name, kinds[index])),
       new Map([
         [SOURCE_FORMAT_METADATA, 'csv'],

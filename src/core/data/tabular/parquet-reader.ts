@@ -1,7 +1,6 @@
 import { parquetMetadataAsync, parquetScan, parquetSchema, type AsyncBuffer, type ParquetParsers, type SchemaTree } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { Table, type Data, type DataType, type RecordBatch } from 'apache-arrow';
-import { LinearSchema } from '../linear-schema.ts';
+import { Schema, Table, type Data, type DataType, type RecordBatch } from 'apache-arrow';
 import type { ColumnKind } from '../columns.ts';
 import { CAPTURE_METADATA } from '../capture.ts';
 import { err, ok, type Result } from '../../util/result.ts';
@@ -88,7 +87,7 @@ export async function readParquet(
       }
       plans.push(planColumn(node));
     }
-    const schema = new LinearSchema(
+    const schema = new Schema(
       plans.map((plan) => fieldOf(plan.name, plan.kind)),
       new Map([
         ...fileMetadata(metadata.key_value_metadata),
