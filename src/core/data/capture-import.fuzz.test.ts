@@ -27,8 +27,23 @@ const ARROW = [
   tableToIPC(tableFromArrays({ ts_ms: Float64Array.from([5, 6]), rssi: Int32Array.from([-40, -50]) }), 'stream'),
 ];
 const CSV = [fixture('normalized.csv'), fixture('sniffer-export.csv')];
-/** Bit-flipped Arrow inputs (README, reliability). */
+/** Bit-flipped Arrow inputs and Arrow inputs with overwritten words (README, reliability). */
 const ARROW_FLIP_RUNS = 2_000;
+const ARROW_WORD_RUNS = 1_000;
+
+/**
+ * What `sextant import --out` and the workspace write: a normalized BLE capture (dictionary, list
+ * and boolean columns) and a CSV capture, as file and stream, besides the two small tables above.
+ */
+async function writtenArrowFiles(): Promise<Uint8Array[]> {
+  const ble = await readCaptureFile(
+    pcapFile({ linkType: 251, packets: [0, 1, 2].map((index) => ({ seconds: 1_700_000_000 + index, fraction: 0, bytes: llPacket({ pduType: 0, payload: address(`7A:4C:21:9D:10:E${index}`) }) })) }),
+    { id: 'ble', fileName: 'ble.pcap' },
+  );
+  const csv = await readCaptureFile(CSV[0], { id: 'csv', fileName: 'normalized.csv' });
+  if (!ble.ok || !csv.ok) throw new Error('the fuzz inputs did not import');
+  return [...ARROW, ...[ble.value.table, csv.value.table].flatMap((table) => [tableToIPC(table, 'file'), tableToIPC(table, 'stream')])];
+}
 
 const CODES: ReadonlySet<CaptureImportFailureCode> = new Set<CaptureImportFailureCode>([
   'EMPTY_FILE',
@@ -125,15 +140,7 @@ describe('capture import fuzzing', () => {
   });
 
   it('Arrow IPC files and streams Sextant writes, with bits flipped anywhere, get coded answers in bounded time', async () => {
-    // What `sextant import --out` and the workspace write: a normalized BLE capture (dictionary,
-    // list and boolean columns) and a CSV capture, as file and stream, besides the two above.
-    const ble = await readCaptureFile(
-      pcapFile({ linkType: 251, packets: [0, 1, 2].map((index) => ({ seconds: 1_700_000_000 + index, fraction: 0, bytes: llPacket({ pduType: 0, payload: address(`7A:4C:21:9D:10:E${index}`) }) })) }),
-      { id: 'ble', fileName: 'ble.pcap' },
-    );
-    const csv = await readCaptureFile(CSV[0], { id: 'csv', fileName: 'normalized.csv' });
-    if (!ble.ok || !csv.ok) throw new Error('the fuzz inputs did not import');
-    const files = [...ARROW, ...[ble.value.table, csv.value.table].flatMap((table) => [tableToIPC(table, 'file'), tableToIPC(table, 'stream')])];
+    const files = await writtenArrowFiles();
     // Flip positions uniform over each file (fast-check's default bias favours small numbers, which
     // would mostly hit the magic), so schema, dictionary and record batch regions are all reached.
     const flippedFile = fc.nat({ max: files.length - 1 }).chain((index) =>
@@ -155,6 +162,27 @@ describe('capture import fuzzing', () => {
     expect(outcomes.get('imported') ?? 0).toBeGreaterThan(0);
     expect(outcomes.get('UNREADABLE_ARROW') ?? 0).toBeGreaterThan(0);
     if (process.env.SEXTANT_FUZZ_VERBOSE) console.log(outcomes, Math.round(performance.now() - started), 'ms');
+  });
+
+  it('Arrow IPC files and streams with 32-bit words set to boundary or random values get coded answers in bounded time', async () => {
+    // Lengths, counts and offsets are 32- or 64-bit words: setting whole ones reaches values a few
+    // flipped bits rarely do (0, -1, 2^31, just past a buffer).
+    const files = await writtenArrowFiles();
+    const word = fc.oneof(fc.constantFrom(0, 1, 2, 3, 8, 16, 24, 64, 0x10000, 0x7fffffff, 0x80000000, 0xfffffff8, 0xffffffff), fc.nat({ max: 0xffffffff }));
+    const overwritten = fc.nat({ max: files.length - 1 }).chain((index) =>
+      fc.tuple(fc.constant(index), fc.noBias(fc.array(fc.record({ at: fc.nat({ max: (files[index].length >> 2) - 1 }), value: word }), { minLength: 1, maxLength: 3 }))),
+    );
+    const started = performance.now();
+    await fc.assert(
+      fc.asyncProperty(overwritten, async ([index, words]) => {
+        const bytes = files[index].slice();
+        const view = new DataView(bytes.buffer);
+        for (const { at, value } of words) view.setUint32(at * 4, value >>> 0, true);
+        await importChecked(bytes, [1 << 20], 2_000);
+      }),
+      { seed: SEED, numRuns: ARROW_WORD_RUNS },
+    );
+    expect(performance.now() - started).toBeLessThan(60_000);
   });
 
   it('mutated real CSV exports give the same outcome however the bytes are cut', async () => {

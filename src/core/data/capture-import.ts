@@ -181,14 +181,32 @@ export async function importCaptureSource(source: CaptureSource, options: Captur
     partial: warnings.length > 0 || Object.keys(tabular.skipped).length > 0,
   };
   const table = imported.value.table;
-  const columns = columnSchemaOf(table.schema.fields);
-  if (hasNormalizedBleColumns(columns)) {
-    // Already the normalized BLE schema: the identity mapping only normalizes the address text.
-    return mapToCapture(table, suggestColumnMapping(columns), options.id, name, report, options);
+  return readingFileValues(report, name, () => {
+    const columns = columnSchemaOf(table.schema.fields);
+    if (hasNormalizedBleColumns(columns)) {
+      // Already the normalized BLE schema: the identity mapping only normalizes the address text.
+      return mapToCapture(table, suggestColumnMapping(columns), options.id, name, report, options);
+    }
+    const timeColumn = options.timeColumn ?? table.schema.metadata.get(CAPTURE_METADATA.timeColumn) ?? 'ts_ms';
+    if (columns.some((column) => column.name === timeColumn && column.kind === 'number')) return asCapture(table, report, options, name);
+    return { ok: true, value: { kind: 'needs-mapping', table, columns, suggestion: suggestColumnMapping(columns), report } };
+  });
+}
+
+/**
+ * Runs a step that reads an imported Arrow file's values. Their buffers come from the file as they
+ * are: a file whose framing is sound can still carry a column whose buffers do not fit its type
+ * (a flipped type id makes 32-bit string offsets read as 64-bit ones), and apache-arrow then
+ * fails while a value is read, with its own internals. That is a damaged file, and is said so.
+ * Tables Sextant built itself (CSV, Parquet, BLE captures) are not guarded: a failure there is a bug.
+ */
+function readingFileValues(report: CaptureImportReport, fileName: string, step: () => Imported): Imported {
+  if (report.format !== 'arrow') return step();
+  try {
+    return step();
+  } catch {
+    return { ok: false, error: { code: 'UNREADABLE_ARROW', message: `${fileName} is not readable Arrow IPC: the values of a column cannot be read (its buffers do not fit its type; the file is damaged)` } };
   }
-  const timeColumn = options.timeColumn ?? table.schema.metadata.get(CAPTURE_METADATA.timeColumn) ?? 'ts_ms';
-  if (columns.some((column) => column.name === timeColumn && column.kind === 'number')) return asCapture(table, report, options, name);
-  return { ok: true, value: { kind: 'needs-mapping', table, columns, suggestion: suggestColumnMapping(columns), report } };
 }
 
 /** Applies the user's column mapping to a table that needed one. */
@@ -200,10 +218,12 @@ export function mapToCapture(
   report: CaptureImportReport,
   options: Omit<CaptureImportOptions, 'id'> = {},
 ): Imported {
-  const mapped = applyColumnMapping(table, mapping);
-  if (!mapped.ok) return { ok: false, error: mapped.error };
-  // The mapping names the time column (and converts it to ms); options no longer apply to it.
-  return asCapture(mapped.value, report, { ...options, id, timeColumn: undefined }, fileName);
+  return readingFileValues(report, fileName, () => {
+    const mapped = applyColumnMapping(table, mapping);
+    if (!mapped.ok) return { ok: false, error: mapped.error };
+    // The mapping names the time column (and converts it to ms); options no longer apply to it.
+    return asCapture(mapped.value, report, { ...options, id, timeColumn: undefined }, fileName);
+  });
 }
 
 /** Names the table, records its provenance and resolved columns, and checks its time values. */

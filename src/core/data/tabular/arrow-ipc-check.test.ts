@@ -3,22 +3,48 @@
  * that used to make apache-arrow decode without end (issue 14) is refused in milliseconds.
  */
 import {
+  Binary,
   Bool,
+  DateDay,
+  DateMillisecond,
+  DenseUnion,
   Dictionary,
+  DurationMillisecond,
   Field,
+  FixedSizeBinary,
+  FixedSizeList,
+  Float16,
+  Float32,
   Float64,
+  Int16,
   Int32,
+  Int64,
   Int8,
+  IntervalYearMonth,
+  LargeBinary,
+  LargeList,
+  LargeUtf8,
   List,
+  Map_,
+  Null,
   Schema,
+  SparseUnion,
   Struct,
   Table,
+  TimeNanosecond,
+  TimeSecond,
+  TimestampMillisecond,
+  Uint32,
   Utf8,
+  Utf8View,
+  Vector,
+  makeBuilder,
   tableFromArrays,
   tableFromIPC,
   tableToIPC,
   vectorFromArray,
-  type Vector,
+  type Data,
+  type DataType,
 } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { builtinCaptures } from '../../demo/builtin-captures.ts';
@@ -48,7 +74,47 @@ function sampleTables(): Array<[string, Table]> {
     ['no columns', new Table({})],
     ['a deep but legal nesting', new Table({ deep: deepList(MAX_NESTING - 1) })],
     ['built-in capture', builtinCaptures()[0].table],
+    ['every other type apache-arrow writes', everyType()],
   ];
+}
+
+/** Five rows of each type with a layout of its own: widths, offsets, views, unions, maps. */
+function everyType(): Table {
+  const item = (type: DataType) => new Field('item', type, true);
+  const bytes = (...values: Array<number[] | null>) => values.map((value) => (value === null ? null : Uint8Array.from(value)));
+  const unionOf = <T extends SparseUnion | DenseUnion>(type: T): Vector<T> => {
+    const builder = makeBuilder<T>({ type, nullValues: [null], valueToChildTypeId: (_: unknown, value: unknown) => (typeof value === 'number' ? 0 : 1) } as Parameters<typeof makeBuilder<T>>[0]);
+    for (const value of [1, 'a', 2, 'b', 3]) builder.append(value as never);
+    return new Vector<T>([builder.finish().flush() as Data<T>]);
+  };
+  const members = () => [new Field('n', new Float64(), true), new Field('s', new Utf8(), true)];
+  return new Table({
+    i8: vectorFromArray([1, null, 3, 4, 5], new Int8()),
+    i16: vectorFromArray([1, 2, null, 4, 5], new Int16()),
+    u32: vectorFromArray([1, 2, 3, 4, 5], new Uint32()),
+    i64: vectorFromArray([1n, 2n, 3n, null, 5n], new Int64()),
+    f16: vectorFromArray([1, 2, 3, 4, 5], new Float16()),
+    f32: vectorFromArray([1, 2, 3, 4, null], new Float32()),
+    null: vectorFromArray([null, null, null, null, null], new Null()),
+    day: vectorFromArray([new Date(0), new Date(86_400_000), null, new Date(0), new Date(0)], new DateDay()),
+    ms: vectorFromArray([new Date(0), new Date(1), null, new Date(2), new Date(3)], new DateMillisecond()),
+    seconds: vectorFromArray([1, 2, 3, 4, 5], new TimeSecond()),
+    nanoseconds: vectorFromArray([1n, 2n, 3n, 4n, 5n], new TimeNanosecond()),
+    zoned: vectorFromArray([1, 2, 3, 4, 5], new TimestampMillisecond('UTC')),
+    duration: vectorFromArray([1n, 2n, 3n, 4n, 5n], new DurationMillisecond()),
+    interval: vectorFromArray([Int32Array.from([1]), Int32Array.from([2]), null, Int32Array.from([3]), Int32Array.from([4])], new IntervalYearMonth()),
+    fixed: vectorFromArray(bytes([1, 2], [3, 4], null, [5, 6], [7, 8]), new FixedSizeBinary(2)),
+    binary: vectorFromArray(bytes([1], [], null, [5, 6], [7]), new Binary()),
+    largeBinary: vectorFromArray(bytes([1], [], null, [5, 6], [7]), new LargeBinary()),
+    largeUtf8: vectorFromArray(['a', '', null, 'bc', 'd'], new LargeUtf8()),
+    view: vectorFromArray(['a', 'longer than twelve bytes, so out of line', null, 'c', 'd'], new Utf8View()),
+    pairs: vectorFromArray([[1, 2], [3, 4], null, [5, 6], [7, 8]], new FixedSizeList(2, item(new Int32()))),
+    largeList: vectorFromArray([[1], [], null, [5, 6], [7]], new LargeList(item(new Int32()))),
+    map: vectorFromArray([new Map([['a', 1]]), new Map(), null, new Map([['b', 2]]), new Map([['c', 3]])], new Map_(new Field('entries', new Struct<{ key: Utf8; value: Int32 }>([new Field('key', new Utf8(), false), new Field('value', new Int32(), true)]), false))),
+    sparse: unionOf(new SparseUnion([0, 1], members())),
+    dense: unionOf(new DenseUnion([0, 1], members())),
+    smallIndices: vectorFromArray(['a', 'b', 'a', null, 'c'], new Dictionary(new Utf8(), new Int16(), 42)),
+  });
 }
 
 /** A one-row column of lists nested `levels` deep around a float. */
@@ -152,6 +218,23 @@ describe('damage that made apache-arrow decode without end (issue 14) is refused
     const batch = locateBatch(file);
     const rowsAt = batch.field(batch.table(batch.root(), 2), 0);
     expectRefused(withUint32(file, rowsAt, 3 + (1 << 30)), /claims 1073741827 rows but has only \d+ bytes/);
+  });
+
+  it('a type id flipped to a list, which then has no child (apache-arrow failed later, outside its decoder)', () => {
+    const footer = locateFooter(file);
+    const first = footer.tableAt(footer.vector(footer.table(footer.root(), 1), 1), 0);
+    const flipped = file.slice();
+    flipped[footer.field(first, 2)] = 12; // ts_ms: FloatingPoint → List
+    expectRefused(flipped, /a field of type id 12 has 0 child fields/);
+  });
+
+  it('a string column flipped to LargeUtf8, whose 32-bit offsets are then too short (apache-arrow threw while reading a value)', () => {
+    const strings = tableToIPC(new Table({ ts_ms: vectorFromArray([1, 2, 3], new Float64()), name: vectorFromArray(['a', 'b', 'c'], new Utf8()) }), 'file');
+    const footer = locateFooter(strings);
+    const name = footer.tableAt(footer.vector(footer.table(footer.root(), 1), 1), 1);
+    const flipped = strings.slice();
+    flipped[footer.field(name, 2)] = 20; // Utf8 → LargeUtf8
+    expectRefused(flipped, /has 3 values but a \d+-byte buffer where it needs 32/);
   });
 
   it('field types nested deeper than the limit', () => {

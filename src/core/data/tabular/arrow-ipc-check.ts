@@ -4,8 +4,9 @@
  * Why by hand: apache-arrow reads its flatbuffer metadata without any validation. A flatbuffer
  * read past the end of its buffer yields zeros instead of failing, so one flipped bit in a vector
  * length (the schema's fields, a batch's nodes or buffers, the footer's blocks, a custom-metadata
- * list) makes it decode millions or billions of junk entries until the heap is gone, and a field
- * table shared or looped by a flipped offset makes its recursive schema decoding explode. There is
+ * list) makes it decode millions or billions of junk entries until the heap is gone, a field
+ * table shared by a flipped offset multiplies its recursive schema decoding, and a buffer too short
+ * for its column's type fails later, while a value is read. There is
  * no cheap validating pass in the library (flatbuffers' JavaScript runtime has no verifier), so
  * this module reads the few fields that decide how much work the decoding will do — and nothing
  * else — and checks them against the bytes:
@@ -21,11 +22,14 @@
  * - the schema: field, children and metadata counts bounded by the metadata's size (each entry
  *   costs at least four bytes in a flatbuffer that shares no tables, so the walk may visit at most
  *   a quarter as many entries as there are bytes — tables shared to multiply the work exhaust it),
- *   nesting at most {@link MAX_NESTING} deep, known type ids, named columns, little-endian;
+ *   nesting at most {@link MAX_NESTING} deep, known type ids with the children their type has,
+ *   named columns, little-endian;
  * - record and dictionary batches: the row count and every node's length bounded by the body's
  *   bits, null counts within lengths, as many nodes as the schema has fields (a dictionary batch:
- *   as its dictionary's value type), top-level nodes as long as the batch, each buffer inside the
- *   body, no more buffers than the nodes can use, dictionary ids the schema declares, uncompressed.
+ *   as its dictionary's value type), top-level nodes as long as the batch, exactly the buffers
+ *   the nodes' types use, each inside the body and long enough for the fixed-width values,
+ *   offsets, type ids or views apache-arrow will read (a short validity bitmap or variable data
+ *   is read safely), dictionary ids the schema declares and sent before use, uncompressed.
  *
  * Everything is a loop over the bytes, never recursion, and the work is linear in the file's size.
  * What is wrong comes back as one plain sentence.
@@ -42,6 +46,29 @@ const ROWS_PER_BODY_BYTE = 8;
 const ROW_SLACK = 4096;
 /** The largest type id of Arrow's `Type` union (LargeListView). */
 const MAX_TYPE_ID = 26;
+/**
+ * Children each type must have (Arrow's columnar format): lists, maps and fixed-size lists one, a
+ * run-end encoded array two, structs and unions any number, every other type none. apache-arrow
+ * does not check this, and a list without its child fails later, outside its decoder.
+ */
+function childrenAllowed(typeId: number, children: number): boolean {
+  switch (typeId) {
+    case 12: // List
+    case 16: // FixedSizeList
+    case 17: // Map
+    case 21: // LargeList
+    case 25: // ListView
+    case 26: // LargeListView
+      return children === 1;
+    case 22: // RunEndEncoded
+      return children === 2;
+    case 13: // Struct_
+    case TYPE_UNION:
+      return true;
+    default:
+      return children === 0;
+  }
+}
 /** Type ids whose type table apache-arrow reads further (Union's type ids, Timestamp's zone). */
 const TYPE_UNION = 14;
 const TYPE_TIMESTAMP = 10;
@@ -51,6 +78,8 @@ const HEADER_DICTIONARY_BATCH = 2;
 const HEADER_RECORD_BATCH = 3;
 /** `MetadataVersion.V4`: before it, a Buffer struct carried an extra 8-byte page id. */
 const METADATA_V4 = 3;
+/** `MetadataVersion.V5`: before it, a union had a validity bitmap. */
+const METADATA_V5 = 4;
 const MAGIC = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31]; // "ARROW1"
 /** `ARROW1` plus two bytes of padding before the first message of the file format. */
 const FILE_HEAD = 8;
@@ -161,6 +190,11 @@ class FlatBuffer {
     return at === null ? fallback : this.view.getInt16(at, true);
   }
 
+  i32Field(table: FlatTable, slot: number, fallback: number, what: string): number {
+    const at = this.field(table, slot, 4, what);
+    return at === null ? fallback : this.i32(at);
+  }
+
   count64Field(table: FlatTable, slot: number, what: string): number {
     const at = this.field(table, slot, 8, what);
     return at === null ? 0 : this.count64(at, what);
@@ -214,13 +248,25 @@ class FlatBuffer {
 }
 
 /** What the batches are checked against: the schema's fields as apache-arrow will expand them. */
+/**
+ * The buffers one field node uses, in order, as letters: `v` validity bitmap, `w` fixed-width
+ * values (`bits` each), `o`/`O` 32/64-bit offsets (length + 1 of them), `d` variable data, `t`
+ * union type ids (a byte each), `x` views (16 bytes each, then the batch's next variadic count of
+ * data buffers). Union layouts get their validity bitmap added for metadata before V5.
+ */
+interface Layout {
+  buffers: string;
+  bits: number;
+}
+
+/** What the batches are checked against: the schema's fields as apache-arrow will expand them. */
 interface SchemaShape {
-  /** Nodes a record batch must have: one per field, children included, dictionary-encoded fields count one. */
-  recordBatchNodes: number;
-  /** Per top-level field, its first node's index in a record batch. */
-  topLevelNodes: number[];
-  /** Per dictionary id, the nodes of its dictionary batch (the value type's tree). */
-  dictionaryNodes: Map<number, number>;
+  /** Layout per field node of a record batch, in node order (pre-order, dictionary-encoded fields as indices). */
+  recordBatch: Layout[];
+  /** Per node of a record batch, whether it is a top-level column (as long as the batch). */
+  topLevel: boolean[];
+  /** Per dictionary id, the layouts of its dictionary batch's nodes (the value type's tree). */
+  dictionaries: Map<number, Layout[]>;
 }
 
 /** Reads a Schema table: every field, its children and metadata, within the budget. */
@@ -230,92 +276,197 @@ function checkSchema(buffer: FlatBuffer, schema: FlatTable): SchemaShape {
   const fields = buffer.vectorField(schema, 1, 4, 'schema fields');
   const topCount = fields?.length ?? 0;
   buffer.spend(topCount, 'fields');
-  // Fields in visiting order; a parent always comes before its children, so a backward sweep
-  // sees every subtree whole. A shared table is expanded once per reference, as apache-arrow does.
+  // Fields numbered in pre-order (a parent before its children, each subtree contiguous), as the
+  // nodes of a batch are ordered. A shared table is expanded once per reference, as apache-arrow does.
   const parent: number[] = [];
-  const depth: number[] = [];
   const dictionaryId: Array<number | null> = [];
+  /** As a column or value type, and (dictionary-encoded fields) as indices. */
+  const layouts: Layout[] = [];
+  const indexLayouts: Array<Layout | null> = [];
   const pending: Array<{ table: FlatTable; parent: number; depth: number }> = [];
   for (let index = topCount - 1; index >= 0; index--) pending.push({ table: buffer.tableAt(fields as FlatVector, index, 'a field'), parent: -1, depth: 1 });
-  const topLevel: number[] = [];
+  let columns = 0;
   while (pending.length > 0) {
     const next = pending.pop() as { table: FlatTable; parent: number; depth: number };
     const id = parent.length;
     parent.push(next.parent);
-    depth.push(next.depth);
-    if (next.parent === -1) topLevel.push(id);
     const field = next.table;
+    if (next.parent === -1) columns++;
     // Columns are known by name everywhere in Sextant; a column without one is damage.
-    if (!buffer.stringField(field, 0, 'a field name') && next.parent === -1) fail(`column ${topLevel.length} has no name`);
+    if (!buffer.stringField(field, 0, 'a field name') && next.parent === -1) fail(`column ${columns} has no name`);
     const typeId = buffer.u8Field(field, 2, 0, 'a field type');
     if (typeId > MAX_TYPE_ID) fail(`a field has type id ${typeId}, which Arrow does not define`);
     const type = buffer.tableField(field, 3, 'a field type');
-    if (type !== null && typeId === TYPE_UNION) buffer.vectorField(type, 1, 4, 'union type ids');
-    if (type !== null && typeId === TYPE_TIMESTAMP) buffer.stringField(type, 1, 'a time zone');
+    layouts.push(layoutOf(buffer, typeId, type));
     const dictionary = buffer.tableField(field, 4, 'a dictionary encoding');
-    if (dictionary !== null) buffer.tableField(dictionary, 1, 'a dictionary index type');
-    dictionaryId.push(dictionary === null ? null : buffer.count64Field(dictionary, 0, 'a dictionary id'));
+    if (dictionary === null) {
+      dictionaryId.push(null);
+      indexLayouts.push(null);
+    } else {
+      dictionaryId.push(buffer.count64Field(dictionary, 0, 'a dictionary id'));
+      const indexType = buffer.tableField(dictionary, 1, 'a dictionary index type');
+      // An absent index type is a signed 32-bit integer.
+      indexLayouts.push(indexType === null ? { buffers: 'vw', bits: 32 } : layoutOf(buffer, 2, indexType));
+    }
     buffer.keyValues(field, 6, 'field metadata');
     const children = buffer.vectorField(field, 5, 4, 'field children');
+    if (!childrenAllowed(typeId, children?.length ?? 0)) fail(`a field of type id ${typeId} has ${children?.length ?? 0} child field${children?.length === 1 ? '' : 's'}, which that type cannot have`);
     if (children !== null && children.length > 0) {
       if (next.depth >= MAX_NESTING) fail(`its field types nest more than ${MAX_NESTING} levels deep`);
       buffer.spend(children.length, 'fields');
       for (let index = children.length - 1; index >= 0; index--) pending.push({ table: buffer.tableAt(children, index, 'a child field'), parent: id, depth: next.depth + 1 });
     }
   }
-  // Nodes per subtree as a dictionary's value type (`own`), and as a child or column (`asColumn`:
-  // a dictionary-encoded field is one node of indices there).
-  const own = new Array<number>(parent.length).fill(1);
-  for (let id = parent.length - 1; id >= 0; id--) {
-    if (parent[id] !== -1) own[parent[id]] += dictionaryId[id] === null ? own[id] : 1;
+  // Fields in each subtree (itself included): a subtree spans ids [id, id + size).
+  const size = new Array<number>(parent.length).fill(1);
+  for (let id = parent.length - 1; id >= 0; id--) if (parent[id] !== -1) size[parent[id]] += size[id];
+  /** The nodes of the fields in [from, to): a dictionary-encoded field is its indices, its subtree skipped (except `root`'s). */
+  const nodesOf = (from: number, to: number, root: number): Layout[] => {
+    const nodes: Layout[] = [];
+    for (let id = from; id < to; ) {
+      const indices = id === root ? null : indexLayouts[id];
+      nodes.push(indices ?? layouts[id]);
+      id += indices === null ? 1 : size[id];
+    }
+    return nodes;
+  };
+  const recordBatch = nodesOf(0, parent.length, -1);
+  const topLevel: boolean[] = [];
+  for (let id = 0; id < parent.length; ) {
+    topLevel.push(parent[id] === -1);
+    id += indexLayouts[id] === null ? 1 : size[id];
   }
-  const dictionaryNodes = new Map<number, number>();
+  const dictionaries = new Map<number, Layout[]>();
   dictionaryId.forEach((dictionary, id) => {
-    if (dictionary !== null && !dictionaryNodes.has(dictionary)) dictionaryNodes.set(dictionary, own[id]);
+    if (dictionary !== null && !dictionaries.has(dictionary)) dictionaries.set(dictionary, nodesOf(id, id + size[id], id));
   });
-  const topLevelNodes: number[] = [];
-  let recordBatchNodes = 0;
-  for (const id of topLevel) {
-    topLevelNodes.push(recordBatchNodes);
-    recordBatchNodes += dictionaryId[id] === null ? own[id] : 1;
-  }
-  return { recordBatchNodes, topLevelNodes, dictionaryNodes };
+  return { recordBatch, topLevel, dictionaries };
 }
 
-/** Reads a RecordBatch table against the schema and the body behind it. */
-function checkRecordBatch(buffer: FlatBuffer, batch: FlatTable, version: number, bodyLength: number, expectedNodes: number, topLevelNodes: readonly number[], what: string): void {
+/** The buffer layout of a type, read from its type table (Arrow's `Schema.fbs`). */
+function layoutOf(buffer: FlatBuffer, typeId: number, type: FlatTable | null): Layout {
+  /** The type's table, which apache-arrow reads for these types and fails without. */
+  const table = (): FlatTable => type ?? fail(`a field of type id ${typeId} lacks its type parameters`);
+  const fixed = (bits: number, what: string): Layout => {
+    if (!(bits > 0)) fail(`a field has ${what}`);
+    return { buffers: 'vw', bits };
+  };
+  switch (typeId) {
+    case 2: {
+      const bits = buffer.i32Field(table(), 0, 0, 'an integer width');
+      return fixed([8, 16, 32, 64].includes(bits) ? bits : 0, `an integer width of ${bits} bits`);
+    }
+    case 3: {
+      const precision = buffer.i16Field(table(), 0, 0, 'a float precision');
+      return fixed([16, 32, 64][precision] ?? 0, `float precision ${precision}`);
+    }
+    case 6:
+      return { buffers: 'vw', bits: 1 };
+    case 7: {
+      const bits = buffer.i32Field(table(), 2, 128, 'a decimal width');
+      return fixed([32, 64, 128, 256].includes(bits) ? bits : 0, `a decimal width of ${bits} bits`);
+    }
+    case 8:
+      return { buffers: 'vw', bits: buffer.i16Field(table(), 0, 1, 'a date unit') === 0 ? 32 : 64 };
+    case 9: {
+      const bits = buffer.i32Field(table(), 1, 32, 'a time width');
+      return fixed(bits === 32 || bits === 64 ? bits : 0, `a time width of ${bits} bits`);
+    }
+    case TYPE_TIMESTAMP:
+      buffer.stringField(table(), 1, 'a time zone');
+      return { buffers: 'vw', bits: 64 };
+    case 11: {
+      const unit = buffer.i16Field(table(), 0, 0, 'an interval unit');
+      return fixed([32, 64, 128][unit] ?? 0, `interval unit ${unit}`);
+    }
+    case 15: {
+      const width = buffer.i32Field(table(), 0, 0, 'a fixed binary width');
+      return fixed(width > 0 ? width * 8 : 0, `a fixed binary width of ${width} bytes`);
+    }
+    case 18:
+      table();
+      return { buffers: 'vw', bits: 64 };
+    case 4: // Binary
+    case 5: // Utf8
+      return { buffers: 'vod', bits: 0 };
+    case 19: // LargeBinary
+    case 20: // LargeUtf8
+      return { buffers: 'vOd', bits: 0 };
+    case 12: // List
+    case 17: // Map
+      if (typeId === 17) table();
+      return { buffers: 'vo', bits: 0 };
+    case 21: // LargeList
+      return { buffers: 'vO', bits: 0 };
+    case 25: // ListView
+    case 26: // LargeListView
+      return { buffers: 'vdd', bits: 0 };
+    case 13: // Struct_
+      return { buffers: 'v', bits: 0 };
+    case 16: // FixedSizeList
+      table();
+      return { buffers: 'v', bits: 0 };
+    case TYPE_UNION: {
+      const union = table();
+      buffer.vectorField(union, 1, 4, 'union type ids');
+      // Sparse (0): type ids; dense (1): type ids and 32-bit offsets.
+      return buffer.i16Field(union, 0, 0, 'a union mode') === 1 ? { buffers: 'tw', bits: 32 } : { buffers: 't', bits: 0 };
+    }
+    case 23: // BinaryView
+    case 24: // Utf8View
+      return { buffers: 'vx', bits: 0 };
+    default: // NONE, Null, RunEndEncoded: no buffers of their own.
+      return { buffers: '', bits: 0 };
+  }
+}
+
+/** Reads a RecordBatch table against the schema's node layouts and the body behind it. */
+function checkRecordBatch(buffer: FlatBuffer, batch: FlatTable, version: number, bodyLength: number, layouts: readonly Layout[], topLevel: readonly boolean[], what: string): void {
   const rowLimit = bodyLength * ROWS_PER_BODY_BYTE + ROW_SLACK;
   const rows = buffer.count64Field(batch, 0, `the row count of ${what}`);
   if (rows > rowLimit) fail(`${what} claims ${rows} rows but has only ${bodyLength} bytes`);
   if (buffer.tableField(batch, 3, 'a compression setting') !== null) fail(`${what} is compressed (LZ4 or ZSTD), which is not supported; write the file uncompressed`);
   const nodes = buffer.vectorField(batch, 1, 16, 'field nodes') ?? { at: 0, length: 0 };
-  if (nodes.length !== expectedNodes) fail(`${what} has ${nodes.length} field node${nodes.length === 1 ? '' : 's'} where its schema has ${expectedNodes}`);
-  let topLevel = 0;
+  if (nodes.length !== layouts.length) fail(`${what} has ${nodes.length} field node${nodes.length === 1 ? '' : 's'} where its schema has ${layouts.length}`);
+  const variadic = buffer.vectorField(batch, 4, 8, 'variadic buffer counts') ?? { at: 0, length: 0 };
+  let nextVariadic = 0;
+  // Before metadata V4 a Buffer was {page, offset, length}; apache-arrow skips the page id.
+  const bufferSize = version < METADATA_V4 ? 24 : 16;
+  const buffers = buffer.vectorField(batch, 2, bufferSize, 'buffers') ?? { at: 0, length: 0 };
+  let nextBuffer = 0;
+  /** The next buffer's length, checked to lie inside the body. */
+  const takeBuffer = (): number => {
+    if (nextBuffer >= buffers.length) fail(`${what} has fewer buffers (${buffers.length}) than its columns need`);
+    const at = buffers.at + bufferSize * nextBuffer++ + bufferSize - 16;
+    const offset = buffer.count64(at, `a buffer offset of ${what}`);
+    const length = buffer.count64(at + 8, `a buffer length of ${what}`);
+    if (offset + length > bodyLength) fail(`a buffer of ${what} lies outside its ${bodyLength}-byte body`);
+    return length;
+  };
   for (let index = 0; index < nodes.length; index++) {
     const at = nodes.at + 16 * index;
     const length = buffer.count64(at, `a field length of ${what}`);
     const nulls = buffer.count64(at + 8, `a null count of ${what}`);
     if (length > rowLimit) fail(`${what} claims ${length} rows but has only ${bodyLength} bytes`);
     if (nulls > length) fail(`${what} has a column with more nulls (${nulls}) than values (${length})`);
-    if (topLevel < topLevelNodes.length && topLevelNodes[topLevel] === index) {
-      if (length !== rows) fail(`${what} has a column of ${length} rows in a batch of ${rows}`);
-      topLevel++;
+    if (topLevel[index] && length !== rows) fail(`${what} has a column of ${length} rows in a batch of ${rows}`);
+    const layout = layouts[index];
+    // Unions had a validity bitmap before metadata V5.
+    const kinds = layout.buffers.startsWith('t') && version < METADATA_V5 ? `v${layout.buffers}` : layout.buffers;
+    for (const kind of kinds) {
+      const bytes = takeBuffer();
+      // What apache-arrow reads per value must be there: a short offsets or values buffer is
+      // read past its end (64-bit offsets then fail inside apache-arrow when a value is read).
+      const needed = kind === 'w' ? Math.ceil((length * layout.bits) / 8) : kind === 'o' ? (length + 1) * 4 : kind === 'O' ? (length + 1) * 8 : kind === 't' ? length : kind === 'x' ? length * 16 : 0;
+      if (length > 0 && bytes < needed) fail(`a column of ${what} has ${length} values but a ${bytes}-byte buffer where it needs ${needed}`);
+      if (kind === 'x') {
+        if (nextVariadic >= variadic.length) fail(`${what} lacks the variadic buffer count of a view column`);
+        const count = buffer.count64(variadic.at + 8 * nextVariadic++, `a variadic buffer count of ${what}`);
+        for (let taken = 0; taken < count; taken++) takeBuffer();
+      }
     }
   }
-  const variadic = buffer.vectorField(batch, 4, 8, 'variadic buffer counts');
-  let variadicBuffers = 0;
-  for (let index = 0; index < (variadic?.length ?? 0); index++) variadicBuffers += buffer.count64((variadic as FlatVector).at + 8 * index, `a variadic buffer count of ${what}`);
-  // Before metadata V4 a Buffer was {page, offset, length}; apache-arrow skips the page id.
-  const bufferSize = version < METADATA_V4 ? 24 : 16;
-  const buffers = buffer.vectorField(batch, 2, bufferSize, 'buffers') ?? { at: 0, length: 0 };
-  // No Arrow layout uses more than three buffers per node, besides a view column's variadic ones.
-  if (buffers.length > 3 * nodes.length + variadicBuffers) fail(`${what} lists ${buffers.length} buffers for ${nodes.length} field nodes`);
-  for (let index = 0; index < buffers.length; index++) {
-    const at = buffers.at + bufferSize * index + bufferSize - 16;
-    const offset = buffer.count64(at, `a buffer offset of ${what}`);
-    const length = buffer.count64(at + 8, `a buffer length of ${what}`);
-    if (offset + length > bodyLength) fail(`a buffer of ${what} lies outside its ${bodyLength}-byte body`);
-  }
+  if (nextBuffer !== buffers.length) fail(`${what} has ${buffers.length} buffers where its columns use ${nextBuffer}`);
 }
 
 /** One framed message: its metadata flatbuffer and where its body is. */
@@ -363,16 +514,16 @@ function readMessage(bytes: Uint8Array, view: DataView, at: number, limit: numbe
 function checkBatchMessage(framed: FramedMessage, shape: SchemaShape, seenDictionaries: ReadonlySet<number>, ordinal: number): number | null {
   const { buffer, header, version, bodyLength } = framed;
   if (framed.headerType === HEADER_RECORD_BATCH) {
-    for (const id of shape.dictionaryNodes.keys()) if (!seenDictionaries.has(id)) fail(`record batch ${ordinal} comes before the dictionary it uses (id ${id})`);
-    checkRecordBatch(buffer, header, version, bodyLength, shape.recordBatchNodes, shape.topLevelNodes, `record batch ${ordinal}`);
+    for (const id of shape.dictionaries.keys()) if (!seenDictionaries.has(id)) fail(`record batch ${ordinal} comes before the dictionary it uses (id ${id})`);
+    checkRecordBatch(buffer, header, version, bodyLength, shape.recordBatch, shape.topLevel, `record batch ${ordinal}`);
     return null;
   }
   const id = buffer.count64Field(header, 0, 'a dictionary id');
-  const nodes = shape.dictionaryNodes.get(id);
-  if (nodes === undefined) fail(`a dictionary batch has id ${id}, which no field of the schema uses`);
+  const layouts = shape.dictionaries.get(id);
+  if (layouts === undefined) fail(`a dictionary batch has id ${id}, which no field of the schema uses`);
   const data = buffer.tableField(header, 1, 'dictionary data');
   if (data === null) fail(`the dictionary batch of id ${id} has no data`);
-  checkRecordBatch(buffer, data, version, bodyLength, nodes, [0], `the dictionary batch of id ${id}`);
+  checkRecordBatch(buffer, data, version, bodyLength, layouts, [true], `the dictionary batch of id ${id}`);
   return id;
 }
 

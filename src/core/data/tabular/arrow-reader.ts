@@ -41,23 +41,23 @@ export function readArrowIpc(bytes: Uint8Array, options: ArrowImportOptions = {}
   // decode without end. The framing is checked first, in time linear in the bytes.
   const problem = checkArrowIpcFraming(bytes);
   if (problem !== null) return err({ code: 'UNREADABLE_ARROW', message: `${label} is not readable Arrow IPC: ${problem}` });
-  let table: Table;
   try {
-    table = decodeIpc(bytes, {
+    const table = decodeIpc(bytes, {
       [SOURCE_FORMAT_METADATA]: 'arrow',
       ...(fileName === null ? {} : { [CAPTURE_METADATA.source]: fileName }),
     });
+    const report = emptyReport('arrow', fileName);
+    report.bytes = bytes.byteLength;
+    report.rows = table.numRows;
+    report.batches = table.batches.length;
+    report.columns = table.schema.fields.map((field) => ({ name: field.name, kind: columnKindOf(field.type), typeSource: 'file', sourceType: String(field.type) }));
+    return ok({ table, report });
   } catch {
     // What apache-arrow throws on damaged input is its own internals ("Cannot read properties of
-    // null (reading 'fieldsLength')"), which say nothing to the person importing the file.
+    // null (reading 'fieldsLength')"), which say nothing to the person importing the file. Describing
+    // the types (String(type)) is inside: a damaged type can fail there too.
     return err({ code: 'UNREADABLE_ARROW', message: `${label} is not readable Arrow IPC: it is damaged or cut short (its schema or a record batch cannot be decoded)` });
   }
-  const report = emptyReport('arrow', fileName);
-  report.bytes = bytes.byteLength;
-  report.rows = table.numRows;
-  report.batches = table.batches.length;
-  report.columns = table.schema.fields.map((field) => ({ name: field.name, kind: columnKindOf(field.type), typeSource: 'file', sourceType: String(field.type) }));
-  return ok({ table, report });
 }
 
 /**
