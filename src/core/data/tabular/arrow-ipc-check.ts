@@ -46,6 +46,9 @@ const ROWS_PER_BODY_BYTE = 8;
 const ROW_SLACK = 4096;
 /** The largest type id of Arrow's `Type` union (LargeListView). */
 const MAX_TYPE_ID = 26;
+/** Type ids with a table read beyond widths and units (Union's type ids, Timestamp's zone). */
+const TYPE_UNION = 14;
+const TYPE_TIMESTAMP = 10;
 /**
  * Children each type must have (Arrow's columnar format): lists, maps and fixed-size lists one, a
  * run-end encoded array two, structs and unions any number, every other type none. apache-arrow
@@ -69,9 +72,6 @@ function childrenAllowed(typeId: number, children: number): boolean {
       return children === 0;
   }
 }
-/** Type ids whose type table apache-arrow reads further (Union's type ids, Timestamp's zone). */
-const TYPE_UNION = 14;
-const TYPE_TIMESTAMP = 10;
 /** `MessageHeader` union ids. */
 const HEADER_SCHEMA = 1;
 const HEADER_DICTIONARY_BATCH = 2;
