@@ -2,8 +2,9 @@ import { Schema, type Field } from 'apache-arrow';
 
 /**
  * Makes apache-arrow's `Schema.prototype.assign` linear (and correct for duplicate names) in the
- * one case that runs once per record batch. Idempotent; every module that builds or decodes Arrow
- * tables calls it at load.
+ * one case that runs once per record batch. Idempotent; the modules that build or decode tables of
+ * any width (the tabular readers' batch builder, the metadata rebuild, the Arrow reader, the tool
+ * host) call it at load. Tables of fixed, narrow width (BLE captures, demo data) do not need it.
  *
  * Why a patch of the library's prototype, not a subclass: every RecordBatch apache-arrow builds —
  * ours, and the ones its IPC reader decodes (which we cannot give a schema of our own) — re-derives
