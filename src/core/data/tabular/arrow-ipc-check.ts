@@ -2,7 +2,7 @@
  * A bounds check of Arrow IPC framing, run before apache-arrow sees the bytes (issue 14).
  *
  * Why by hand: apache-arrow reads its flatbuffer metadata without any validation. A flatbuffer
- * read past the end of its buffer yields zeros instead of failing, so one flipped bit in a vector
+ * read past the end of its buffer yields zeros (or undefined) instead of failing, so one flipped bit in a vector
  * length (the schema's fields, a batch's nodes or buffers, the footer's blocks, a custom-metadata
  * list) makes it decode millions or billions of junk entries until the heap is gone, a field
  * table shared by a flipped offset multiplies its recursive schema decoding, and a buffer too short
