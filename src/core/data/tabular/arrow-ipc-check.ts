@@ -2,14 +2,14 @@
  * A bounds check of Arrow IPC framing, run before apache-arrow sees the bytes (issue 14).
  *
  * Why by hand: apache-arrow reads its flatbuffer metadata without any validation. A flatbuffer
- * read past the end of its buffer yields zeros (or undefined) instead of failing, so one flipped bit in a vector
- * length (the schema's fields, a batch's nodes or buffers, the footer's blocks, a custom-metadata
- * list) makes it decode millions or billions of junk entries until the heap is gone, a field
- * table shared by a flipped offset multiplies its recursive schema decoding, and a buffer too short
- * for its column's type fails later, while a value is read. There is
- * no cheap validating pass in the library (flatbuffers' JavaScript runtime has no verifier), so
- * this module reads the few fields that decide how much work the decoding will do — and nothing
- * else — and checks them against the bytes:
+ * read past the end of its buffer yields zeros (or undefined) instead of failing, so one flipped
+ * bit in a vector length (the schema's fields, a batch's nodes or buffers, the footer's blocks, a
+ * custom-metadata list) makes it decode millions or billions of junk entries until the heap is
+ * gone, a field table shared by a flipped offset multiplies its recursive schema decoding, and a
+ * buffer too short for its column's type fails later, while a value is read. There is no cheap
+ * validating pass in the library (flatbuffers' JavaScript runtime has no verifier), so this module
+ * reads the few fields that decide how much work the decoding will do — and nothing else — and
+ * checks them against the bytes:
  *
  * - framing: the `ARROW1` magic and footer of the file format, the length prefixes (with or without
  *   the 0xFFFFFFFF continuation marker) of every message in the stream format or at every footer
