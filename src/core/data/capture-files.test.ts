@@ -40,6 +40,9 @@ describe('readCaptureFile', async () => {
     const broken = await readCaptureFile(new TextEncoder().encode('PAR1\u0000\u0000\u0000'), options);
     expect(broken).toMatchObject({ ok: false, error: { code: 'UNREADABLE_PARQUET' } });
     expect(await readCaptureFile(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]), options)).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED_FORMAT' } });
-    expect(await readCaptureFile(Uint8Array.from([0xc3, 0x28, 0x41, 0x42]), options)).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED_FORMAT' } });
+    // Control bytes, or mostly bytes that are not UTF-8: not text. (A stray non-UTF-8 byte in text
+    // is Latin-1 or the like and imports with INVALID_UTF8; see capture-import.test.ts.)
+    expect(await readCaptureFile(Uint8Array.from([0xc3, 0x28, 0x01, 0x02, 0x41, 0x42]), options)).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED_FORMAT' } });
+    expect(await readCaptureFile(Uint8Array.from([0xc3, 0x28, 0xff, 0xfe, 0x41, 0x42]), options)).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED_FORMAT' } });
   });
 });

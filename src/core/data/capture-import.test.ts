@@ -101,6 +101,17 @@ describe('parse warnings (issue 14, item 5)', () => {
     expect(report.rows).toBe(2002);
   });
 
+  it('a Latin-1 CSV (not UTF-8 from its first bytes) imports with INVALID_UTF8, instead of being refused as binary', async () => {
+    // "ts_ms,name\n1,café\n2,naïve\n" in ISO-8859-1: é = 0xE9, ï = 0xEF.
+    const latin1 = Uint8Array.from([...encode('ts_ms,name\n1,caf'), 0xe9, ...encode('\n2,na'), 0xef, ...encode('ve\n')]);
+    const read = await readCaptureFile(latin1, options);
+    const report = reportOf(read);
+    expect(report.rows).toBe(2);
+    expect(report.partial).toBe(true);
+    expect(report.warnings.find((item) => item.code === 'INVALID_UTF8')).toMatchObject({ count: 2, byte_offset: 16, line: 2 });
+    expect(read.ok && [...read.value.table.getChild('name')!]).toEqual(['caf\ufffd', 'na\ufffdve']);
+  });
+
   it('a multi-byte character split across chunks is not invalid', async () => {
     const bytes = encode('ts_ms,name\n1,Zürich ✓ 𝄞\n');
     const source = bytesCaptureSource(bytes, 'u.csv');
@@ -124,6 +135,34 @@ describe('parse warnings (issue 14, item 5)', () => {
   it('relative times near zero and epoch times of this century are plausible', async () => {
     expect(reportOf(await readCaptureFile(encode('ts_ms,x\n0,1\n120000,2\n'), options)).warnings).toEqual([]);
     expect(reportOf(await readCaptureFile(encode('ts_ms,x\n1712131200000,1\n1712131260000,2\n'), options)).warnings).toEqual([]);
+  });
+
+  it('a relative capture with negative times is plausible (times before a trigger); a stray epoch value in it is not', async () => {
+    expect(reportOf(await readCaptureFile(encode('ts_ms,x\n-5000,1\n-1000,2\n0,3\n2500,4\n'), options)).warnings).toEqual([]);
+    const stray = reportOf(await readCaptureFile(encode('ts_ms,x\n-5000,1\n-1000,2\n1712131200000,3\n2500,4\n'), options));
+    expect(stray.warnings).toEqual([expect.objectContaining({ code: 'IMPLAUSIBLE_TIMESTAMP', row: 2, count: 1 })]);
+    expect(stray.warnings[0].message).toMatch(/within 366 days of the capture's median 2500 ms\); the first is row 2: 1712131200000 ms/);
+  });
+
+  it('an epoch capture is still held to 1970–2100', async () => {
+    // All before 1970: the median itself is out of the window.
+    const report = reportOf(await readCaptureFile(encode('ts_ms,x\n-1712131200000,1\n-1712131100000,2\n'), options));
+    expect(report.warnings).toEqual([expect.objectContaining({ code: 'IMPLAUSIBLE_TIMESTAMP', count: 2, row: 0 })]);
+  });
+
+  it("a BLE capture's sextant.import_report metadata carries the hash, the warnings and partial, as the printed report does", async () => {
+    const packet = (seconds: number) => ({ seconds, fraction: 0, bytes: llPacket({ pduType: 0, payload: address('7A:4C:21:9D:10:EF') }) });
+    const pcap = pcapFile({ linkType: 251, packets: [packet(1_700_000_000), packet(1_700_000_001), packet(4_200_000_000)] });
+    const read = await readCaptureFile(pcap, { ...options, fileName: 'f.pcap' });
+    const report = reportOf(read);
+    if (!read.ok) return;
+    const stored = JSON.parse(read.value.table.schema.metadata.get('sextant.import_report')!) as Record<string, unknown>;
+    expect(stored).toMatchObject({ format: 'pcap', source_bytes: pcap.length, source_sha256: sha256(pcap), partial: true, packets: 3, rows: report.rows });
+    expect(stored.warnings).toEqual(report.warnings);
+    expect(stored.warnings).toEqual([expect.objectContaining({ code: 'IMPLAUSIBLE_TIMESTAMP' })]);
+    // An Arrow file of that capture keeps the report of the pcap import, not one about itself.
+    const reread = await readCaptureFile(tableToIPC(read.value.table, 'file'), { ...options, fileName: 'f.arrow' });
+    expect(reread.ok && JSON.parse(reread.value.table.schema.metadata.get('sextant.import_report')!)).toMatchObject({ format: 'pcap', source_sha256: sha256(pcap) });
   });
 
   it('BLE captures get the timestamp check too', async () => {

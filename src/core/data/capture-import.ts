@@ -10,7 +10,7 @@ import { describeCapture, CAPTURE_METADATA, type Capture, type DescribeProblem }
 import { columnSchemaOf, type ColumnSchema } from './columns.ts';
 import { withMetadata } from './table-metadata.ts';
 import { checkTimestamps, type ImportWarning } from './import-warnings.ts';
-import { createBleImporter, detectBleContainer, type BleContainer, type CaptureImportProblem, type ImportReport } from './ble/index.ts';
+import { BLE_METADATA, createBleImporter, detectBleContainer, type BleContainer, type CaptureImportProblem, type ImportReport } from './ble/index.ts';
 import {
   applyColumnMapping,
   createCsvImporter,
@@ -181,14 +181,32 @@ export async function importCaptureSource(source: CaptureSource, options: Captur
     partial: warnings.length > 0 || Object.keys(tabular.skipped).length > 0,
   };
   const table = imported.value.table;
-  const columns = columnSchemaOf(table.schema.fields);
-  if (hasNormalizedBleColumns(columns)) {
-    // Already the normalized BLE schema: the identity mapping only normalizes the address text.
-    return mapToCapture(table, suggestColumnMapping(columns), options.id, name, report, options);
+  return readingFileValues(report, name, () => {
+    const columns = columnSchemaOf(table.schema.fields);
+    if (hasNormalizedBleColumns(columns)) {
+      // Already the normalized BLE schema: the identity mapping only normalizes the address text.
+      return mapToCapture(table, suggestColumnMapping(columns), options.id, name, report, options);
+    }
+    const timeColumn = options.timeColumn ?? table.schema.metadata.get(CAPTURE_METADATA.timeColumn) ?? 'ts_ms';
+    if (columns.some((column) => column.name === timeColumn && column.kind === 'number')) return asCapture(table, report, options, name);
+    return { ok: true, value: { kind: 'needs-mapping', table, columns, suggestion: suggestColumnMapping(columns), report } };
+  });
+}
+
+/**
+ * Runs a step that reads an imported Arrow file's values. Their buffers come from the file as they
+ * are: a file whose framing is sound can still carry a column whose buffers do not fit its type
+ * (a flipped type id makes 32-bit string offsets read as 64-bit ones), and apache-arrow then
+ * fails while a value is read, with its own internals. That is a damaged file, and is said so.
+ * Tables Sextant built itself (CSV, Parquet, BLE captures) are not guarded: a failure there is a bug.
+ */
+function readingFileValues(report: CaptureImportReport, fileName: string, step: () => Imported): Imported {
+  if (report.format !== 'arrow') return step();
+  try {
+    return step();
+  } catch {
+    return { ok: false, error: { code: 'UNREADABLE_ARROW', message: `${fileName} is not readable Arrow IPC: the values of a column cannot be read (its buffers do not fit its type; the file is damaged)` } };
   }
-  const timeColumn = options.timeColumn ?? table.schema.metadata.get(CAPTURE_METADATA.timeColumn) ?? 'ts_ms';
-  if (columns.some((column) => column.name === timeColumn && column.kind === 'number')) return asCapture(table, report, options, name);
-  return { ok: true, value: { kind: 'needs-mapping', table, columns, suggestion: suggestColumnMapping(columns), report } };
 }
 
 /** Applies the user's column mapping to a table that needed one. */
@@ -200,10 +218,12 @@ export function mapToCapture(
   report: CaptureImportReport,
   options: Omit<CaptureImportOptions, 'id'> = {},
 ): Imported {
-  const mapped = applyColumnMapping(table, mapping);
-  if (!mapped.ok) return { ok: false, error: mapped.error };
-  // The mapping names the time column (and converts it to ms); options no longer apply to it.
-  return asCapture(mapped.value, report, { ...options, id, timeColumn: undefined }, fileName);
+  return readingFileValues(report, fileName, () => {
+    const mapped = applyColumnMapping(table, mapping);
+    if (!mapped.ok) return { ok: false, error: mapped.error };
+    // The mapping names the time column (and converts it to ms); options no longer apply to it.
+    return asCapture(mapped.value, report, { ...options, id, timeColumn: undefined }, fileName);
+  });
 }
 
 /** Names the table, records its provenance and resolved columns, and checks its time values. */
@@ -211,6 +231,9 @@ function asCapture(table: Table, report: CaptureImportReport, options: CaptureIm
   const id = options.id;
   const described = describeCapture(table, { id, source: fileName, timeColumn: options.timeColumn, channelColumn: options.channelColumn });
   if (!described.ok) return { ok: false, error: described.error };
+  const timeWarnings = checkTimestamps(table, described.value.timeColumn);
+  const warnings = [...report.warnings.filter((warning) => warning.code !== 'IMPLAUSIBLE_TIMESTAMP'), ...timeWarnings];
+  const finished: CaptureImportReport = { ...report, warnings, partial: report.partial || warnings.length > 0 };
   // One metadata pass (each rebuilds the record batches): the name, the provenance, and the
   // resolved columns, so the capture describes itself the same way wherever it goes.
   const recorded = withMetadata(table, {
@@ -220,12 +243,29 @@ function asCapture(table: Table, report: CaptureImportReport, options: CaptureIm
     [CAPTURE_METADATA.sourceBytes]: String(report.source_bytes),
     [CAPTURE_METADATA.timeColumn]: described.value.timeColumn,
     [CAPTURE_METADATA.channelColumn]: described.value.channelColumn ?? '',
+    ...completedImportReport(table, finished),
   });
   const info = { ...described.value, sourceSha256: report.source_sha256, sourceBytes: report.source_bytes };
-  const timeWarnings = checkTimestamps(recorded, described.value.timeColumn);
-  const warnings = [...report.warnings.filter((warning) => warning.code !== 'IMPLAUSIBLE_TIMESTAMP'), ...timeWarnings];
-  const finished: CaptureImportReport = { ...report, warnings, partial: report.partial || warnings.length > 0 };
   return { ok: true, value: { kind: 'capture', capture: { info, table: recorded }, report: finished } };
+}
+
+/**
+ * The BLE importer's copy of its report in the table (`sextant.import_report`) is written before
+ * the pipeline has hashed the file and checked its times; it gains what every report has —
+ * `format`, `source_bytes`, `source_sha256`, `warnings`, `partial` — so the table says what
+ * `sextant import` said. Its other fields stay as the importer wrote them (identity keys
+ * without their values).
+ */
+function completedImportReport(table: Table, report: CaptureImportReport): Record<string, string> {
+  // Only a report this import's BLE importer wrote: one carried in by an Arrow or Parquet file
+  // describes an earlier import of another file, and is file content, not to be trusted as JSON.
+  if (report.format === 'csv' || report.format === 'parquet' || report.format === 'arrow') return {};
+  const stored = table.schema.metadata.get(BLE_METADATA.importReport);
+  if (stored === undefined) return {};
+  const parsed: unknown = JSON.parse(stored);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+  const { format, source_bytes, source_sha256, warnings, partial } = report;
+  return { [BLE_METADATA.importReport]: JSON.stringify({ ...parsed, format, source_bytes, source_sha256, warnings, partial }) };
 }
 
 /** Tabular reports count cells that became null or lost precision; those are warnings too. */
@@ -248,17 +288,27 @@ function cutMagic(head: Uint8Array): string | null {
   return null;
 }
 
-/** True when the start of the file cannot be CSV text: a NUL byte, or not UTF-8. */
+/**
+ * True when the start of the file cannot be CSV text: a NUL byte, more than 1% control bytes
+ * (other than tab, LF, CR, FF, VT and ESC), or more than a quarter of its characters not UTF-8.
+ * Text in a legacy 8-bit encoding (Latin-1, Windows-1252) is not binary: its occasional accented
+ * letter is not UTF-8, so the CSV reader turns it into U+FFFD and reports `INVALID_UTF8` (the
+ * import is partial), as it does anywhere else in the file.
+ */
 function looksBinary(head: Uint8Array): boolean {
   if (head.includes(0)) return true;
-  try {
-    // `stream: true` tolerates a multi-byte character cut at the end of the sample.
-    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
-    return false;
-  } catch {
-    return true;
-  }
+  let controls = 0;
+  for (const byte of head) if (byte < 0x20 && !TEXT_CONTROLS.has(byte)) controls++;
+  if (controls * 100 > head.length) return true;
+  // `stream: true` does not count a multi-byte character cut at the end of the sample.
+  const text = new TextDecoder('utf-8').decode(head, { stream: true });
+  let replaced = 0;
+  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) === 0xfffd) replaced++;
+  return replaced * 4 > text.length;
 }
+
+/** Control bytes that occur in text files: tab, LF, VT, FF, CR, ESC. */
+const TEXT_CONTROLS: ReadonlySet<number> = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1b]);
 
 function hexPrefix(bytes: Uint8Array): string {
   return [...bytes.subarray(0, 8)].map((value) => value.toString(16).padStart(2, '0')).join(' ');

@@ -45,16 +45,20 @@ export type ImportWarningCode =
 const DAY_MS = 86_400_000;
 
 /**
- * The plausibility window for time values (milliseconds). A value is implausible when it lies
- * before the Unix epoch (negative), at or after 2100-01-01T00:00:00Z, or more than 366 days from
- * the capture's median time (a bit-flipped timestamp inside an otherwise coherent capture).
- * Relative captures (times near 0) and epoch captures of this century both pass.
+ * When a time value (milliseconds) is implausible. Every capture: more than 366 days from the
+ * capture's median time (a bit-flipped timestamp inside an otherwise coherent capture). A capture
+ * whose median is an epoch time (at least `epochFromMs` from zero, i.e. after early 1973, where a
+ * capture of relative times does not reach) also: before the Unix epoch or at or after
+ * 2100-01-01T00:00:00Z. Relative captures — times counted from the start or from a trigger, so
+ * negative times too — are judged only by their distance from the median.
  */
 export const TIMESTAMP_PLAUSIBILITY = {
   minMs: 0,
   /** 2100-01-01T00:00:00Z. */
   maxMs: 4_102_444_800_000,
   maxDistanceFromMedianMs: 366 * DAY_MS,
+  /** 1e11 ms ≈ 3.2 years: a median this far from zero is an epoch time, not a relative one. */
+  epochFromMs: 100_000_000_000,
 } as const;
 
 /** Values sampled to estimate the median time: enough for a stable median, bounded work. */
@@ -76,7 +80,8 @@ export function checkTimestamps(table: Table, timeColumn: string): ImportWarning
   if (sample.length === 0) return [];
   const sorted = Float64Array.from(sample).sort();
   const median = sorted[sorted.length >> 1];
-  const { minMs, maxMs, maxDistanceFromMedianMs } = TIMESTAMP_PLAUSIBILITY;
+  const { minMs, maxMs, maxDistanceFromMedianMs, epochFromMs } = TIMESTAMP_PLAUSIBILITY;
+  const epoch = Math.abs(median) >= epochFromMs;
   let count = 0;
   let first: { row: number; value: number } | null = null;
   row = 0;
@@ -85,7 +90,7 @@ export function checkTimestamps(table: Table, timeColumn: string): ImportWarning
     for (let index = 0; index < values.length; index++, row++) {
       const value = values[index];
       if (!Number.isFinite(value)) continue;
-      if (value < minMs || value >= maxMs || Math.abs(value - median) > maxDistanceFromMedianMs) {
+      if (Math.abs(value - median) > maxDistanceFromMedianMs || (epoch && (value < minMs || value >= maxMs))) {
         count++;
         first ??= { row, value };
       }
@@ -99,8 +104,9 @@ export function checkTimestamps(table: Table, timeColumn: string): ImportWarning
       count,
       row: first.row,
       message:
-        `${count} value${count === 1 ? '' : 's'} of '${timeColumn}' lie outside the plausible window (1970–2100, and within 366 days of the ` +
-        `capture's median ${describeMs(median)}); the first is row ${first.row}: ${first.value} (${describeMs(first.value)}). They were kept as they are.`,
+        `${count} value${count === 1 ? '' : 's'} of '${timeColumn}' ${count === 1 ? 'lies' : 'lie'} outside the plausible window (within 366 days of the capture's median ` +
+        `${epoch ? describeMs(median) : `${median} ms`}${epoch ? ', and 1970–2100' : ''}); the first is row ${first.row}: ${first.value}` +
+        `${epoch ? ` (${describeMs(first.value)})` : ' ms'}. They were kept as they are.`,
     },
   ];
 }

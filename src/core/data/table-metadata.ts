@@ -1,4 +1,8 @@
 import { RecordBatch, Schema, Table, type Field } from 'apache-arrow';
+import { installLinearSchemaAssign } from './linear-schema.ts';
+
+// Rebuilding a wide table's batches stays linear (see linear-schema.ts).
+installLinearSchemaAssign();
 
 /** A copy of the table whose schema metadata also holds `entries`. */
 export function withMetadata(table: Table, entries: Record<string, string>): Table {

@@ -18,6 +18,11 @@ import type { ToolOutcome } from '../tools/tool.ts';
 import { builtinCaptureFingerprint } from '../report/fingerprint.ts';
 import { runTool } from './run-tool.ts';
 import type { RunRequest } from './runner.ts';
+import { installLinearSchemaAssign } from '../data/linear-schema.ts';
+
+// Captures arrive here as Arrow IPC: decode wide ones in linear time and keep duplicate column
+// names on their own types, as the import did (see linear-schema.ts).
+installLinearSchemaAssign();
 
 /** What the Captures page shows for one capture under one filter. */
 export interface CaptureView {

@@ -1,5 +1,9 @@
 import { Bool, Field, Float64, RecordBatch, Schema, Struct, Utf8, makeData, type Data, type DataType } from 'apache-arrow';
 import type { ColumnKind } from '../columns.ts';
+import { installLinearSchemaAssign } from '../linear-schema.ts';
+
+// Each RecordBatch built here re-derives its schema; that stays linear in the width (linear-schema.ts).
+installLinearSchemaAssign();
 
 // Builders for the three column kinds the contract knows, straight into Arrow buffers:
 // one pass, nulls as a validity bitmap, no per-value builder calls.
