@@ -7,8 +7,10 @@ import type { CaptureDescription, ToolImplementation } from '../tools/tool.ts';
 import { isJsonObject, type JsonObject } from '../util/json.ts';
 import { checkJsonLimits } from '../util/json-limits.ts';
 import { formatFieldPath } from '../validation/field-path.ts';
-import { validateAgainstSchema } from '../validation/schema-validator.ts';
+import { isTrustedSchema, trustSchemas, validateAgainstSchema } from '../validation/schema-validator.ts';
 import type { RunRequest } from './runner.ts';
+// Marks the contract's and the built-in tools' schemas as shipped (no meta-schema compile on the first validation).
+import './shipped-schemas.ts';
 
 /** Runtime settings that validation enforces. */
 export interface ExecutorSettings {
@@ -170,6 +172,8 @@ export function closedByDefault(schema: JsonSchema): JsonSchema {
   let closed = closedSchemas.get(schema);
   if (!closed) {
     closed = closeObjectSchema(schema);
+    // Closing only adds `additionalProperties: false`: a shipped schema stays valid.
+    if (isTrustedSchema(schema)) trustSchemas(closed);
     closedSchemas.set(schema, closed);
   }
   return closed;
