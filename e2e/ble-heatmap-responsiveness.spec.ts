@@ -38,13 +38,16 @@ interface Output {
 
 /** What the page records, as `window.probe`. */
 interface Probe {
-  longTasks: number[];
+  /** Long tasks (over 50 ms) as [start, duration] in the page's clock. */
+  longTasks: Array<[number, number]>;
   /** Animation-frame timestamps while `recordFrames`. */
   frames: number[];
   recordFrames: boolean;
   runClickedAt: number | null;
   viewMountedAt: number | null;
   viewPaintedAt: number | null;
+  /** When every section of the view was in (`data-mount="complete"`). */
+  viewCompleteAt: number | null;
 }
 
 // A HiDPI screen is the stricter case for the canvas: twice the backing store's side. No
@@ -84,10 +87,10 @@ test('the heatmap of a 500+ address analysis follows the pointer without blockin
 
   // In the page: long tasks from the Run click on, and when the view first mounts and paints.
   await page.evaluate(() => {
-    const probe: Probe = { longTasks: [], frames: [], recordFrames: false, runClickedAt: null, viewMountedAt: null, viewPaintedAt: null };
+    const probe: Probe = { longTasks: [], frames: [], recordFrames: false, runClickedAt: null, viewMountedAt: null, viewPaintedAt: null, viewCompleteAt: null };
     (window as unknown as { probe: Probe }).probe = probe;
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) probe.longTasks.push(entry.duration);
+      for (const entry of list.getEntries()) probe.longTasks.push([entry.startTime, entry.duration]);
     }).observe({ type: 'longtask' });
     document.addEventListener(
       'click',
@@ -97,19 +100,27 @@ test('the heatmap of a 500+ address analysis follows the pointer without blockin
       true,
     );
     const mounted = new MutationObserver(() => {
-      if (!document.querySelector('[data-testid="ble.view"]')) return;
-      mounted.disconnect();
-      probe.viewMountedAt = performance.now();
-      // A timeout queued from the next frame's callback runs once that frame has been painted.
-      requestAnimationFrame(() => setTimeout(() => (probe.viewPaintedAt = performance.now())));
+      const view = document.querySelector('[data-testid="ble.view"]');
+      if (!view) return;
+      if (probe.viewMountedAt === null) {
+        probe.viewMountedAt = performance.now();
+        // A timeout queued from the next frame's callback runs once that frame has been painted.
+        requestAnimationFrame(() => setTimeout(() => (probe.viewPaintedAt = performance.now())));
+      }
+      if (view.getAttribute('data-mount') === 'complete') {
+        mounted.disconnect();
+        probe.viewCompleteAt = performance.now();
+      }
     });
-    mounted.observe(document.body, { childList: true, subtree: true });
+    mounted.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-mount'] });
   });
   await tools.run();
   const result = tools.results().first();
   await expect(result).toHaveAttribute('data-status', /^(ok|partial)$/, { timeout: 30_000 });
   await expect(ble.view()).toBeVisible();
-  await expect.poll(() => page.evaluate(() => (window as unknown as { probe: Probe }).probe.viewPaintedAt)).not.toBeNull();
+  // The view mounts section by section, one per frame; wait until every section is in.
+  await expect(ble.view()).toHaveAttribute('data-mount', 'complete', { timeout: 30_000 });
+  await expect.poll(() => page.evaluate(() => (window as unknown as { probe: Probe }).probe.viewCompleteAt)).not.toBeNull();
   const mount = await page.evaluate(() => (window as unknown as { probe: Probe }).probe);
   const output = (JSON.parse((await result.getByTestId('result.raw-json').textContent()) ?? '{}') as { structured_output: Output }).structured_output;
 
@@ -166,7 +177,7 @@ test('the heatmap of a 500+ address analysis follows the pointer without blockin
   const sweep = await page.evaluate(() => {
     const probe = (window as unknown as { probe: Probe }).probe;
     probe.recordFrames = false;
-    return { longTasks: probe.longTasks, frames: probe.frames };
+    return { longTasks: probe.longTasks.map(([, duration]) => duration), frames: probe.frames };
   });
   const gaps = sweep.frames
     .slice(1)
@@ -176,9 +187,14 @@ test('the heatmap of a 500+ address analysis follows the pointer without blockin
 
   const firstPaintMs = mount.viewPaintedAt! - mount.runClickedAt!;
   const mountToPaintMs = mount.viewPaintedAt! - mount.viewMountedAt!;
+  const completeMs = mount.viewCompleteAt! - mount.runClickedAt!;
+  const longest = (from: number, to: number) => Math.max(0, ...mount.longTasks.filter(([start]) => start >= from && start < to).map(([, duration]) => duration));
+  const beforePaint = longest(mount.runClickedAt!, mount.viewPaintedAt!);
+  const duringMount = longest(mount.viewMountedAt!, mount.viewCompleteAt!);
   console.log(
     `[ble-heatmap] matrix ${addresses.length} × ${addresses.length} (${output.probabilistic_links.length} clusters); canvas ${geometry.side} CSS px, ${geometry.backing} backing px at ratio ${geometry.ratio}\n` +
-      `[ble-heatmap] first paint of the view: ${firstPaintMs.toFixed(0)} ms after Run (mount to paint ${mountToPaintMs.toFixed(0)} ms); longest main-thread task from Run to that paint ${Math.max(0, ...mount.longTasks).toFixed(0)} ms\n` +
+      `[ble-heatmap] first paint of the view: ${firstPaintMs.toFixed(0)} ms after Run (mount to paint ${mountToPaintMs.toFixed(0)} ms); longest main-thread task from Run to that paint ${beforePaint.toFixed(0)} ms\n` +
+      `[ble-heatmap] every section in ${completeMs.toFixed(0)} ms after Run; longest task while mounting ${duringMount.toFixed(0)} ms; long tasks from Run to complete: ${JSON.stringify(mount.longTasks.filter(([start]) => start >= mount.runClickedAt! && start < mount.viewCompleteAt!).map(([start, duration]) => [Math.round(start - mount.runClickedAt!), Math.round(duration)]))}\n` +
       `[ble-heatmap] hover sweep: ${moves} moves in ${sweepMs} ms; ${sweep.longTasks.length} long tasks, longest ${Math.max(0, ...sweep.longTasks).toFixed(0)} ms; ` +
       `${sweep.frames.length} frames, gap median ${percentile(0.5).toFixed(1)} ms, p90 ${percentile(0.9).toFixed(1)} ms, max ${percentile(1).toFixed(1)} ms`,
   );

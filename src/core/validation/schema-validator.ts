@@ -83,6 +83,11 @@ function validatorFor(schema: JsonSchema): Compiled {
   return entry;
 }
 
+/** Compiles a schema now (and remembers it), so its first validation does not pay for compiling. */
+export function precompileSchema(schema: JsonSchema): void {
+  validatorFor(schema);
+}
+
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 500);
 }
