@@ -160,6 +160,7 @@ export {
   captureProvenance,
   redactKeys,
   selectionOf,
+  scatterSvg,
 } from './report/index.ts';
 export type { TimelineStep, RecordedEvent, AccountingRow } from './planner/record/index.ts';
 export { timelineFromEvents, accountingRows, accountingTotals, formatCost, summarizeRun, failedInvocations } from './planner/record/index.ts';
