@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { longTaskBudget } from './fixtures/long-task-budget.ts';
 import { BleResultObject, expect, test } from './fixtures/workbench.ts';
 
 const CLI = new URL('../cli/sextant.mjs', import.meta.url).pathname;
@@ -55,7 +56,7 @@ interface Probe {
 // 50 ms for this page), and the observer would count it against the page.
 test.use({ deviceScaleFactor: 2, trace: 'off' });
 
-test('the heatmap of a 500+ address analysis follows the pointer without blocking the main thread', async ({ tools, page }) => {
+test('a 500+ address analysis mounts and follows the pointer without blocking the main thread', async ({ tools, page }) => {
   const files = generateCaptures();
   const ble = new BleResultObject(page);
 
@@ -145,8 +146,10 @@ test('the heatmap of a 500+ address analysis follows the pointer without blockin
   // Let the page settle (the result's mount, its storage), then sweep from a quiet start,
   // recording long tasks and the frames the page produces meanwhile.
   await page.waitForTimeout(1000);
-  await page.evaluate(() => {
+  // The long tasks up to here, read after the settling second (the observer reports a task a little after it ends).
+  const mountTasks = await page.evaluate(() => {
     const probe = (window as unknown as { probe: Probe }).probe;
+    const recorded = probe.longTasks;
     probe.longTasks = [];
     probe.recordFrames = true;
     const frame = (time: number) => {
@@ -155,6 +158,7 @@ test('the heatmap of a 500+ address analysis follows the pointer without blockin
       requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
+    return recorded;
   });
   const tooltip = page.getByTestId('ble.heatmap.tooltip');
   const cellOf = (offset: number) => Math.min(addresses.length - 1, Math.floor((offset * addresses.length) / geometry.side));
@@ -188,15 +192,21 @@ test('the heatmap of a 500+ address analysis follows the pointer without blockin
   const firstPaintMs = mount.viewPaintedAt! - mount.runClickedAt!;
   const mountToPaintMs = mount.viewPaintedAt! - mount.viewMountedAt!;
   const completeMs = mount.viewCompleteAt! - mount.runClickedAt!;
-  const longest = (from: number, to: number) => Math.max(0, ...mount.longTasks.filter(([start]) => start >= from && start < to).map(([, duration]) => duration));
+  const longest = (from: number, to: number) => Math.max(0, ...mountTasks.filter(([start]) => start >= from && start < to).map(([, duration]) => duration));
   const beforePaint = longest(mount.runClickedAt!, mount.viewPaintedAt!);
   const duringMount = longest(mount.viewMountedAt!, mount.viewCompleteAt!);
   console.log(
     `[ble-heatmap] matrix ${addresses.length} × ${addresses.length} (${output.probabilistic_links.length} clusters); canvas ${geometry.side} CSS px, ${geometry.backing} backing px at ratio ${geometry.ratio}\n` +
       `[ble-heatmap] first paint of the view: ${firstPaintMs.toFixed(0)} ms after Run (mount to paint ${mountToPaintMs.toFixed(0)} ms); longest main-thread task from Run to that paint ${beforePaint.toFixed(0)} ms\n` +
-      `[ble-heatmap] every section in ${completeMs.toFixed(0)} ms after Run; longest task while mounting ${duringMount.toFixed(0)} ms; long tasks from Run to complete: ${JSON.stringify(mount.longTasks.filter(([start]) => start >= mount.runClickedAt! && start < mount.viewCompleteAt!).map(([start, duration]) => [Math.round(start - mount.runClickedAt!), Math.round(duration)]))}\n` +
+      `[ble-heatmap] every section in ${completeMs.toFixed(0)} ms after Run; longest task while mounting ${duringMount.toFixed(0)} ms; long tasks from Run to complete: ${JSON.stringify(mountTasks.filter(([start]) => start >= mount.runClickedAt! && start < mount.viewCompleteAt!).map(([start, duration]) => [Math.round(start - mount.runClickedAt!), Math.round(duration)]))}\n` +
       `[ble-heatmap] hover sweep: ${moves} moves in ${sweepMs} ms; ${sweep.longTasks.length} long tasks, longest ${Math.max(0, ...sweep.longTasks).toFixed(0)} ms; ` +
       `${sweep.frames.length} frames, gap median ${percentile(0.5).toFixed(1)} ms, p90 ${percentile(0.9).toFixed(1)} ms, max ${percentile(1).toFixed(1)} ms`,
   );
-  expect(Math.max(0, ...sweep.longTasks)).toBeLessThanOrEqual(50);
+  const budget = longTaskBudget();
+  console.log(`[ble-heatmap] ${budget.note}`);
+  // The view paints its first piece (caveats, counts) before the rest is in: it mounts in steps, not in one commit.
+  expect(mount.viewPaintedAt!).toBeLessThan(mount.viewCompleteAt!);
+  expect(beforePaint, 'longest task from Run to the view\'s first paint').toBeLessThanOrEqual(budget.limitMs);
+  expect(duringMount, 'longest task while the view mounts').toBeLessThanOrEqual(budget.limitMs);
+  expect(Math.max(0, ...sweep.longTasks), 'longest task during the hover sweep').toBeLessThanOrEqual(budget.limitMs);
 });

@@ -1,3 +1,4 @@
+import { longTaskBudget } from './fixtures/long-task-budget.ts';
 import { expect, test } from './fixtures/workbench.ts';
 
 /** What the page records, as `window.probe`. */
@@ -38,5 +39,7 @@ test('the one-click offline demo plays without blocking the main thread', async 
   const tasks = probe.longTasks.filter(([start]) => start >= probe.clickedAt!).map(([start, duration]) => [Math.round(start - probe.clickedAt!), Math.round(duration)]);
   const longest = Math.max(0, ...tasks.map(([, duration]) => duration));
   console.log(`[planner-demo] click to final report and BLE view complete: ${(doneAt - probe.clickedAt!).toFixed(0)} ms; longest main-thread task ${longest} ms; long tasks [after click ms, ms]: ${JSON.stringify(tasks)}`);
-  expect(longest).toBeLessThanOrEqual(50);
+  const budget = longTaskBudget();
+  console.log(`[planner-demo] ${budget.note}`);
+  expect(longest, 'longest task from the click to the final report').toBeLessThanOrEqual(budget.limitMs);
 });

@@ -31,6 +31,30 @@ export function useIncrementalCount(total: number, step: number, first = step): 
   return pacer ? Math.min(count, total) : total;
 }
 
+/**
+ * Runs `steps` one per turn under a `ProgressiveMount` (all at once without one); returns a
+ * function that drops the steps not yet run. For work an effect does after mounting, such as
+ * drawing a large canvas band by band.
+ */
+export function useTurns(): (steps: ReadonlyArray<() => void>) => () => void {
+  const pacer = useContext(PacerContext);
+  return useCallback(
+    (steps: ReadonlyArray<() => void>) => {
+      if (!pacer) {
+        for (const step of steps) step();
+        return () => {};
+      }
+      let cancelled = false;
+      const cancels = steps.map((step) => pacer.request(() => !cancelled && step()));
+      return () => {
+        cancelled = true;
+        for (const cancel of cancels) cancel();
+      };
+    },
+    [pacer],
+  );
+}
+
 /** False until this component's turn comes (at once without a pacer). */
 export function useDeferredMount(): boolean {
   return useIncrementalCount(1, 1, 0) === 1;

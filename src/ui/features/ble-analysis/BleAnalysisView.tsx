@@ -113,7 +113,9 @@ function TimelineAndTraces({
   return (
     <>
       {timeline.extent ? (
-        <SegmentTimeline
+        // The view data above is derived on this section's turn; the swimlanes mount on the next.
+        <Deferred fallback={<Pending what="swimlanes" />}>
+          <SegmentTimeline
           lanes={lanes}
           activity={timeline.activity}
           handOffs={transitions}
@@ -123,7 +125,8 @@ function TimelineAndTraces({
           selectedCluster={selectedCluster}
           onSelectCluster={onSelectCluster}
           packets={packets}
-        />
+          />
+        </Deferred>
       ) : (
         <p className="muted">No timeline segments{timeline.unparsed > 0 ? ` (${timeline.unparsed} with unreadable timestamps)` : ''}.</p>
       )}
