@@ -49,10 +49,9 @@ export function App() {
   const first = useRef(true);
   useEffect(() => {
     document.title = page === 'start' ? 'Sextant' : `${PAGES[page].title} · Sextant`;
-    // After navigating, keyboard and screen-reader focus moves to the new page (not on first load),
-    // unless the page has already put it somewhere in itself (a journey's first field).
+    // After navigating, keyboard and screen-reader focus moves to the new page (not on first load).
     if (first.current) first.current = false;
-    else if (!main.current?.contains(document.activeElement)) main.current?.focus();
+    else main.current?.focus();
   }, [page]);
   return (
     <QueryClientProvider client={queryClient}>

@@ -19,10 +19,14 @@ export function ImportDefinitionPanel({ onOpen }: { onOpen(manifestJson: string)
   const input = useRef<HTMLTextAreaElement>(null);
 
   // The start page's "Import a tool definition": arrive with the paste box in view and focused.
+  // A frame later: after navigating, the app moves focus to the page's content first.
   useEffect(() => {
     if (!takeJourney('import-definition')) return;
-    input.current?.scrollIntoView({ block: 'center' });
-    input.current?.focus({ preventScroll: true });
+    // Not cancelled on clean-up: the journey is taken once, and an unmounted panel has no input to focus.
+    requestAnimationFrame(() => {
+      input.current?.scrollIntoView({ block: 'center' });
+      input.current?.focus({ preventScroll: true });
+    });
   }, []);
 
   const convert = () => {

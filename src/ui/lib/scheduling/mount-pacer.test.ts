@@ -47,7 +47,7 @@ describe('createMountPacer', () => {
     expect(clock.waiting()).toBe(0);
   });
 
-  it('drops a cancelled turn, and everything once disposed', () => {
+  it('drops a cancelled turn, and what is queued when disposed; later requests still run (StrictMode re-runs effects)', () => {
     const clock = manualClock();
     const pacer = createMountPacer(clock);
     const turns: string[] = [];
@@ -58,9 +58,12 @@ describe('createMountPacer', () => {
     expect(turns).toEqual(['b']);
     pacer.request(() => turns.push('c'));
     pacer.dispose();
+    expect(clock.waiting()).toBe(0);
     clock.paint();
     expect(turns).toEqual(['b']);
-    expect(clock.waiting()).toBe(0);
+    pacer.request(() => turns.push('d'));
+    clock.paint();
+    expect(turns).toEqual(['b', 'd']);
   });
 
   it('hold keeps it busy for one frame when nothing comes', () => {

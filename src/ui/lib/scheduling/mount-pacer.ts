@@ -13,6 +13,10 @@ export interface MountPacer {
   /** Called with `true` while turns are queued or running, `false` once the queue has drained. */
   watch(listener: (busy: boolean) => void): () => void;
   busy(): boolean;
+  /**
+   * Drops the queued turns and the pending tick. Not final: a provider's effect clean-up calls it,
+   * and React's StrictMode runs clean-ups and effects again on a live tree, whose pieces then ask anew.
+   */
   dispose(): void;
 }
 
@@ -40,7 +44,6 @@ export function createMountPacer(clock: FrameClock = browserFrameClock): MountPa
   const listeners = new Set<(busy: boolean) => void>();
   let cancelTick: (() => void) | null = null;
   let isBusy = false;
-  let disposed = false;
 
   const setBusy = (next: boolean) => {
     if (next === isBusy) return;
@@ -49,7 +52,7 @@ export function createMountPacer(clock: FrameClock = browserFrameClock): MountPa
   };
 
   const schedule = () => {
-    if (cancelTick || disposed) return;
+    if (cancelTick) return;
     setBusy(true);
     cancelTick = clock.afterNextPaint(() => {
       cancelTick = null;
@@ -67,7 +70,6 @@ export function createMountPacer(clock: FrameClock = browserFrameClock): MountPa
 
   return {
     request(turn) {
-      if (disposed) return () => {};
       queue.push(turn);
       schedule();
       return () => {
@@ -82,11 +84,10 @@ export function createMountPacer(clock: FrameClock = browserFrameClock): MountPa
     },
     busy: () => isBusy,
     dispose() {
-      disposed = true;
       queue.length = 0;
       cancelTick?.();
       cancelTick = null;
-      listeners.clear();
+      isBusy = false;
     },
   };
 }
