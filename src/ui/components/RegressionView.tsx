@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { scatterSvg } from '../../core/index.ts';
 import { formatCount, formatNumber, formatPValue } from './format.ts';
+import { Deferred, ProgressiveMount } from './ProgressiveMount.tsx';
 import { Metric } from './Metric.tsx';
 
 interface CoefficientRow {
@@ -90,28 +91,42 @@ export function RegressionView({ output }: { output: RegressionOutput }) {
  * Fitted against actual and residuals against fitted, as the case report draws them: one SVG
  * each, built by core's `scatterSvg` (its text escaped there). A charting library's scatter of the
  * 2,000-point sample was two thousand components a plot, ~1 s of one main-thread task (issue 15).
+ * Each plot is built and mounted on a turn of its own, after the tables have painted.
  */
 function DiagnosticPlots({ sample, sampledFrom }: { sample: DiagnosticPoint[]; sampledFrom: number }) {
-  const fitted = useMemo(
-    () => scatterSvg(sample.map((point) => ({ x: point.fitted, y: point.actual })), { title: 'Fitted against actual', xLabel: 'fitted', yLabel: 'actual', reference: 'diagonal' }),
-    [sample],
-  );
-  const residuals = useMemo(
-    () => scatterSvg(sample.map((point) => ({ x: point.fitted, y: point.residual })), { title: 'Residuals against fitted', xLabel: 'fitted', yLabel: 'residual', reference: 'zero' }),
-    [sample],
-  );
   return (
-    <div className="plots">
-      <figure className="plot" data-testid="result.fitted-plot">
-        <figcaption>
-          Fitted vs actual ({formatCount(sample.length)} of {formatCount(sampledFrom)} rows)
-        </figcaption>
-        <div className="plot__svg" dangerouslySetInnerHTML={{ __html: fitted }} />
-      </figure>
-      <figure className="plot" data-testid="result.residual-plot">
-        <figcaption>Residuals vs fitted</figcaption>
-        <div className="plot__svg" dangerouslySetInnerHTML={{ __html: residuals }} />
-      </figure>
-    </div>
+    <ProgressiveMount>
+      <div className="plots">
+        <ScatterFigure
+          testId="result.fitted-plot"
+          caption={`Fitted vs actual (${formatCount(sample.length)} of ${formatCount(sampledFrom)} rows)`}
+          build={() => scatterSvg(sample.map((point) => ({ x: point.fitted, y: point.actual })), { title: 'Fitted against actual', xLabel: 'fitted', yLabel: 'actual', reference: 'diagonal' })}
+          sample={sample}
+        />
+        <ScatterFigure
+          testId="result.residual-plot"
+          caption="Residuals vs fitted"
+          build={() => scatterSvg(sample.map((point) => ({ x: point.fitted, y: point.residual })), { title: 'Residuals against fitted', xLabel: 'fitted', yLabel: 'residual', reference: 'zero' })}
+          sample={sample}
+        />
+      </div>
+    </ProgressiveMount>
   );
+}
+
+function ScatterFigure({ testId, caption, build, sample }: { testId: string; caption: string; build(): string; sample: DiagnosticPoint[] }) {
+  return (
+    <figure className="plot" data-testid={testId}>
+      <figcaption>{caption}</figcaption>
+      <Deferred fallback={<div className="plot__pending muted small">Drawing…</div>}>
+        <ScatterSvg build={build} sample={sample} />
+      </Deferred>
+    </figure>
+  );
+}
+
+function ScatterSvg({ build, sample }: { build(): string; sample: DiagnosticPoint[] }) {
+  // Rebuilt only for another sample; `build` is a new closure on every render of the same one.
+  const svg = useMemo(build, [sample]);
+  return <div className="plot__svg" dangerouslySetInnerHTML={{ __html: svg }} />;
 }
