@@ -97,36 +97,33 @@ function DiagnosticPlots({ sample, sampledFrom }: { sample: DiagnosticPoint[]; s
   return (
     <ProgressiveMount>
       <div className="plots">
-        <ScatterFigure
-          testId="result.fitted-plot"
-          caption={`Fitted vs actual (${formatCount(sample.length)} of ${formatCount(sampledFrom)} rows)`}
-          build={() => scatterSvg(sample.map((point) => ({ x: point.fitted, y: point.actual })), { title: 'Fitted against actual', xLabel: 'fitted', yLabel: 'actual', reference: 'diagonal' })}
-          sample={sample}
-        />
-        <ScatterFigure
-          testId="result.residual-plot"
-          caption="Residuals vs fitted"
-          build={() => scatterSvg(sample.map((point) => ({ x: point.fitted, y: point.residual })), { title: 'Residuals against fitted', xLabel: 'fitted', yLabel: 'residual', reference: 'zero' })}
-          sample={sample}
-        />
+        <ScatterFigure testId="result.fitted-plot" caption={`Fitted vs actual (${formatCount(sample.length)} of ${formatCount(sampledFrom)} rows)`} sample={sample} kind="fitted" />
+        <ScatterFigure testId="result.residual-plot" caption="Residuals vs fitted" sample={sample} kind="residual" />
       </div>
     </ProgressiveMount>
   );
 }
 
-function ScatterFigure({ testId, caption, build, sample }: { testId: string; caption: string; build(): string; sample: DiagnosticPoint[] }) {
+type PlotKind = 'fitted' | 'residual';
+
+function ScatterFigure({ testId, caption, sample, kind }: { testId: string; caption: string; sample: DiagnosticPoint[]; kind: PlotKind }) {
   return (
     <figure className="plot" data-testid={testId}>
       <figcaption>{caption}</figcaption>
       <Deferred fallback={<div className="plot__pending muted small">Drawing…</div>}>
-        <ScatterSvg build={build} sample={sample} />
+        <ScatterSvg sample={sample} kind={kind} />
       </Deferred>
     </figure>
   );
 }
 
-function ScatterSvg({ build, sample }: { build(): string; sample: DiagnosticPoint[] }) {
-  // Rebuilt only for another sample; `build` is a new closure on every render of the same one.
-  const svg = useMemo(build, [sample]);
+function ScatterSvg({ sample, kind }: { sample: DiagnosticPoint[]; kind: PlotKind }) {
+  const svg = useMemo(
+    () =>
+      kind === 'fitted'
+        ? scatterSvg(sample.map((point) => ({ x: point.fitted, y: point.actual })), { title: 'Fitted against actual', xLabel: 'fitted', yLabel: 'actual', reference: 'diagonal' })
+        : scatterSvg(sample.map((point) => ({ x: point.fitted, y: point.residual })), { title: 'Residuals against fitted', xLabel: 'fitted', yLabel: 'residual', reference: 'zero' }),
+    [sample, kind],
+  );
   return <div className="plot__svg" dangerouslySetInnerHTML={{ __html: svg }} />;
 }
