@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { longTaskBudget } from './fixtures/long-task-budget.ts';
 import { BleResultObject, expect, test } from './fixtures/workbench.ts';
 
 const CLI = new URL('../cli/sextant.mjs', import.meta.url).pathname;
@@ -38,13 +39,16 @@ interface Output {
 
 /** What the page records, as `window.probe`. */
 interface Probe {
-  longTasks: number[];
+  /** Long tasks (over 50 ms) as [start, duration] in the page's clock. */
+  longTasks: Array<[number, number]>;
   /** Animation-frame timestamps while `recordFrames`. */
   frames: number[];
   recordFrames: boolean;
   runClickedAt: number | null;
   viewMountedAt: number | null;
   viewPaintedAt: number | null;
+  /** When every section of the view was in (`data-mount="complete"`). */
+  viewCompleteAt: number | null;
 }
 
 // A HiDPI screen is the stricter case for the canvas: twice the backing store's side. No
@@ -52,7 +56,7 @@ interface Probe {
 // 50 ms for this page), and the observer would count it against the page.
 test.use({ deviceScaleFactor: 2, trace: 'off' });
 
-test('the heatmap of a 500+ address analysis follows the pointer without blocking the main thread', async ({ tools, page }) => {
+test('a 500+ address analysis mounts and follows the pointer without blocking the main thread', async ({ tools, page }) => {
   const files = generateCaptures();
   const ble = new BleResultObject(page);
 
@@ -84,10 +88,10 @@ test('the heatmap of a 500+ address analysis follows the pointer without blockin
 
   // In the page: long tasks from the Run click on, and when the view first mounts and paints.
   await page.evaluate(() => {
-    const probe: Probe = { longTasks: [], frames: [], recordFrames: false, runClickedAt: null, viewMountedAt: null, viewPaintedAt: null };
+    const probe: Probe = { longTasks: [], frames: [], recordFrames: false, runClickedAt: null, viewMountedAt: null, viewPaintedAt: null, viewCompleteAt: null };
     (window as unknown as { probe: Probe }).probe = probe;
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) probe.longTasks.push(entry.duration);
+      for (const entry of list.getEntries()) probe.longTasks.push([entry.startTime, entry.duration]);
     }).observe({ type: 'longtask' });
     document.addEventListener(
       'click',
@@ -97,19 +101,27 @@ test('the heatmap of a 500+ address analysis follows the pointer without blockin
       true,
     );
     const mounted = new MutationObserver(() => {
-      if (!document.querySelector('[data-testid="ble.view"]')) return;
-      mounted.disconnect();
-      probe.viewMountedAt = performance.now();
-      // A timeout queued from the next frame's callback runs once that frame has been painted.
-      requestAnimationFrame(() => setTimeout(() => (probe.viewPaintedAt = performance.now())));
+      const view = document.querySelector('[data-testid="ble.view"]');
+      if (!view) return;
+      if (probe.viewMountedAt === null) {
+        probe.viewMountedAt = performance.now();
+        // A timeout queued from the next frame's callback runs once that frame has been painted.
+        requestAnimationFrame(() => setTimeout(() => (probe.viewPaintedAt = performance.now())));
+      }
+      if (view.getAttribute('data-mount') === 'complete') {
+        mounted.disconnect();
+        probe.viewCompleteAt = performance.now();
+      }
     });
-    mounted.observe(document.body, { childList: true, subtree: true });
+    mounted.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-mount'] });
   });
   await tools.run();
   const result = tools.results().first();
   await expect(result).toHaveAttribute('data-status', /^(ok|partial)$/, { timeout: 30_000 });
   await expect(ble.view()).toBeVisible();
-  await expect.poll(() => page.evaluate(() => (window as unknown as { probe: Probe }).probe.viewPaintedAt)).not.toBeNull();
+  // The view mounts section by section, one per frame; wait until every section is in.
+  await expect(ble.view()).toHaveAttribute('data-mount', 'complete', { timeout: 30_000 });
+  await expect.poll(() => page.evaluate(() => (window as unknown as { probe: Probe }).probe.viewCompleteAt)).not.toBeNull();
   const mount = await page.evaluate(() => (window as unknown as { probe: Probe }).probe);
   const output = (JSON.parse((await result.getByTestId('result.raw-json').textContent()) ?? '{}') as { structured_output: Output }).structured_output;
 
@@ -134,8 +146,10 @@ test('the heatmap of a 500+ address analysis follows the pointer without blockin
   // Let the page settle (the result's mount, its storage), then sweep from a quiet start,
   // recording long tasks and the frames the page produces meanwhile.
   await page.waitForTimeout(1000);
-  await page.evaluate(() => {
+  // The long tasks up to here, read after the settling second (the observer reports a task a little after it ends).
+  const mountTasks = await page.evaluate(() => {
     const probe = (window as unknown as { probe: Probe }).probe;
+    const recorded = probe.longTasks;
     probe.longTasks = [];
     probe.recordFrames = true;
     const frame = (time: number) => {
@@ -144,6 +158,7 @@ test('the heatmap of a 500+ address analysis follows the pointer without blockin
       requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
+    return recorded;
   });
   const tooltip = page.getByTestId('ble.heatmap.tooltip');
   const cellOf = (offset: number) => Math.min(addresses.length - 1, Math.floor((offset * addresses.length) / geometry.side));
@@ -166,7 +181,7 @@ test('the heatmap of a 500+ address analysis follows the pointer without blockin
   const sweep = await page.evaluate(() => {
     const probe = (window as unknown as { probe: Probe }).probe;
     probe.recordFrames = false;
-    return { longTasks: probe.longTasks, frames: probe.frames };
+    return { longTasks: probe.longTasks.map(([, duration]) => duration), frames: probe.frames };
   });
   const gaps = sweep.frames
     .slice(1)
@@ -176,11 +191,22 @@ test('the heatmap of a 500+ address analysis follows the pointer without blockin
 
   const firstPaintMs = mount.viewPaintedAt! - mount.runClickedAt!;
   const mountToPaintMs = mount.viewPaintedAt! - mount.viewMountedAt!;
+  const completeMs = mount.viewCompleteAt! - mount.runClickedAt!;
+  const longest = (from: number, to: number) => Math.max(0, ...mountTasks.filter(([start]) => start >= from && start < to).map(([, duration]) => duration));
+  const beforePaint = longest(mount.runClickedAt!, mount.viewPaintedAt!);
+  const duringMount = longest(mount.viewMountedAt!, mount.viewCompleteAt!);
   console.log(
     `[ble-heatmap] matrix ${addresses.length} × ${addresses.length} (${output.probabilistic_links.length} clusters); canvas ${geometry.side} CSS px, ${geometry.backing} backing px at ratio ${geometry.ratio}\n` +
-      `[ble-heatmap] first paint of the view: ${firstPaintMs.toFixed(0)} ms after Run (mount to paint ${mountToPaintMs.toFixed(0)} ms); longest main-thread task from Run to that paint ${Math.max(0, ...mount.longTasks).toFixed(0)} ms\n` +
+      `[ble-heatmap] first paint of the view: ${firstPaintMs.toFixed(0)} ms after Run (mount to paint ${mountToPaintMs.toFixed(0)} ms); longest main-thread task from Run to that paint ${beforePaint.toFixed(0)} ms\n` +
+      `[ble-heatmap] every section in ${completeMs.toFixed(0)} ms after Run; longest task while mounting ${duringMount.toFixed(0)} ms; long tasks from Run to complete: ${JSON.stringify(mountTasks.filter(([start]) => start >= mount.runClickedAt! && start < mount.viewCompleteAt!).map(([start, duration]) => [Math.round(start - mount.runClickedAt!), Math.round(duration)]))}\n` +
       `[ble-heatmap] hover sweep: ${moves} moves in ${sweepMs} ms; ${sweep.longTasks.length} long tasks, longest ${Math.max(0, ...sweep.longTasks).toFixed(0)} ms; ` +
       `${sweep.frames.length} frames, gap median ${percentile(0.5).toFixed(1)} ms, p90 ${percentile(0.9).toFixed(1)} ms, max ${percentile(1).toFixed(1)} ms`,
   );
-  expect(Math.max(0, ...sweep.longTasks)).toBeLessThanOrEqual(50);
+  const budget = longTaskBudget();
+  console.log(`[ble-heatmap] ${budget.note}`);
+  // The view paints its first piece (caveats, counts) before the rest is in: it mounts in steps, not in one commit.
+  expect(mount.viewPaintedAt!).toBeLessThan(mount.viewCompleteAt!);
+  expect(beforePaint, 'longest task from Run to the view\'s first paint').toBeLessThanOrEqual(budget.limitMs);
+  expect(duringMount, 'longest task while the view mounts').toBeLessThanOrEqual(budget.limitMs);
+  expect(Math.max(0, ...sweep.longTasks), 'longest task during the hover sweep').toBeLessThanOrEqual(budget.limitMs);
 });

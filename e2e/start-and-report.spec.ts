@@ -21,6 +21,18 @@ test('one click on the manifest journey opens the editor', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
 });
 
+test('one click on "Import a tool definition" lands in the paste box, focused and in view', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('start.import-definition').click();
+  const paste = page.getByTestId('manifest-import').getByRole('textbox', { name: 'Tool definition JSON' });
+  await expect(paste).toBeFocused();
+  await expect(paste).toBeInViewport();
+  // Typing goes straight into it, with the editor (Monaco) loaded meanwhile.
+  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 20_000 });
+  await page.keyboard.type('{"name": "get_weather"');
+  await expect(paste).toHaveValue('{"name": "get_weather"');
+});
+
 test('one click on the planner journey runs the offline demo; its report and run file export', async ({ planner, page }, testInfo) => {
   await page.goto('/');
   await page.getByTestId('start.planner-demo').click();

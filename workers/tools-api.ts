@@ -1,5 +1,5 @@
 // What a tools worker offers over comlink: plain data in, plain data out, never a throw.
-import { ToolHost, type CaptureInfo, type CaptureView, type CellValue, type RunRequest, type ToolOutcome } from '../src/core/index.ts';
+import { ToolHost, type CaptureInfo, type CaptureView, type CellValue, type RunRequest, type ToolResult } from '../src/core/index.ts';
 
 export interface ToolsWorkerApi {
   /** Prepares the worker; test tools are installed only when the developer setting asks for them. */
@@ -14,7 +14,8 @@ export interface ToolsWorkerApi {
   selectRows(id: string, filter: string): CaptureView | { error: string; position: number | null };
   /** A page of the rows a filter keeps. */
   readRows(id: string, filter: string, offset: number, limit: number): CellValue[][];
-  run(request: RunRequest, onProgress: (fraction: number) => void): Promise<ToolOutcome>;
+  /** Runs a request and checks the result against the tool's manifest here, off the page's main thread. */
+  run(request: RunRequest, onProgress: (fraction: number) => void): Promise<ToolResult>;
   /** A built-in capture's Arrow IPC SHA-256 and size (for case reports); null for other captures. */
   builtinFingerprint(id: string): Promise<{ sha256: string; bytes: number } | null>;
 }
@@ -31,7 +32,7 @@ export function createToolsApi(): ToolsWorkerApi {
     hasCapture: (id) => host.hasCapture(id),
     selectRows: (id, filter) => host.selectRows(id, filter),
     readRows: (id, filter, offset, limit) => host.readRows(id, filter, offset, limit),
-    run: (request, onProgress) => host.run(request, onProgress),
+    run: (request, onProgress) => host.runChecked(request, onProgress),
     builtinFingerprint: (id) => host.builtinFingerprint(id),
   };
 }

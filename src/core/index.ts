@@ -35,6 +35,7 @@ export { createInProcessRunner } from './executor/in-process-runner.ts';
 export { createEndpointRunner } from './executor/endpoint-runner.ts';
 export type { Executor, ExecutionRecord } from './executor/executor.ts';
 export { createExecutor } from './executor/executor.ts';
+export { validationWarmUp } from './executor/validate-invocation.ts';
 
 export {
   SPEC_EXAMPLES,
@@ -159,6 +160,7 @@ export {
   captureProvenance,
   redactKeys,
   selectionOf,
+  scatterSvg,
 } from './report/index.ts';
 export type { TimelineStep, RecordedEvent, AccountingRow } from './planner/record/index.ts';
 export { timelineFromEvents, accountingRows, accountingTotals, formatCost, summarizeRun, failedInvocations } from './planner/record/index.ts';

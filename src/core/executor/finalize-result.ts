@@ -6,6 +6,8 @@ import { checkJsonLimits } from '../util/json-limits.ts';
 import { LIMITS } from '../util/limits.ts';
 import { validateAgainstSchema } from '../validation/schema-validator.ts';
 import type { RunnerResponse } from './runner.ts';
+// Marks the contract's and the built-in tools' schemas as shipped (no meta-schema compile on the first validation).
+import './shipped-schemas.ts';
 
 /** The result of an invocation that failed validation: nothing ran. */
 export function validationFailure(errors: ToolError[], warnings: ToolWarning[]): ToolResult {
@@ -35,6 +37,8 @@ export async function finalizeResult(response: RunnerResponse, manifest: ToolMan
       return finalizeOutcome(response.outcome, manifest, warnings);
     case 'reply':
       return finalizeReply(response.result, manifest, warnings);
+    case 'checked':
+      return completeCheckedResult(response.result, manifest, warnings);
   }
 }
 
@@ -63,7 +67,17 @@ function finalizeReply(reply: unknown, manifest: ToolManifest, runtimeWarnings: 
 }
 
 async function finalizeOutcome(outcome: ToolOutcome, manifest: ToolManifest, runtimeWarnings: ToolWarning[]): Promise<ToolResult> {
-  const warnings = [...runtimeWarnings, ...(outcome.warnings ?? [])];
+  return completeCheckedResult(await checkOutcome(outcome, manifest), manifest, runtimeWarnings);
+}
+
+/**
+ * The part of finalizing that needs only the tool's outcome and manifest: error codes normalized,
+ * artifacts encoded, limits and both schemas checked. It runs where the tool ran (the app's tools
+ * worker answers with its result, kind `checked`), so a multi-megabyte output is walked and
+ * validated there instead of on the page's main thread; `completeCheckedResult` does the rest.
+ */
+export async function checkOutcome(outcome: ToolOutcome, manifest: ToolManifest): Promise<ToolResult> {
+  const warnings = outcome.warnings ?? [];
   if (outcome.status === 'error') {
     if (outcome.errors.length === 0) {
       return violation(manifest, [toolError('OUTPUT_SCHEMA_VIOLATION', 'errors', 'status is error but errors is empty')], warnings);
@@ -94,10 +108,20 @@ async function finalizeOutcome(outcome: ToolOutcome, manifest: ToolManifest, run
           ...validateAgainstSchema(toolResultSchema, result, { prefix: [], typeErrorCode: 'OUTPUT_SCHEMA_VIOLATION' }),
           ...validateAgainstSchema(manifest.output_schema, result.structured_output, { prefix: ['structured_output'], typeErrorCode: 'OUTPUT_SCHEMA_VIOLATION' }),
         ].map((problem): ToolError => ({ ...problem, code: 'OUTPUT_SCHEMA_VIOLATION' }));
-  if (outcome.status === 'partial' && warnings.length === 0) {
-    problems.push(toolError('OUTPUT_SCHEMA_VIOLATION', 'warnings', 'status is partial but no warning explains what is missing'));
-  }
   return problems.length > 0 ? violation(manifest, problems, warnings) : result;
+}
+
+/**
+ * A checked result with the executor's own warnings (from validation) in front. A partial result
+ * needs a warning saying what is missing, and the executor's warnings count: so that rule is
+ * applied here, once all warnings are known.
+ */
+function completeCheckedResult(result: ToolResult, manifest: ToolManifest, runtimeWarnings: ToolWarning[]): ToolResult {
+  const warnings = [...runtimeWarnings, ...result.warnings];
+  if (result.status === 'partial' && warnings.length === 0) {
+    return violation(manifest, [toolError('OUTPUT_SCHEMA_VIOLATION', 'warnings', 'status is partial but no warning explains what is missing')], warnings);
+  }
+  return { ...result, warnings };
 }
 
 /** Results are bounded by depth and bytes (`LIMITS.maxResultBytes`), not by value counts: a large analysis may list many items. */

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../util/json.ts';
 import type { NormalizedSelection } from '../data/selection.ts';
+import type { ToolResult } from '../contract/types.ts';
 import type { ToolOutcome } from '../tools/tool.ts';
 
 /** A validated invocation, ready to run: plain data, so it crosses a worker boundary as is. */
@@ -23,7 +24,12 @@ export type RunnerResponse =
   | { kind: 'cancelled' }
   | { kind: 'crashed'; message: string }
   /** A ToolResult from outside (an endpoint's reply), not yet checked against anything. */
-  | { kind: 'reply'; result: unknown };
+  | { kind: 'reply'; result: unknown }
+  /**
+   * A built-in tool's result already checked where it ran (`checkOutcome`: codes, artifacts,
+   * limits, both schemas) against the same manifest; the executor only adds its own warnings.
+   */
+  | { kind: 'checked'; result: ToolResult };
 
 export interface RunOptions {
   onProgress?: (fraction: number) => void;

@@ -16,6 +16,8 @@ import { builtinTools } from '../tools/builtin-tools.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import type { ToolOutcome } from '../tools/tool.ts';
 import { builtinCaptureFingerprint } from '../report/fingerprint.ts';
+import type { ToolResult } from '../contract/types.ts';
+import { checkOutcome } from './finalize-result.ts';
 import { runTool } from './run-tool.ts';
 import type { RunRequest } from './runner.ts';
 import { installLinearSchemaAssign } from '../data/linear-schema.ts';
@@ -133,6 +135,18 @@ export class ToolHost {
   run(request: RunRequest, onProgress?: (fraction: number) => void): Promise<ToolOutcome> {
     this.ensureBuiltins();
     return runTool(request, { registry: this.registry, capture: (id) => this.captures.get(id) }, onProgress);
+  }
+
+  /**
+   * Runs a request and checks its outcome here, against the manifest of the tool that ran
+   * (`checkOutcome`): a runner answers `{ kind: 'checked', result }` and its caller never walks the
+   * output itself. The app's tools workers use it, so the page's main thread does not.
+   */
+  async runChecked(request: RunRequest, onProgress?: (fraction: number) => void): Promise<ToolResult> {
+    const outcome = await this.run(request, onProgress);
+    const resolved = this.registry.resolve(request.toolName, request.toolVersion);
+    if (!resolved.ok) return { status: 'error', summary: 'The tool is not installed where it runs.', errors: [resolved.error], warnings: [], confidence: 0 };
+    return checkOutcome(outcome, resolved.tool.manifest);
   }
 
   /** Built-in captures are generated on first use, not sent: they are deterministic. */

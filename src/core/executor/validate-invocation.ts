@@ -1,4 +1,4 @@
-import { toolInvocationSchema } from '../contract/schemas.ts';
+import { bleCaptureSelectionSchema, genericCaptureSelectionSchema, toolInvocationSchema } from '../contract/schemas.ts';
 import { toolError, type ToolError, type ToolWarning } from '../contract/tool-error.ts';
 import type { JsonSchema, ToolManifest } from '../contract/types.ts';
 import { checkSelection, normalizeCaptureSelection, renderSelection, type CaptureLookup, type NormalizedSelection } from '../data/selection.ts';
@@ -7,8 +7,10 @@ import type { CaptureDescription, ToolImplementation } from '../tools/tool.ts';
 import { isJsonObject, type JsonObject } from '../util/json.ts';
 import { checkJsonLimits } from '../util/json-limits.ts';
 import { formatFieldPath } from '../validation/field-path.ts';
-import { validateAgainstSchema } from '../validation/schema-validator.ts';
+import { isTrustedSchema, precompileSchema, trustSchemas, validateAgainstSchema } from '../validation/schema-validator.ts';
 import type { RunRequest } from './runner.ts';
+// Marks the contract's and the built-in tools' schemas as shipped (no meta-schema compile on the first validation).
+import './shipped-schemas.ts';
 
 /** Runtime settings that validation enforces. */
 export interface ExecutorSettings {
@@ -27,6 +29,22 @@ export interface ValidationContext {
 export type ValidationOutcome =
   | { ok: true; request: RunRequest; tool: ToolImplementation; warnings: ToolWarning[] }
   | { ok: false; errors: ToolError[]; warnings: ToolWarning[]; tool?: ToolImplementation };
+
+/**
+ * The validators `validateInvocation` will need for these tools, as one small step each (every
+ * step compiles one schema, ~2–10 ms): a caller with a busy thread (the app's main thread) runs
+ * them in idle time, so the first invocation does not compile them all in one task.
+ */
+export function validationWarmUp(registry: ToolRegistry): Array<() => void> {
+  // Shipped schemas only: another's first compile also compiles the meta-schema (~35 ms), which
+  // then happens when that tool is first used rather than in an idle moment it would overrun.
+  const inputs = registry
+    .manifests()
+    .filter((manifest) => isTrustedSchema(manifest.input_schema))
+    .map((manifest) => closedByDefault(manifest.input_schema));
+  const schemas = [toolInvocationSchema, genericCaptureSelectionSchema, bleCaptureSelectionSchema, ...inputs];
+  return schemas.map((schema) => () => precompileSchema(schema));
+}
 
 /**
  * Every check that runs before execution (tool-contract.md §5, settled decisions 1–7): the
@@ -170,6 +188,8 @@ export function closedByDefault(schema: JsonSchema): JsonSchema {
   let closed = closedSchemas.get(schema);
   if (!closed) {
     closed = closeObjectSchema(schema);
+    // Closing only adds `additionalProperties: false`: a shipped schema stays valid.
+    if (isTrustedSchema(schema)) trustSchemas(closed);
     closedSchemas.set(schema, closed);
   }
   return closed;

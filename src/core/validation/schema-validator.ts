@@ -24,6 +24,29 @@ const ajvDraft07 = new AjvDraft07({ allErrors: true, strict: false, verbose: tru
 addFormats(ajvDraft07);
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-0[67]\/schema#?$/;
 
+/**
+ * For Sextant's own schemas (the contract's, the built-in tools'): the same options without
+ * checking each schema against the meta-schema when it is compiled. Compiling the 2020-12
+ * meta-schema is ~35 ms of one task, on the first validation of a page's life (the first Run);
+ * these schemas are checked against it by the unit tests instead (`trusted-schemas.test.ts`).
+ */
+const trustedAjv = new Ajv2020({ allErrors: true, strict: false, verbose: true, validateSchema: false, code: { regExp: regExpEngine } });
+addFormats(trustedAjv);
+const trusted = new WeakSet<object>();
+
+/**
+ * Marks schemas that ship with Sextant, so they compile without the meta-schema. Only for schemas
+ * whose validity a unit test asserts; a schema from outside (saved manifests, MCP servers) never.
+ */
+export function trustSchemas(...schemas: JsonSchema[]): void {
+  for (const schema of schemas) trusted.add(schema);
+}
+
+/** Whether `trustSchemas` marked this schema object. */
+export function isTrustedSchema(schema: JsonSchema): boolean {
+  return trusted.has(schema);
+}
+
 /** The ajv instance for the draft a schema declares in `$schema`; 2020-12 when it declares none. */
 function ajvFor(schema: unknown): Ajv2020 {
   const declared = typeof schema === 'object' && schema !== null ? (schema as { $schema?: unknown }).$schema : undefined;
@@ -49,7 +72,8 @@ function validatorFor(schema: JsonSchema): Compiled {
       entry = { ok: false, message: problems[0].message };
     } else {
       try {
-        entry = { ok: true, validate: ajvFor(schema).compile(schema) };
+        const instance = ajvFor(schema);
+        entry = { ok: true, validate: (instance === ajv && trusted.has(schema) ? trustedAjv : instance).compile(schema) };
       } catch (error) {
         entry = { ok: false, message: firstLine(error) };
       }
@@ -57,6 +81,11 @@ function validatorFor(schema: JsonSchema): Compiled {
     compiled.set(schema, entry);
   }
   return entry;
+}
+
+/** Compiles a schema now (and remembers it), so its first validation does not pay for compiling. */
+export function precompileSchema(schema: JsonSchema): void {
+  validatorFor(schema);
 }
 
 function firstLine(error: unknown): string {

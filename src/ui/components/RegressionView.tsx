@@ -1,5 +1,7 @@
-import { CartesianGrid, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { useMemo } from 'react';
+import { scatterSvg } from '../../core/index.ts';
 import { formatCount, formatNumber, formatPValue } from './format.ts';
+import { Deferred, ProgressiveMount } from './ProgressiveMount.tsx';
 import { Metric } from './Metric.tsx';
 
 interface CoefficientRow {
@@ -80,35 +82,48 @@ export function RegressionView({ output }: { output: RegressionOutput }) {
           ))}
         </tbody>
       </table>
-      {sample.length > 0 && (
-        <div className="plots">
-          <figure className="plot" data-testid="result.fitted-plot">
-            <figcaption>Fitted vs actual ({formatCount(sample.length)} of {formatCount(output.diagnostics!.sampled_from)} rows)</figcaption>
-            <ResponsiveContainer width="100%" height={260}>
-              <ScatterChart margin={{ top: 8, right: 16, bottom: 24, left: 8 }}>
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis type="number" dataKey="fitted" name="fitted" label={{ value: 'fitted', position: 'insideBottom', offset: -12 }} tickFormatter={(v: number) => formatNumber(v, 3)} />
-                <YAxis type="number" dataKey="actual" name="actual" tickFormatter={(v: number) => formatNumber(v, 3)} />
-                <Tooltip formatter={(value) => formatNumber(value)} />
-                <Scatter data={sample} fill="#2563eb" fillOpacity={0.35} isAnimationActive={false} />
-              </ScatterChart>
-            </ResponsiveContainer>
-          </figure>
-          <figure className="plot" data-testid="result.residual-plot">
-            <figcaption>Residuals vs fitted</figcaption>
-            <ResponsiveContainer width="100%" height={260}>
-              <ScatterChart margin={{ top: 8, right: 16, bottom: 24, left: 8 }}>
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis type="number" dataKey="fitted" name="fitted" label={{ value: 'fitted', position: 'insideBottom', offset: -12 }} tickFormatter={(v: number) => formatNumber(v, 3)} />
-                <YAxis type="number" dataKey="residual" name="residual" tickFormatter={(v: number) => formatNumber(v, 3)} />
-                <Tooltip formatter={(value) => formatNumber(value)} />
-                <ReferenceLine y={0} stroke="#64748b" />
-                <Scatter data={sample} fill="#db2777" fillOpacity={0.35} isAnimationActive={false} />
-              </ScatterChart>
-            </ResponsiveContainer>
-          </figure>
-        </div>
-      )}
+      {sample.length > 0 && <DiagnosticPlots sample={sample} sampledFrom={output.diagnostics!.sampled_from} />}
     </div>
   );
+}
+
+/**
+ * Fitted against actual and residuals against fitted, as the case report draws them: one SVG
+ * each, built by core's `scatterSvg` (its text escaped there). A charting library's scatter of the
+ * 2,000-point sample was two thousand components a plot, ~1 s of one main-thread task (issue 15).
+ * Each plot is built and mounted on a turn of its own, after the tables have painted.
+ */
+function DiagnosticPlots({ sample, sampledFrom }: { sample: DiagnosticPoint[]; sampledFrom: number }) {
+  return (
+    <ProgressiveMount>
+      <div className="plots">
+        <ScatterFigure testId="result.fitted-plot" caption={`Fitted vs actual (${formatCount(sample.length)} of ${formatCount(sampledFrom)} rows)`} sample={sample} kind="fitted" />
+        <ScatterFigure testId="result.residual-plot" caption="Residuals vs fitted" sample={sample} kind="residual" />
+      </div>
+    </ProgressiveMount>
+  );
+}
+
+type PlotKind = 'fitted' | 'residual';
+
+function ScatterFigure({ testId, caption, sample, kind }: { testId: string; caption: string; sample: DiagnosticPoint[]; kind: PlotKind }) {
+  return (
+    <figure className="plot" data-testid={testId}>
+      <figcaption>{caption}</figcaption>
+      <Deferred fallback={<div className="plot__pending muted small">Drawing…</div>}>
+        <ScatterSvg sample={sample} kind={kind} />
+      </Deferred>
+    </figure>
+  );
+}
+
+function ScatterSvg({ sample, kind }: { sample: DiagnosticPoint[]; kind: PlotKind }) {
+  const svg = useMemo(
+    () =>
+      kind === 'fitted'
+        ? scatterSvg(sample.map((point) => ({ x: point.fitted, y: point.actual })), { title: 'Fitted against actual', xLabel: 'fitted', yLabel: 'actual', reference: 'diagonal' })
+        : scatterSvg(sample.map((point) => ({ x: point.fitted, y: point.residual })), { title: 'Residuals against fitted', xLabel: 'fitted', yLabel: 'residual', reference: 'zero' }),
+    [sample, kind],
+  );
+  return <div className="plot__svg" dangerouslySetInnerHTML={{ __html: svg }} />;
 }

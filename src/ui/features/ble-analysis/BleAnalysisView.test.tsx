@@ -1,7 +1,9 @@
 // @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ProgressiveMount } from '../../components/ProgressiveMount.tsx';
 import { bleExampleInvocation, type CaptureInfo, type CellValue } from '../../../core/index.ts';
 import fixture from './__fixtures__/lab-floor-output.json' with { type: 'json' };
 import { largeBleOutput } from './__fixtures__/large-output.ts';
@@ -254,5 +256,31 @@ describe('BleAnalysisView', () => {
     expect(screen.getByTestId('ble.timeline').getAttribute('data-lane-count')).toBe('700');
     expect(screen.getAllByTestId('ble.timeline.lane').length).toBeLessThan(40);
     console.info(`500 linked + 200 standalone addresses rendered in ${elapsed.toFixed(0)} ms (happy-dom)`);
+  });
+});
+
+describe('BleAnalysisView under a ProgressiveMount', () => {
+  it('paints the counts first, then every section and every row in later turns (in StrictMode too)', async () => {
+    const large = largeBleOutput({ linked: 120, standalone: 40 });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <StrictMode>
+        <QueryClientProvider client={client}>
+          <ProgressiveMount>
+            <BleAnalysisView output={large} selection={selection} access={fakeAccess()} />
+          </ProgressiveMount>
+        </QueryClientProvider>
+      </StrictMode>,
+    );
+    const view = screen.getByTestId('ble.view');
+    expect(view.getAttribute('data-mount')).toBe('mounting');
+    expect(within(view).getByText('Addresses')).toBeTruthy();
+    expect(screen.queryByRole('table', { name: 'Address classification' })).toBeNull();
+    await waitFor(() => expect(view.getAttribute('data-mount')).toBe('complete'), { timeout: 5000 });
+    // The first page of rows (the footer's "show more" aside).
+    expect(table().querySelectorAll('tbody tr')).toHaveLength(100);
+    expect(screen.getAllByTestId('ble.cluster')).toHaveLength(large.probabilistic_links.length);
+    expect(screen.getByTestId('ble.heatmap')).toBeTruthy();
+    expect(screen.getAllByTestId('ble.timeline.lane').length).toBeGreaterThan(0);
   });
 });

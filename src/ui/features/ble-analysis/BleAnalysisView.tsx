@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { formatCount } from '../../components/format.ts';
 import { Metric } from '../../components/Metric.tsx';
+import { Deferred, useMountStateAttribute } from '../../components/ProgressiveMount.tsx';
 import type { AddressType, BleAnalyzerOutput } from './ble-output.ts';
 import { Caveats } from './Caveats.tsx';
 import { ClassificationTable } from './ClassificationTable.tsx';
@@ -29,14 +30,17 @@ const TYPE_LABELS: Array<[AddressType, string]> = [
   ['unknown', 'Unknown'],
 ];
 
-/** A bluetooth_address_analyzer result: classification, clusters, matrix, timeline and RSSI, with the caveats beside them. */
+/**
+ * A bluetooth_address_analyzer result: classification, clusters, matrix, timeline and RSSI, with
+ * the caveats beside them. Under a `ProgressiveMount` the caveats and counts come first and each
+ * section follows on a frame of its own (its long lists in steps), so a result of hundreds of
+ * linked addresses never holds the main thread for long; `data-mount` says when all is in.
+ */
 export function BleAnalysisView({ output, selection, access }: Props) {
   const [selectedCluster, setSelectedCluster] = useState<number | null>(null);
   const links = output.probabilistic_links;
   const clusterOf = useMemo(() => clusterIndexByAddress(links), [links]);
-  const timeline = useMemo(() => activityByAddress(output), [output]);
-  const lanes = useMemo(() => swimlanes(links, timeline.activity), [links, timeline]);
-  const transitions = useMemo(() => handOffs(links, timeline.activity), [links, timeline]);
+  const mountState = useMountStateAttribute();
   const typeCounts = useMemo(() => {
     const counts = new Map<AddressType, number>();
     for (const row of output.address_classification) counts.set(row.type, (counts.get(row.type) ?? 0) + 1);
@@ -45,7 +49,7 @@ export function BleAnalysisView({ output, selection, access }: Props) {
   const packets = usePacketsControl(selection, access);
 
   return (
-    <div className="ble-view" data-testid="ble.view">
+    <div className="ble-view" data-testid="ble.view" ref={mountState}>
       <Caveats />
       <div className="ble-view__main">
         <dl className="metrics">
@@ -61,29 +65,74 @@ export function BleAnalysisView({ output, selection, access }: Props) {
             {packets.unavailable}.
           </p>
         )}
-        <ClassificationTable rows={output.address_classification} links={links} clusterOf={clusterOf} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} packets={packets} />
-        <ClusterList links={links} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} packets={packets} />
-        <ProbabilityHeatmap links={links} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} />
-        <TravelledTogether rows={output.travelled_together ?? []} />
-        {timeline.extent ? (
-          <SegmentTimeline
-            lanes={lanes}
-            activity={timeline.activity}
-            handOffs={transitions}
-            links={links}
-            extent={timeline.extent}
-            offsetMinutes={timeline.offsetMinutes}
-            selectedCluster={selectedCluster}
-            onSelectCluster={setSelectedCluster}
-            packets={packets}
-          />
-        ) : (
-          <p className="muted">No timeline segments{timeline.unparsed > 0 ? ` (${timeline.unparsed} with unreadable timestamps)` : ''}.</p>
-        )}
-        {timeline.extent && timeline.unparsed > 0 && <p className="muted small">{formatCount(timeline.unparsed)} segments have unreadable timestamps and are not drawn.</p>}
-        <RssiTraces link={selectedCluster === null ? null : links[selectedCluster]} selection={selection} access={access} offsetMinutes={timeline.offsetMinutes} />
+        <Deferred fallback={<Pending what="address classification" />}>
+          <ClassificationTable rows={output.address_classification} links={links} clusterOf={clusterOf} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} packets={packets} />
+        </Deferred>
+        <Deferred fallback={<Pending what="clusters" />}>
+          <ClusterList links={links} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} packets={packets} />
+        </Deferred>
+        <Deferred fallback={<Pending what="link probabilities" />}>
+          <ProbabilityHeatmap links={links} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} />
+        </Deferred>
+        <Deferred>
+          <TravelledTogether rows={output.travelled_together ?? []} />
+        </Deferred>
+        <Deferred fallback={<Pending what="timeline" />}>
+          <TimelineAndTraces output={output} selection={selection} access={access} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} packets={packets} />
+        </Deferred>
       </div>
     </div>
+  );
+}
+
+/** Where a section will appear once its turn has come. */
+function Pending({ what }: { what: string }) {
+  return <p className="muted small ble-pending">Preparing the {what}…</p>;
+}
+
+/** The swimlanes and the selected cluster's RSSI traces, with the view data they share (derived when this section mounts). */
+function TimelineAndTraces({
+  output,
+  selection,
+  access,
+  selectedCluster,
+  onSelectCluster,
+  packets,
+}: {
+  output: BleAnalyzerOutput;
+  selection: AnalysisSelection | null;
+  access: PacketAccess;
+  selectedCluster: number | null;
+  onSelectCluster(clusterIndex: number | null): void;
+  packets: PacketsControl;
+}) {
+  const links = output.probabilistic_links;
+  const timeline = useMemo(() => activityByAddress(output), [output]);
+  const lanes = useMemo(() => swimlanes(links, timeline.activity), [links, timeline]);
+  const transitions = useMemo(() => handOffs(links, timeline.activity), [links, timeline]);
+  return (
+    <>
+      {timeline.extent ? (
+        // The view data above is derived on this section's turn; the swimlanes mount on the next.
+        <Deferred fallback={<Pending what="swimlanes" />}>
+          <SegmentTimeline
+          lanes={lanes}
+          activity={timeline.activity}
+          handOffs={transitions}
+          links={links}
+          extent={timeline.extent}
+          offsetMinutes={timeline.offsetMinutes}
+          selectedCluster={selectedCluster}
+          onSelectCluster={onSelectCluster}
+          packets={packets}
+          />
+        </Deferred>
+      ) : (
+        <p className="muted">No timeline segments{timeline.unparsed > 0 ? ` (${timeline.unparsed} with unreadable timestamps)` : ''}.</p>
+      )}
+      {timeline.extent && timeline.unparsed > 0 && <p className="muted small">{formatCount(timeline.unparsed)} segments have unreadable timestamps and are not drawn.</p>}
+      <RssiTraces link={selectedCluster === null ? null : links[selectedCluster]} selection={selection} access={access} offsetMinutes={timeline.offsetMinutes} />
+    </>
   );
 }
 

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { ProgressiveMount } from '../../components/ProgressiveMount.tsx';
 import { useCaptureRows } from '../../lib/runtime/capture-queries.ts';
 import { useRuns } from '../../lib/stores/run-store.ts';
 import { offerCaptureJump } from '../captures/capture-jump.ts';
@@ -39,5 +40,9 @@ export function BleResultSection({ output, requestId, invocation }: Props) {
     }),
     [rows],
   );
-  return <BleAnalysisView output={output} selection={selection} access={access} />;
+  return (
+    <ProgressiveMount>
+      <BleAnalysisView output={output} selection={selection} access={access} />
+    </ProgressiveMount>
+  );
 }

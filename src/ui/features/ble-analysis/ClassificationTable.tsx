@@ -1,10 +1,13 @@
 import { useMemo, useState } from 'react';
 import { formatCount } from '../../components/format.ts';
+import { useIncrementalCount } from '../../components/ProgressiveMount.tsx';
 import type { AddressClassificationRow, AddressType, ProbabilisticLink } from './ble-output.ts';
 import { PacketsButton, type PacketsControl } from './PacketsButton.tsx';
 import { classificationRows, clusterColor, type SortKey, type SortOrder } from './view-model.ts';
 
 const PAGE = 100;
+/** Rows mounted per turn under a `ProgressiveMount`: an auto-layout table lays out all its rows again as rows arrive. */
+const ROWS_PER_TURN = 25;
 const TYPES: Array<AddressType | 'all'> = ['all', 'public', 'random_static', 'rpa', 'nrpa', 'unknown'];
 const COLUMNS: Array<{ key: SortKey; label: string }> = [
   { key: 'address', label: 'Address' },
@@ -30,6 +33,7 @@ export function ClassificationTable({ rows, links, clusterOf, selectedCluster, o
   const [order, setOrder] = useState<SortOrder>({ key: 'confidence', direction: 'descending' });
   const [shown, setShown] = useState(PAGE);
   const visible = useMemo(() => classificationRows(rows, { text, type }, order, clusterOf), [rows, text, type, order, clusterOf]);
+  const mounted = useIncrementalCount(Math.min(shown, visible.length), ROWS_PER_TURN);
 
   const sortBy = (key: SortKey) =>
     setOrder((current) => ({ key, direction: current.key === key && current.direction === 'ascending' ? 'descending' : 'ascending' }));
@@ -84,7 +88,7 @@ export function ClassificationTable({ rows, links, clusterOf, selectedCluster, o
             </tr>
           </thead>
           <tbody>
-            {visible.slice(0, shown).map((row) => {
+            {visible.slice(0, Math.min(shown, mounted)).map((row) => {
               const clusterIndex = clusterOf.get(row.address) ?? null;
               return (
                 <tr key={row.address} className={clusterIndex !== null && clusterIndex === selectedCluster ? 'is-selected' : undefined} data-address={row.address}>

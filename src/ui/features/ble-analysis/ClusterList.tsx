@@ -1,3 +1,4 @@
+import { useIncrementalCount } from '../../components/ProgressiveMount.tsx';
 import type { ProbabilisticLink } from './ble-output.ts';
 import { PacketsButton, type PacketsControl } from './PacketsButton.tsx';
 import { clusterColor, probabilityRange } from './view-model.ts';
@@ -9,14 +10,18 @@ interface Props {
   packets: PacketsControl;
 }
 
+/** Clusters mounted per turn under a `ProgressiveMount` (each holds its addresses and rationale: ~20–25 elements). */
+const CLUSTERS_PER_TURN = 24;
+
 /** The inferred clusters; choosing one highlights it in the table, matrix, timeline and traces. */
 export function ClusterList({ links, selectedCluster, onSelectCluster, packets }: Props) {
+  const mounted = useIncrementalCount(links.length, CLUSTERS_PER_TURN);
   return (
     <section className="ble-section" aria-labelledby="ble-clusters-heading">
       <h3 id="ble-clusters-heading">Clusters ({links.length})</h3>
       {links.length === 0 && <p className="muted">No addresses were linked.</p>}
       <ul className="ble-clusters" aria-label="Clusters">
-        {links.map((link, clusterIndex) => {
+        {links.slice(0, mounted).map((link, clusterIndex) => {
           const range = probabilityRange(link);
           const selected = clusterIndex === selectedCluster;
           return (

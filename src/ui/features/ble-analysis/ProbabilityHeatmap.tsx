@@ -1,5 +1,6 @@
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { createPortal } from 'react-dom';
+import { useTurns } from '../../components/ProgressiveMount.tsx';
 import type { ProbabilisticLink } from './ble-output.ts';
 import {
   backingSide,
@@ -10,6 +11,7 @@ import {
   cssColor,
   describeCell,
   fillHeatmapPixels,
+  heatmapBands,
   NOT_REPORTED_RGB,
   placeTooltip,
   probabilityColor,
@@ -18,6 +20,8 @@ import {
 
 /** The canvas never grows past this side (CSS pixels) unless a matrix has more rows than pixels. */
 const MAX_SIDE = 500;
+/** Device pixel rows drawn per turn while the view mounts (a 1000-pixel canvas in four bands). */
+const BAND_PIXEL_ROWS = 256;
 /** Largest matrix also offered as an HTML table (the canvas's text alternative). */
 const TABLE_LIMIT = 40;
 
@@ -51,15 +55,23 @@ export function ProbabilityHeatmap({ links, selectedCluster, onSelectCluster }: 
   const active = hovered?.in === matrix ? hovered : null;
   const tooltipId = useId();
 
+  const inTurns = useTurns();
+  // The first drawing, while the view mounts, goes band by band (one turn each); later ones
+  // (another cluster, another pixel ratio) answer a click and are drawn at once.
+  const drawn = useRef(false);
   useEffect(() => {
     const canvas = canvasRef.current;
     const context = canvas?.getContext('2d');
     if (!context || pixels === 0) return;
     const image = context.createImageData(pixels, pixels);
-    fillHeatmapPixels(matrix, pixels, image.data);
-    context.putImageData(image, 0, 0);
     const block = showAll && selectedCluster !== null ? matrix.blocks.find((entry) => entry.clusterIndex === selectedCluster) : undefined;
-    if (block) {
+    const steps = heatmapBands(matrix.size, pixels, drawn.current ? pixels : BAND_PIXEL_ROWS).map((band) => () => {
+      fillHeatmapPixels(matrix, pixels, image.data, band);
+      context.putImageData(image, 0, 0, 0, band.top, pixels, band.bottom - band.top);
+    });
+    drawn.current = true;
+    const outline = () => {
+      if (!block) return;
       // The outline is laid out in cell units like everything else; the transform maps them to device pixels.
       const width = Math.max(2, Math.min(4, cell));
       context.setTransform(pixels / side, 0, 0, pixels / side, 0, 0);
@@ -67,8 +79,14 @@ export function ProbabilityHeatmap({ links, selectedCluster, onSelectCluster }: 
       context.lineWidth = width;
       context.strokeRect(block.start * cell + width / 2, block.start * cell + width / 2, block.size * cell - width, block.size * cell - width);
       context.setTransform(1, 0, 0, 1, 0, 0);
+    };
+    if (steps.length === 1) {
+      steps[0]();
+      outline();
+      return;
     }
-  }, [matrix, cell, side, pixels, showAll, selectedCluster]);
+    return inTurns([...steps, outline]);
+  }, [matrix, cell, side, pixels, showAll, selectedCluster, inTurns]);
 
   // The tooltip lives in document.body at fixed viewport coordinates, so no scroll box around the
   // canvas clips it; it is placed after layout (its size depends on the rationale) and before paint.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fixture from './__fixtures__/lab-floor-output.json' with { type: 'json' };
 import { largeBleOutput } from './__fixtures__/large-output.ts';
 import type { BleAnalyzerOutput } from './ble-output.ts';
-import { backingSide, blockDiagonalMatrix, cellAt, cellEdges, cellSize, clusterMatrix, describeCell, fillHeatmapPixels, NOT_REPORTED_RGB, placeTooltip, probabilityColor } from './heatmap-model.ts';
+import { backingSide, blockDiagonalMatrix, cellAt, cellEdges, cellSize, clusterMatrix, describeCell, fillHeatmapPixels, heatmapBands, NOT_REPORTED_RGB, placeTooltip, probabilityColor } from './heatmap-model.ts';
 
 const output = fixture as BleAnalyzerOutput;
 
@@ -125,5 +125,31 @@ describe('colours and pixels', () => {
       // A frame is 16 ms; leave room for slow CI machines.
       expect(elapsed).toBeLessThan(100);
     }
+  });
+});
+
+describe('heatmapBands', () => {
+  it('covers every row once, in order, each band within the pixel limit (or one row)', () => {
+    for (const [size, side, limit] of [[652, 1000, 256], [3, 1000, 256], [1000, 500, 100], [7, 7, 1]]) {
+      const bands = heatmapBands(size, side, limit);
+      expect(bands[0].from).toBe(0);
+      expect(bands[bands.length - 1].to).toBe(size);
+      expect(bands[bands.length - 1].bottom).toBe(side);
+      for (const [index, band] of bands.entries()) {
+        if (index > 0) expect(band.from).toBe(bands[index - 1].to);
+        expect(band.bottom - band.top <= limit || band.to - band.from === 1).toBe(true);
+      }
+    }
+    expect(heatmapBands(652, 1000, 256)).toHaveLength(4);
+  });
+
+  it('draws the same image band by band as in one pass', () => {
+    const matrix = blockDiagonalMatrix(largeBleOutput({ linked: 120, standalone: 0 }).probabilistic_links);
+    const side = 333;
+    const whole = new Uint8ClampedArray(side * side * 4);
+    fillHeatmapPixels(matrix, side, whole);
+    const banded = new Uint8ClampedArray(side * side * 4);
+    for (const band of heatmapBands(matrix.size, side, 50)) fillHeatmapPixels(matrix, side, banded, band);
+    expect(banded).toEqual(whole);
   });
 });

@@ -100,8 +100,9 @@ export function cssColor(rgb: readonly [number, number, number]): string {
  * device pixels exactly whatever the ratio: cells differ by at most one pixel, and with more cells
  * than pixels a cell may get none. One pass of 32-bit writes from a 257-entry colour table (256
  * probability steps and "not reported"), so a 500 × 500 matrix costs a few milliseconds.
+ * `rows` limits the work to matrix rows [from, to), so a large image can be drawn in bands.
  */
-export function fillHeatmapPixels(matrix: HeatmapMatrix, side: number, pixels: Uint8ClampedArray): void {
+export function fillHeatmapPixels(matrix: HeatmapMatrix, side: number, pixels: Uint8ClampedArray, rows: { from: number; to: number } = { from: 0, to: matrix.size }): void {
   if (pixels.length < side * side * 4) throw new Error(`pixel buffer too small: ${pixels.length} < ${side * side * 4}`);
   const size = matrix.size;
   if (size === 0 || side === 0) return;
@@ -111,7 +112,7 @@ export function fillHeatmapPixels(matrix: HeatmapMatrix, side: number, pixels: U
   const table = new Uint32Array(tableBytes.buffer);
   const words = new Uint32Array(pixels.buffer, pixels.byteOffset, side * side);
   const edges = cellEdges(size, side);
-  for (let row = 0; row < size; row++) {
+  for (let row = Math.max(0, rows.from); row < Math.min(size, rows.to); row++) {
     const top = edges[row];
     const bottom = edges[row + 1];
     if (bottom === top) continue;
@@ -124,6 +125,24 @@ export function fillHeatmapPixels(matrix: HeatmapMatrix, side: number, pixels: U
     // A matrix row is `bottom - top` identical pixel rows.
     for (let y = top + 1; y < bottom; y++) words.copyWithin(y * side, rowStart, rowStart + side);
   }
+}
+
+/**
+ * Bands of matrix rows for drawing a `size`-row matrix into a `side`-pixel image a band at a
+ * time: each band spans at most `maxPixelRows` pixel rows (but at least one matrix row), and the
+ * bands cover every row once, in order. `top`/`bottom`: the band's pixel rows.
+ */
+export function heatmapBands(size: number, side: number, maxPixelRows: number): Array<{ from: number; to: number; top: number; bottom: number }> {
+  const edges = cellEdges(size, side);
+  const bands: Array<{ from: number; to: number; top: number; bottom: number }> = [];
+  let from = 0;
+  while (from < size) {
+    let to = from + 1;
+    while (to < size && edges[to + 1] - edges[from] <= maxPixelRows) to++;
+    bands.push({ from, to, top: edges[from], bottom: edges[to] });
+    from = to;
+  }
+  return bands;
 }
 
 /** Pixel edges of `size` cells across `side` pixels: `size + 1` entries from 0 to `side`. */

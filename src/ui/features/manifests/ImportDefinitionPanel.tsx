@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { canonicalizeDefinitions, safeParseJson, toManifest, type CanonicalizationResult, type ManifestDraft } from '../../../core/index.ts';
+import { takeJourney } from '../../lib/stores/journey.ts';
 
 interface Converted {
   result: CanonicalizationResult;
@@ -15,6 +16,18 @@ export function ImportDefinitionPanel({ onOpen }: { onOpen(manifestJson: string)
   const [text, setText] = useState('');
   const [converted, setConverted] = useState<Converted[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+
+  // The start page's "Import a tool definition": arrive with the paste box in view and focused.
+  // A frame later: after navigating, the app moves focus to the page's content first.
+  useEffect(() => {
+    if (!takeJourney('import-definition')) return;
+    // Not cancelled on clean-up: the journey is taken once, and an unmounted panel has no input to focus.
+    requestAnimationFrame(() => {
+      input.current?.scrollIntoView({ block: 'center' });
+      input.current?.focus({ preventScroll: true });
+    });
+  }, []);
 
   const convert = () => {
     const parsed = safeParseJson(text);
@@ -32,6 +45,7 @@ export function ImportDefinitionPanel({ onOpen }: { onOpen(manifestJson: string)
     <section className="panel" aria-label="Import a tool definition" data-testid="manifest-import">
       <h2>Import a tool definition</h2>
       <textarea
+        ref={input}
         className="json-editor json-editor--small"
         spellCheck={false}
         placeholder="Paste an OpenAI, Anthropic, MCP or LangChain tool definition, or a JSON Schema"

@@ -8,6 +8,13 @@ import { Timeline } from './Timeline.tsx';
 import type { LiveOutput } from './live-output.ts';
 
 const REPLAY_STEP_MS = 700;
+/** One formatter for every render: `toLocaleString()` builds a new one each call, and the view re-renders on every event of a run. */
+const START_FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+
+function formatStart(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : START_FORMAT.format(date);
+}
 
 function download(run: PlannerRunRecord): string | null {
   let text: string;
@@ -73,7 +80,7 @@ export function RunView({ run, live }: { run: PlannerRunRecord; live?: LiveOutpu
         </h2>
         <p className="planner-run__question">{run.question}</p>
         <p className="muted small">
-          {new Date(run.startedAt).toLocaleString()} · {run.targets.map((target) => target.label ?? `${target.provider}:${target.model}`).join(' → ')}
+          {formatStart(run.startedAt)} · {run.targets.map((target) => target.label ?? `${target.provider}:${target.model}`).join(' → ')}
           {run.saveProblem && <span className="field__error"> · not saved: {run.saveProblem}</span>}
         </p>
         {(run.readProblems ?? []).length > 0 && (

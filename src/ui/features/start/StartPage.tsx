@@ -93,7 +93,7 @@ export function StartPage() {
             <a className="button primary" href="#/manifests" data-testid="start.manifest">
               Open an example manifest
             </a>
-            <a className="button" href="#/manifests" data-testid="start.import-definition">
+            <a className="button" href="#/manifests" onClick={() => requestJourney('import-definition')} data-testid="start.import-definition">
               Import a tool definition
             </a>
           </p>

@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { getKeyStore } from './keys.ts';
-import { checkRecordedEvents, exportablePlannerRun, plannerRunJson, type PlannerRunRecord } from './run-store.ts';
+import { getWorkspace } from '../stores/workspace-session.ts';
+import { checkRecordedEvents, exportablePlannerRun, getPlannerRun, plannerRunJson, savePlannerRun, type PlannerRunRecord } from './run-store.ts';
 
 function run(key: string): PlannerRunRecord {
   return {
@@ -44,5 +45,25 @@ describe('restored events', () => {
     expect(problems).toHaveLength(3);
     expect(problems[0]).toContain('warning.turn must be number');
     expect(checkRecordedEvents([good], 99).events).toEqual([]);
+  });
+});
+
+describe('saving a run while it records', () => {
+  it('saves one snapshot at a time, skips those superseded meanwhile, and ends with the newest saved and shown', async () => {
+    const workspace = (await getWorkspace())!;
+    const base = { ...run('sk-unused-0000000000'), id: 'plan-saves', state: 'running' as const, saveProblem: undefined };
+    const stored: number[] = [];
+    const save = workspace.savePlannerRun.bind(workspace);
+    workspace.savePlannerRun = (entry) => {
+      stored.push((entry.record as unknown as PlannerRunRecord).durationMs);
+      return save(entry);
+    };
+    const saves = [1, 2, 3, 4].map((durationMs) => savePlannerRun({ ...base, durationMs }));
+    await Promise.all(saves);
+    // The first goes at once; 2 and 3 are superseded by 4 before the first is stored.
+    expect(stored).toEqual([1, 4]);
+    expect(getPlannerRun('plan-saves')?.durationMs).toBe(4);
+    const listed = await workspace.listPlannerRuns({ limit: 10 });
+    expect(listed.ok && (listed.value.find((entry) => entry.id === 'plan-saves')?.record as unknown as PlannerRunRecord).durationMs).toBe(4);
   });
 });

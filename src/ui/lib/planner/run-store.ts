@@ -75,23 +75,40 @@ export function exportablePlannerRun(run: PlannerRunRecord): PlannerRunRecord {
   return redactSecrets(rest, [...getKeyStore().allKeys(), ...keyringSecrets()]);
 }
 
+/** Per run: the newest snapshot not yet saved, and the save loop working through them. */
+const unsaved = new Map<string, PlannerRunRecord>();
 const saving = new Map<string, Promise<void>>();
 
 /**
  * Saves the run in the workspace, then shows it: what the user has seen survives a reload. Saves
- * of one run are queued so an older snapshot never overwrites a newer one.
+ * of one run happen one at a time, and a snapshot superseded while another was being saved is
+ * skipped for the newer one: every save copies, redacts and checks the whole record (results
+ * included), and the loop emits events faster than storage answers (issue 15: no main-thread
+ * task over 50 ms during the offline demo). Resolves once a snapshot at least this new is saved.
  */
 export function savePlannerRun(run: PlannerRunRecord): Promise<void> {
-  const previous = saving.get(run.id) ?? Promise.resolve();
-  const next = previous.then(async () => {
-    const saveProblem = await store(exportablePlannerRun(run));
-    // The page shows the run itself (it holds no key: targets are recorded without theirs), so
-    // unchanged events keep their identity and their views are not rebuilt on every save.
-    const { saveProblem: _stale, ...shown } = run;
-    put(saveProblem ? { ...shown, saveProblem } : shown);
-  });
-  saving.set(run.id, next);
-  return next;
+  unsaved.set(run.id, run);
+  let loop = saving.get(run.id);
+  if (!loop) {
+    loop = saveNewest(run.id);
+    saving.set(run.id, loop);
+  }
+  return loop;
+}
+
+async function saveNewest(id: string): Promise<void> {
+  try {
+    for (let run = unsaved.get(id); run; run = unsaved.get(id)) {
+      unsaved.delete(id);
+      const saveProblem = await store(exportablePlannerRun(run));
+      // The page shows the run itself (it holds no key: targets are recorded without theirs), so
+      // unchanged events keep their identity and their views are not rebuilt on every save.
+      const { saveProblem: _stale, ...shown } = run;
+      put(saveProblem ? { ...shown, saveProblem } : shown);
+    }
+  } finally {
+    saving.delete(id);
+  }
 }
 
 async function store(run: PlannerRunRecord): Promise<string | undefined> {

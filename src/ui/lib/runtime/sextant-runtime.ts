@@ -7,6 +7,7 @@ import {
   isJsonObject,
   mcpPlannerTools,
   readToolEntries,
+  validationWarmUp,
   type McpConnection,
   type McpFailure,
   type McpRunBinding,
@@ -99,6 +100,30 @@ export class SextantRuntime {
     const offered = this.mcpOffered.filter((manifest) => !taken.has(manifest.name));
     this.registry = new ToolRegistry([...builtins, ...saved.map(unboundTool), ...offered.map(unboundTool)]);
     this.executor = this.buildExecutor();
+    this.warmUpValidation();
+  }
+
+  private cancelWarmUp: (() => void) | null = null;
+
+  /**
+   * Compiles the validators of the installed tools in idle time, one schema per idle callback,
+   * so the first Run does not compile them all in one task (issue 15). Compiled once: the core
+   * remembers each schema's validator.
+   */
+  private warmUpValidation(): void {
+    this.cancelWarmUp?.();
+    const steps = validationWarmUp(this.registry);
+    let handle: number | null = null;
+    const next = () => {
+      const step = steps.shift();
+      if (!step) return;
+      step();
+      handle = whenIdle(next);
+    };
+    handle = whenIdle(next);
+    this.cancelWarmUp = () => {
+      if (handle !== null) cancelWhenIdle(handle);
+    };
   }
 
   private builtinNames = new Set<string>();
@@ -274,6 +299,16 @@ function unboundTool(manifest: ToolManifest): ToolImplementation {
     manifest,
     run: () => ({ status: 'error', summary: 'No implementation.', errors: [{ code: 'EXECUTION_ERROR', field: '', message: `${manifest.name} has no implementation` }] }),
   };
+}
+
+/** requestIdleCallback where the browser has it (Safari lacks it), else a timeout. */
+function whenIdle(callback: () => void): number {
+  return typeof requestIdleCallback === 'function' ? requestIdleCallback(callback, { timeout: 2000 }) : window.setTimeout(callback, 50);
+}
+
+function cancelWhenIdle(handle: number): void {
+  if (typeof cancelIdleCallback === 'function') cancelIdleCallback(handle);
+  else window.clearTimeout(handle);
 }
 
 let runtime: SextantRuntime | null = null;

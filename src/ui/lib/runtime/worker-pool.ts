@@ -1,5 +1,5 @@
 import { proxy, wrap, type Remote } from 'comlink';
-import type { CaptureInfo, RunOptions, RunRequest, RunnerResponse, ToolOutcome, ToolRunner } from '../../../core/index.ts';
+import type { CaptureInfo, RunOptions, RunRequest, RunnerResponse, ToolResult, ToolRunner } from '../../../core/index.ts';
 import type { ToolsWorkerApi } from '../../../../workers/tools-api.ts';
 
 interface Slot {
@@ -98,13 +98,14 @@ export class WorkerPool implements ToolRunner {
       const timer = setTimeout(() => finish({ kind: 'timeout' }, true), request.timeoutMs);
       options.signal?.addEventListener('abort', onAbort, { once: true });
       slot.ready
-        // comlink's Remote<> distributes the outcome union into a union of promises; it is one promise.
+        // comlink's Remote<> distributes the result union into a union of promises; it is one promise.
         .then(() => {
           if (!settled) options.onStarted?.();
-          return slot.api.run(request, proxy(onProgress)) as Promise<ToolOutcome>;
+          return slot.api.run(request, proxy(onProgress)) as Promise<ToolResult>;
         })
         .then(
-          (outcome) => finish({ kind: 'completed', outcome }, false),
+          // The worker checked the result against the tool's manifest (limits, schemas), so the page's main thread does not walk it.
+          (result) => finish({ kind: 'checked', result }, false),
           (error: unknown) => finish({ kind: 'crashed', message: error instanceof Error ? error.message : String(error) }, true),
         );
     });

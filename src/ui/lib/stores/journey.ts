@@ -2,7 +2,7 @@
  * A journey the start page asks another page to begin on arrival (one click from the start page
  * to an analysis or a running demo). The page takes it once when it mounts.
  */
-export type Journey = 'ble-analysis' | 'planner-demo';
+export type Journey = 'ble-analysis' | 'planner-demo' | 'import-definition';
 
 let pending: Journey | null = null;
 

@@ -147,7 +147,7 @@ function createWorkspace(db: WorkspaceDb, name: string, options: OpenWorkspaceOp
   /** Runs `work` in one read-write transaction and resolves once it has committed; aborts on any failure. */
   async function write<T>(
     stores: WorkspaceStore[],
-    what: { description: string; bytes: number },
+    what: WriteDescription,
     work: (tx: WorkspaceTransaction<'readwrite'>) => Promise<T>,
   ): Promise<Result<T, WorkspaceProblem>> {
     let tx: WorkspaceTransaction<'readwrite'>;
@@ -178,15 +178,16 @@ function createWorkspace(db: WorkspaceDb, name: string, options: OpenWorkspaceOp
     }
   }
 
-  async function problemOf(error: unknown, what: { description: string; bytes: number }): Promise<WorkspaceProblem> {
+  async function problemOf(error: unknown, what: WriteDescription): Promise<WorkspaceProblem> {
     const name = errorName(error);
     if (name === 'QuotaExceededError' || name === 'NS_ERROR_DOM_QUOTA_REACHED') {
+      const requestedBytes = sizeOf(what);
       const usage = await storageEstimate(storage);
       const used = usage ? ` This site uses ${formatBytes(usage.usageBytes)} of its ${formatBytes(usage.quotaBytes)}.` : '';
       return {
         code: 'QUOTA_EXCEEDED',
-        message: `Not enough browser storage for ${what.description} (${formatBytes(what.bytes)}).${used} Nothing was changed; delete captures or export the workspace to free space.`,
-        requestedBytes: what.bytes,
+        message: `Not enough browser storage for ${what.description} (${formatBytes(requestedBytes)}).${used} Nothing was changed; delete captures or export the workspace to free space.`,
+        requestedBytes,
         usageBytes: usage?.usageBytes ?? null,
         quotaBytes: usage?.quotaBytes ?? null,
       };
@@ -266,7 +267,7 @@ function createWorkspace(db: WorkspaceDb, name: string, options: OpenWorkspaceOp
       const stored: WorkspaceRun = { ...run, id: run.id ?? newId() };
       const shape = runProblem(stored);
       if (shape !== null) return { ok: false, error: { code: 'INVALID_ENTRY', message: `The run ${shape}` } };
-      const saved = await write(['runs'], { description: `saving run ${stored.id}`, bytes: approximateJsonBytes(stored) }, async (tx) => {
+      const saved = await write(['runs'], { description: `saving run ${stored.id}`, bytes: () => approximateJsonBytes(stored) }, async (tx) => {
         await tx.objectStore('runs').put(stored);
       });
       return saved.ok ? { ok: true, value: stored } : saved;
@@ -298,7 +299,7 @@ function createWorkspace(db: WorkspaceDb, name: string, options: OpenWorkspaceOp
       const shape = plannerRunProblem(run);
       if (shape !== null) return { ok: false, error: { code: 'INVALID_ENTRY', message: `The planner run ${shape}` } };
       const stored: WorkspacePlannerRun = { id: run.id, startedAt: run.startedAt, record: run.record };
-      const saved = await write(['planner-runs'], { description: `saving planner run ${run.id}`, bytes: approximateJsonBytes(stored) }, async (tx) => {
+      const saved = await write(['planner-runs'], { description: `saving planner run ${run.id}`, bytes: () => approximateJsonBytes(stored) }, async (tx) => {
         await tx.objectStore('planner-runs').put(stored);
       });
       return saved.ok ? { ok: true, value: stored } : saved;
@@ -332,7 +333,7 @@ function createWorkspace(db: WorkspaceDb, name: string, options: OpenWorkspaceOp
     },
 
     saveSetting(key, value) {
-      return write(['settings'], { description: `saving setting ${key}`, bytes: approximateJsonBytes(value) }, async (tx) => {
+      return write(['settings'], { description: `saving setting ${key}`, bytes: () => approximateJsonBytes(value) }, async (tx) => {
         await tx.objectStore('settings').put({ key, value });
       });
     },
@@ -539,6 +540,20 @@ function capitalize(text: string): string {
 }
 
 /** Rough size of a JSON-like value, for quota messages only. */
+/**
+ * What a write stores, for the message when storage runs out. `bytes` may be a function: a run's
+ * size is its JSON's length, megabytes for a large analysis, so it is measured only when a
+ * message needs it, not on every save (issue 15).
+ */
+interface WriteDescription {
+  description: string;
+  bytes: number | (() => number);
+}
+
+function sizeOf(what: WriteDescription): number {
+  return typeof what.bytes === 'function' ? what.bytes() : what.bytes;
+}
+
 function approximateJsonBytes(value: unknown): number {
   try {
     return JSON.stringify(value)?.length ?? 0;
