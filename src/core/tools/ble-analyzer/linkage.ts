@@ -501,52 +501,99 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
   return { earlier: pairs.earlier, later: pairs.later, probability, factors };
 }
 
+/** Sweeps after which a component that has not settled stops anyway. */
+const MAX_SWEEPS = 100;
+/** A message has settled when its relative change in a sweep is below this. */
+const SETTLED = 1e-4;
+
 /**
- * Marginal P(A→B) of the matching model by damped sum-product belief propagation in odds form:
+ * Marginal P(A→B) of the matching model by sum-product belief propagation in odds form:
  *   m(A→B) = K_AB / (1 + Σ_{B'≠B} K_AB' n(B'→A)),  n(B→A) = 1 / (1 + Σ_{A'≠A} m(A'→B)),
  *   P(A→B) = K_AB n(B→A) / (1 + Σ_B' K_AB' n(B'→A)).
+ *
+ * Each connected component of the candidate graph is iterated on its own and stops as soon as
+ * every message in it has settled (relative change below SETTLED), so the many small components
+ * of a capture take a few sweeps and only the large ones take more. Updates are undamped: the
+ * slow components of real captures are not oscillating but drifting (a chain of strong
+ * candidates passing evidence along), and halving each step in the log domain, as an earlier
+ * version did, made them drift for 80 sweeps and more instead of about 30. A component whose
+ * largest change grows from one sweep to the next is oscillating (twins can); from then on its
+ * messages move half way (geometric mean of old and new), which damps the oscillation. The
+ * fixed point is the same either way.
  */
 export function matchingMarginals(nodes: number, pairs: BleCandidatePairs, logK: Float64Array): Float64Array {
   const { earlier, later } = pairs;
   const edges = earlier.length;
-  // Per edge [K, m, n] side by side: each pass reads one stream instead of three.
-  const state = new Float64Array(edges * 3);
-  for (let e = 0, at = 0; e < edges; e++, at += 3) {
-    state[at] = Math.exp(logK[e]);
-    state[at + 1] = 1;
-    state[at + 2] = 1;
+  // Components over addresses (an address is a row as the earlier side and a column as the later).
+  const parent = Int32Array.from({ length: nodes }, (_, index) => index);
+  const find = (x: number): number => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]];
+      x = parent[x];
+    }
+    return x;
+  };
+  for (let e = 0; e < edges; e++) {
+    const x = find(earlier[e]);
+    const y = find(later[e]);
+    if (x !== y) parent[Math.max(x, y)] = Math.min(x, y);
   }
+  // Edges grouped by component (counting sort by root), in their own order within a component.
+  const componentStart = new Int32Array(nodes + 1);
+  for (let e = 0; e < edges; e++) componentStart[find(earlier[e]) + 1]++;
+  for (let node = 0; node < nodes; node++) componentStart[node + 1] += componentStart[node];
+  const order = new Int32Array(edges);
+  const fill = componentStart.slice(0, nodes);
+  for (let e = 0; e < edges; e++) order[fill[find(earlier[e])]++] = e;
+
+  const k = new Float64Array(edges);
+  const m = new Float64Array(edges).fill(1);
+  const n = new Float64Array(edges).fill(1);
+  for (let e = 0; e < edges; e++) k[e] = Math.exp(logK[e]);
   const rowTotal = new Float64Array(nodes).fill(1);
-  const colTotal = new Float64Array(nodes);
-  // Row totals of the first iteration; later ones are summed (in the same edge order) while the
-  // n messages are updated, and the column totals while the m messages are.
-  for (let e = 0, at = 0; e < edges; e++, at += 3) rowTotal[earlier[e]] += state[at] * state[at + 2];
-  for (let iteration = 0; iteration < 50; iteration++) {
-    // Converged when every relative change is below 1e-4; once one is not, the rest need no check.
-    let moving = false;
-    colTotal.fill(1);
-    for (let e = 0, at = 0; e < edges; e++, at += 3) {
-      const k = state[at];
-      const m = state[at + 1];
-      const rest = Math.max(1, rowTotal[earlier[e]] - k * state[at + 2]);
-      // Damped in the log domain (geometric mean of old and new) so loops cannot oscillate.
-      const damped = Math.sqrt((m * k) / rest);
-      if (!moving && !(Math.abs(damped - m) / (damped + m) < 1e-4)) moving = true;
-      state[at + 1] = damped;
-      colTotal[later[e]] += damped;
+  const colTotal = new Float64Array(nodes).fill(1);
+  for (let root = 0; root < nodes; root++) {
+    const from = componentStart[root];
+    const to = componentStart[root + 1];
+    if (from === to) continue;
+    // Row totals of the first sweep; later ones are summed (in the same edge order) while the n
+    // messages are updated, and the column totals while the m messages are.
+    for (let at = from; at < to; at++) {
+      const e = order[at];
+      rowTotal[earlier[e]] += k[e] * n[e];
     }
-    rowTotal.fill(1);
-    for (let e = 0, at = 0; e < edges; e++, at += 3) {
-      const n = state[at + 2];
-      const rest = Math.max(1, colTotal[later[e]] - state[at + 1]);
-      const damped = Math.sqrt(n / rest);
-      if (!moving && !(Math.abs(damped - n) / (damped + n) < 1e-4)) moving = true;
-      state[at + 2] = damped;
-      rowTotal[earlier[e]] += state[at] * damped;
+    let damped = false;
+    let previousChange = Infinity;
+    for (let sweep = 0; sweep < MAX_SWEEPS; sweep++) {
+      let change = 0;
+      for (let at = from; at < to; at++) colTotal[later[order[at]]] = 1;
+      for (let at = from; at < to; at++) {
+        const e = order[at];
+        const rest = Math.max(1, rowTotal[earlier[e]] - k[e] * n[e]);
+        const target = k[e] / rest;
+        const next = damped ? Math.sqrt(m[e] * target) : target;
+        const relative = Math.abs(next - m[e]) / (next + m[e]);
+        if (relative > change) change = relative;
+        m[e] = next;
+        colTotal[later[e]] += next;
+      }
+      for (let at = from; at < to; at++) rowTotal[earlier[order[at]]] = 1;
+      for (let at = from; at < to; at++) {
+        const e = order[at];
+        const rest = Math.max(1, colTotal[later[e]] - m[e]);
+        const target = 1 / rest;
+        const next = damped ? Math.sqrt(n[e] * target) : target;
+        const relative = Math.abs(next - n[e]) / (next + n[e]);
+        if (relative > change) change = relative;
+        n[e] = next;
+        rowTotal[earlier[e]] += k[e] * next;
+      }
+      if (!(change >= SETTLED)) break;
+      if (change > previousChange) damped = true;
+      previousChange = change;
     }
-    if (!moving) break;
   }
   const marginals = new Float64Array(edges);
-  for (let e = 0, at = 0; e < edges; e++, at += 3) marginals[e] = clamp((state[at] * state[at + 2]) / rowTotal[earlier[e]], 0, 1);
+  for (let e = 0; e < edges; e++) marginals[e] = clamp((k[e] * n[e]) / rowTotal[earlier[e]], 0, 1);
   return marginals;
 }
