@@ -503,6 +503,8 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
 
 /** Sweeps after which a component that has not settled stops anyway. */
 const MAX_SWEEPS = 100;
+/** Undamped sweeps before a component that has not settled is taken to oscillate and is damped. */
+const UNDAMPED_SWEEPS = 60;
 /** A message has settled when its relative change in a sweep is below this. */
 const SETTLED = 1e-4;
 
@@ -514,16 +516,14 @@ const SETTLED = 1e-4;
  * Each connected component of the candidate graph is iterated on its own and stops as soon as
  * every message in it has settled (relative change below SETTLED), so the many small components
  * of a capture take a few sweeps and only the large ones take more. Updates are undamped: the
- * slow components of real captures are not oscillating but drifting (a chain of strong
- * candidates passing evidence along), and halving each step in the log domain, as an earlier
- * version did, made them drift for 80 sweeps and more instead of about 30. A component whose
- * largest change grows from one sweep to the next is oscillating (twins can); from then on its
- * messages move half way (geometric mean of old and new), which damps the oscillation. The
- * fixed point is the same either way.
+ * slow components of real captures do not oscillate but drift (a run of strong candidates
+ * passing evidence along), and halving each step in the log domain, as an earlier version did,
+ * made them drift for 80 sweeps and more instead of about 30. A component still moving after
+ * UNDAMPED_SWEEPS is taken to oscillate (twins can): from then on its messages move half way
+ * (geometric mean of old and new). The fixed point is the same either way.
  */
 export function matchingMarginals(nodes: number, pairs: BleCandidatePairs, logK: Float64Array): Float64Array {
-  const { earlier, later } = pairs;
-  const edges = earlier.length;
+  const edges = pairs.earlier.length;
   // Components over addresses (an address is a row as the earlier side and a column as the later).
   const parent = Int32Array.from({ length: nodes }, (_, index) => index);
   const find = (x: number): number => {
@@ -534,22 +534,30 @@ export function matchingMarginals(nodes: number, pairs: BleCandidatePairs, logK:
     return x;
   };
   for (let e = 0; e < edges; e++) {
-    const x = find(earlier[e]);
-    const y = find(later[e]);
+    const x = find(pairs.earlier[e]);
+    const y = find(pairs.later[e]);
     if (x !== y) parent[Math.max(x, y)] = Math.min(x, y);
   }
-  // Edges grouped by component (counting sort by root), in their own order within a component.
+  // Edges laid out by component (counting sort by root, their own order within a component), so
+  // each component's sweeps read contiguous arrays.
   const componentStart = new Int32Array(nodes + 1);
-  for (let e = 0; e < edges; e++) componentStart[find(earlier[e]) + 1]++;
+  for (let e = 0; e < edges; e++) componentStart[find(pairs.earlier[e]) + 1]++;
   for (let node = 0; node < nodes; node++) componentStart[node + 1] += componentStart[node];
-  const order = new Int32Array(edges);
+  const place = new Int32Array(edges);
   const fill = componentStart.slice(0, nodes);
-  for (let e = 0; e < edges; e++) order[fill[find(earlier[e])]++] = e;
-
-  const k = new Float64Array(edges);
-  const m = new Float64Array(edges).fill(1);
-  const n = new Float64Array(edges).fill(1);
-  for (let e = 0; e < edges; e++) k[e] = Math.exp(logK[e]);
+  const earlier = new Int32Array(edges);
+  const later = new Int32Array(edges);
+  // Per edge [K, m, n] side by side: each pass reads one stream instead of three.
+  const state = new Float64Array(edges * 3);
+  for (let e = 0; e < edges; e++) {
+    const at = fill[find(pairs.earlier[e])]++;
+    place[e] = at;
+    earlier[at] = pairs.earlier[e];
+    later[at] = pairs.later[e];
+    state[3 * at] = Math.exp(logK[e]);
+    state[3 * at + 1] = 1;
+    state[3 * at + 2] = 1;
+  }
   const rowTotal = new Float64Array(nodes).fill(1);
   const colTotal = new Float64Array(nodes).fill(1);
   for (let root = 0; root < nodes; root++) {
@@ -558,42 +566,37 @@ export function matchingMarginals(nodes: number, pairs: BleCandidatePairs, logK:
     if (from === to) continue;
     // Row totals of the first sweep; later ones are summed (in the same edge order) while the n
     // messages are updated, and the column totals while the m messages are.
-    for (let at = from; at < to; at++) {
-      const e = order[at];
-      rowTotal[earlier[e]] += k[e] * n[e];
-    }
-    let damped = false;
-    let previousChange = Infinity;
+    for (let at = from; at < to; at++) rowTotal[earlier[at]] += state[3 * at] * state[3 * at + 2];
     for (let sweep = 0; sweep < MAX_SWEEPS; sweep++) {
-      let change = 0;
-      for (let at = from; at < to; at++) colTotal[later[order[at]]] = 1;
-      for (let at = from; at < to; at++) {
-        const e = order[at];
-        const rest = Math.max(1, rowTotal[earlier[e]] - k[e] * n[e]);
-        const target = k[e] / rest;
-        const next = damped ? Math.sqrt(m[e] * target) : target;
-        const relative = Math.abs(next - m[e]) / (next + m[e]);
-        if (relative > change) change = relative;
-        m[e] = next;
-        colTotal[later[e]] += next;
+      const damped = sweep >= UNDAMPED_SWEEPS;
+      // Settled when every relative change is below SETTLED; once one is not, the rest need no check.
+      let moving = false;
+      for (let at = from; at < to; at++) colTotal[later[at]] = 1;
+      for (let at = from, s = 3 * from; at < to; at++, s += 3) {
+        const k = state[s];
+        const old = state[s + 1];
+        const target = k / Math.max(1, rowTotal[earlier[at]] - k * state[s + 2]);
+        const next = damped ? Math.sqrt(old * target) : target;
+        if (!moving && !(Math.abs(next - old) < SETTLED * (next + old))) moving = true;
+        state[s + 1] = next;
+        colTotal[later[at]] += next;
       }
-      for (let at = from; at < to; at++) rowTotal[earlier[order[at]]] = 1;
-      for (let at = from; at < to; at++) {
-        const e = order[at];
-        const rest = Math.max(1, colTotal[later[e]] - m[e]);
-        const target = 1 / rest;
-        const next = damped ? Math.sqrt(n[e] * target) : target;
-        const relative = Math.abs(next - n[e]) / (next + n[e]);
-        if (relative > change) change = relative;
-        n[e] = next;
-        rowTotal[earlier[e]] += k[e] * next;
+      for (let at = from; at < to; at++) rowTotal[earlier[at]] = 1;
+      for (let at = from, s = 3 * from; at < to; at++, s += 3) {
+        const old = state[s + 2];
+        const target = 1 / Math.max(1, colTotal[later[at]] - state[s + 1]);
+        const next = damped ? Math.sqrt(old * target) : target;
+        if (!moving && !(Math.abs(next - old) < SETTLED * (next + old))) moving = true;
+        state[s + 2] = next;
+        rowTotal[earlier[at]] += state[s] * next;
       }
-      if (!(change >= SETTLED)) break;
-      if (change > previousChange) damped = true;
-      previousChange = change;
+      if (!moving) break;
     }
   }
   const marginals = new Float64Array(edges);
-  for (let e = 0; e < edges; e++) marginals[e] = clamp((k[e] * n[e]) / rowTotal[earlier[e]], 0, 1);
+  for (let e = 0; e < edges; e++) {
+    const at = place[e];
+    marginals[e] = clamp((state[3 * at] * state[3 * at + 2]) / rowTotal[earlier[at]], 0, 1);
+  }
   return marginals;
 }
