@@ -17,8 +17,8 @@
  *     noise of each receiver's difference from the two series' variances;
  *   - blind spots: left out (the score only lowers the evidence with them).
  * A pair is scored when its estimated evidence for "one device" or for "travelled together"
- * is at least MIN_EVIDENCE against "unrelated" (before the prior): there is some reason in the
- * radio or the timing to think the two chains belong together. The pairs it drops are not
+ * reaches MIN_EVIDENCE_SAME or MIN_EVIDENCE_TRAVEL against "unrelated" (before the prior):
+ * there is some reason in the radio or the timing to think the two chains belong together. The pairs it drops are not
  * candidates (they are not in the `co_location` candidate list); on the evaluation scenarios
  * they are pairs whose full score would have been below 0.1, mostly far below. They still count
  * in the prior's denominator (`inverseCrowd`), as pairs without posterior mass, so the fitted
@@ -77,8 +77,16 @@ export interface BleScreenedPairs {
   concurrentPairs: number;
 }
 
-/** Pairs whose estimated evidence (log-likelihood ratio, either relation against unrelated) is below this are not scored. */
-const MIN_EVIDENCE = 0;
+/**
+ * Pairs are scored when their estimated evidence (log-likelihood ratio against "unrelated",
+ * before the prior) reaches MIN_EVIDENCE_SAME for "one device" or MIN_EVIDENCE_TRAVEL for
+ * "travelled together". The second is higher because the radio tells companions from strangers
+ * only weakly unless both move: two strangers standing a few metres apart already come out
+ * slightly in favour of travelling together (0–1 nats) from their levels alone, and in a crowd
+ * most pairs are such neighbours.
+ */
+const MIN_EVIDENCE_SAME = 0;
+const MIN_EVIDENCE_TRAVEL = 1;
 /** A chain whose bins vary by at least MOVING_SD less this (dB) may be moving in the score's sample of bins. */
 const MOVING_MARGIN_DB = 0.5;
 /** The smallest co-variation log-odds of a receiver (the score clamps it there). */
@@ -164,12 +172,19 @@ interface Scratch {
   moving: Uint8Array;
 }
 
+/** What the screen makes of a pair. */
+const enum Verdict {
+  /** No receiver hears both for three bins: the score does not compare the pair either. */
+  NotCompared,
+  Drop,
+  Keep,
+}
+
 /**
- * The estimated evidence of one pair (without the prior): the larger of the "one device" and
- * "travelled together" log-likelihood ratios, or NaN when no receiver hears both for three bins
- * (the score does not compare such pairs).
+ * Whether a pair's estimated evidence (without the prior) reaches MIN_EVIDENCE_SAME for "one
+ * device" or MIN_EVIDENCE_TRAVEL for "travelled together".
  */
-function evidenceEstimate(
+function screenPair(
   chainA: number,
   sa: BleChainSeriesView,
   pa: ChainPrefix,
@@ -185,7 +200,7 @@ function evidenceEstimate(
   model: BleCoLocationScreenModel,
   scratch: Scratch,
   crowd: HandoffCrowd,
-): number {
+): Verdict {
   const fromBin = Math.floor(fromMs / model.binMs);
   const toBin = Math.floor(toMs / model.binMs);
   const strideA = sa.bins + 1;
@@ -230,7 +245,7 @@ function evidenceEstimate(
     weightSum += n;
     weighted += n * diff[r];
   }
-  if (!anyCommon) return Number.NaN;
+  if (!anyCommon) return Verdict.NotCompared;
   let evidenceS = 0;
   let evidenceT = 0;
   if (heard > 0) {
@@ -249,16 +264,17 @@ function evidenceEstimate(
     evidenceS += offsetLogDensity(offset, model.offsetSd.S) - offsetLogDensity(offset, model.offsetSd.U);
     evidenceT += offsetLogDensity(offset, model.offsetSd.T) - offsetLogDensity(offset, model.offsetSd.U);
   }
-  // The two costlier terms only when they can decide: co-rotation (never positive without a
-  // coincidence), then co-variation (between −3 and covariationMax a moving receiver).
+  // The costlier terms only when they can decide: co-variation lies between COVARIATION_MIN and
+  // covariationMax a moving receiver; co-rotation only concerns "one device".
+  const covariationLow = movingReceivers * COVARIATION_MIN;
+  const covariationHigh = movingReceivers * model.covariationMax;
+  if (evidenceT + covariationLow >= MIN_EVIDENCE_TRAVEL) return Verdict.Keep;
   evidenceS += coRotationLogOddsOf(chainA, sa, ascendingA, sb, ascendingB, fromMs, toMs, model, crowd);
-  const best = Math.max(evidenceS, evidenceT);
-  if (movingReceivers === 0) return best;
-  if (best + movingReceivers * model.covariationMax < MIN_EVIDENCE) return best + movingReceivers * model.covariationMax;
-  if (best + movingReceivers * COVARIATION_MIN >= MIN_EVIDENCE) return best + movingReceivers * COVARIATION_MIN;
+  if (evidenceS + covariationLow >= MIN_EVIDENCE_SAME) return Verdict.Keep;
+  if (evidenceS + covariationHigh < MIN_EVIDENCE_SAME && evidenceT + covariationHigh < MIN_EVIDENCE_TRAVEL) return Verdict.Drop;
   let covariation = 0;
   for (let r = 0; r < receivers; r++) if (movingOn[r] === 1) covariation += covariationOf(sa, sb, r, fromBin, toBin, model);
-  return best + covariation;
+  return evidenceS + covariation >= MIN_EVIDENCE_SAME || evidenceT + covariation >= MIN_EVIDENCE_TRAVEL ? Verdict.Keep : Verdict.Drop;
 }
 
 /**
@@ -448,7 +464,8 @@ function isAscending(values: Float64Array): boolean {
 /**
  * The concurrent chain pairs worth scoring. Chains are swept in order of their first packet
  * (each pair found once, from the earlier-starting chain); a pair is screened in when its
- * estimated evidence for either relation reaches MIN_EVIDENCE.
+ * estimated evidence reaches MIN_EVIDENCE_SAME for one device or MIN_EVIDENCE_TRAVEL for
+ * travelling together.
  */
 export function screenChainPairs(
   chains: ReadonlyArray<{ firstMs: number; lastMs: number }>,
@@ -493,11 +510,11 @@ export function screenChainPairs(
       if (levelSpread(series[x], series[y], receivers) > model.screenSpreadDb) continue;
       const from = Math.max(chains[x].firstMs, chains[y].firstMs);
       const to = Math.min(chains[x].lastMs, chains[y].lastMs);
-      const evidence = evidenceEstimate(x, series[x], prefixes[x], series[y], prefixes[y], ascending[x], ascending[y], from, to, receivers, floors, model, scratch, handoffCrowd);
-      if (Number.isNaN(evidence)) continue;
+      const verdict = screenPair(x, series[x], prefixes[x], series[y], prefixes[y], ascending[x], ascending[y], from, to, receivers, floors, model, scratch, handoffCrowd);
+      if (verdict === Verdict.NotCompared) continue;
       const crowd = Math.max(2, (concurrent[x] + concurrent[y]) / 2);
       inverseCrowd += 1 / crowd;
-      if (evidence < MIN_EVIDENCE) continue;
+      if (verdict === Verdict.Drop) continue;
       keptA.push(x);
       keptB.push(y);
     }
