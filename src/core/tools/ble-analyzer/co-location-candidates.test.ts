@@ -10,6 +10,7 @@ const MODEL: BleCoLocationScreenModel = {
   levelFloorDb: 0.4,
   offsetSd: { S: 6, T: 10, U: 12 },
   movingSdDb: 3,
+  priorMax: 2,
   maxBins: 60,
   oneMovingLogOdds: -0.7,
   covariationMax: 2.5,

@@ -18,7 +18,8 @@
  *   - blind spots: left out (the score only lowers the evidence with them).
  * A pair is scored when its estimated evidence for "one device" or for "travelled together"
  * reaches MIN_EVIDENCE_SAME or MIN_EVIDENCE_TRAVEL against "unrelated" (before the prior):
- * there is some reason in the radio or the timing to think the two chains belong together. The pairs it drops are not
+ * there is some reason in the radio or the timing to think the two chains belong together; in
+ * a large crowd also enough to reach MIN_POSTERIOR_ODDS with the prior at its largest rate. The pairs it drops are not
  * candidates (they are not in the `co_location` candidate list); on the evaluation scenarios
  * they are pairs whose full score would have been below 0.1, mostly far below. They still count
  * in the prior's denominator (`inverseCrowd`), as pairs without posterior mass, so the fitted
@@ -52,6 +53,8 @@ export interface BleCoLocationScreenModel {
   levelFloorDb: number;
   offsetSd: { S: number; T: number; U: number };
   movingSdDb: number;
+  /** Largest fitted prior rate (sibling sets or companions per chain). */
+  priorMax: number;
   /** At most this many bins of an overlap are compared. */
   maxBins: number;
   /** The co-variation log-odds of a receiver where only one chain moves. */
@@ -87,6 +90,12 @@ export interface BleScreenedPairs {
  */
 const MIN_EVIDENCE_SAME = 0;
 const MIN_EVIDENCE_TRAVEL = 1;
+/**
+ * In a large crowd the prior alone rules pairs out: a pair is also dropped when, with the prior
+ * at its largest rate (priorMax / crowd), its estimated posterior odds stay below this — below
+ * the probability under which the score does not even describe a pair (its DESCRIBE_ABOVE).
+ */
+const MIN_POSTERIOR_ODDS = 0.01;
 /** A chain whose bins vary by at least MOVING_SD less this (dB) may be moving in the score's sample of bins. */
 const MOVING_MARGIN_DB = 0.5;
 /** The smallest co-variation log-odds of a receiver (the score clamps it there). */
@@ -200,6 +209,8 @@ function screenPair(
   model: BleCoLocationScreenModel,
   scratch: Scratch,
   crowd: HandoffCrowd,
+  /** The evidence the pair's crowd asks for at least (from MIN_POSTERIOR_ODDS). */
+  minimumEvidence: number,
 ): Verdict {
   const fromBin = Math.floor(fromMs / model.binMs);
   const toBin = Math.floor(toMs / model.binMs);
@@ -268,13 +279,15 @@ function screenPair(
   // covariationMax a moving receiver; co-rotation only concerns "one device".
   const covariationLow = movingReceivers * COVARIATION_MIN;
   const covariationHigh = movingReceivers * model.covariationMax;
-  if (evidenceT + covariationLow >= MIN_EVIDENCE_TRAVEL) return Verdict.Keep;
+  const needS = Math.max(MIN_EVIDENCE_SAME, minimumEvidence);
+  const needT = Math.max(MIN_EVIDENCE_TRAVEL, minimumEvidence);
+  if (evidenceT + covariationLow >= needT) return Verdict.Keep;
   evidenceS += coRotationLogOddsOf(chainA, sa, ascendingA, sb, ascendingB, fromMs, toMs, model, crowd);
-  if (evidenceS + covariationLow >= MIN_EVIDENCE_SAME) return Verdict.Keep;
-  if (evidenceS + covariationHigh < MIN_EVIDENCE_SAME && evidenceT + covariationHigh < MIN_EVIDENCE_TRAVEL) return Verdict.Drop;
+  if (evidenceS + covariationLow >= needS) return Verdict.Keep;
+  if (evidenceS + covariationHigh < needS && evidenceT + covariationHigh < needT) return Verdict.Drop;
   let covariation = 0;
   for (let r = 0; r < receivers; r++) if (movingOn[r] === 1) covariation += covariationOf(sa, sb, r, fromBin, toBin, model);
-  return evidenceS + covariation >= MIN_EVIDENCE_SAME || evidenceT + covariation >= MIN_EVIDENCE_TRAVEL ? Verdict.Keep : Verdict.Drop;
+  return evidenceS + covariation >= needS || evidenceT + covariation >= needT ? Verdict.Keep : Verdict.Drop;
 }
 
 /**
@@ -510,9 +523,10 @@ export function screenChainPairs(
       if (levelSpread(series[x], series[y], receivers) > model.screenSpreadDb) continue;
       const from = Math.max(chains[x].firstMs, chains[y].firstMs);
       const to = Math.min(chains[x].lastMs, chains[y].lastMs);
-      const verdict = screenPair(x, series[x], prefixes[x], series[y], prefixes[y], ascending[x], ascending[y], from, to, receivers, floors, model, scratch, handoffCrowd);
-      if (verdict === Verdict.NotCompared) continue;
       const crowd = Math.max(2, (concurrent[x] + concurrent[y]) / 2);
+      const minimumEvidence = Math.log(MIN_POSTERIOR_ODDS) - Math.log(model.priorMax / crowd);
+      const verdict = screenPair(x, series[x], prefixes[x], series[y], prefixes[y], ascending[x], ascending[y], from, to, receivers, floors, model, scratch, handoffCrowd, minimumEvidence);
+      if (verdict === Verdict.NotCompared) continue;
       inverseCrowd += 1 / crowd;
       if (verdict === Verdict.Drop) continue;
       keptA.push(x);

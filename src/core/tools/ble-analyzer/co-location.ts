@@ -151,6 +151,7 @@ const SCREEN_MODEL: BleCoLocationScreenModel = {
   levelFloorDb: LEVEL_FLOOR_DB,
   offsetSd: OFFSET_SD,
   movingSdDb: MOVING_SD_DB,
+  priorMax: PRIOR_MAX,
   maxBins: MAX_BINS,
   oneMovingLogOdds: ONE_MOVING_LOG_ODDS,
   covariationMax: COVARIATION_MAX,
