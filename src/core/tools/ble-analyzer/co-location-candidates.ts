@@ -282,7 +282,7 @@ function screenPair(
   const needS = Math.max(MIN_EVIDENCE_SAME, minimumEvidence);
   const needT = Math.max(MIN_EVIDENCE_TRAVEL, minimumEvidence);
   if (evidenceT + covariationLow >= needT) return Verdict.Keep;
-  evidenceS += coRotationLogOddsOf(chainA, sa, ascendingA, sb, ascendingB, fromMs, toMs, model, crowd);
+  evidenceS += coRotationLogOddsOf(chainA, sa, ascendingA, sb, ascendingB, fromMs, toMs, model, crowd, needS - evidenceS - covariationHigh);
   if (evidenceS + covariationLow >= needS) return Verdict.Keep;
   if (evidenceS + covariationHigh < needS && evidenceT + covariationHigh < needT) return Verdict.Drop;
   let covariation = 0;
@@ -415,20 +415,27 @@ function coRotationLogOddsOf(
   toMs: number,
   model: BleCoLocationScreenModel,
   crowd: HandoffCrowd,
+  /** The value the caller needs the term to reach; below it an upper bound is returned instead. */
+  needed: number,
 ): number {
   const tolerance = Math.max(sa.toleranceMs, sb.toleranceMs);
   const low = fromMs - tolerance;
   const high = toMs + tolerance;
   let inA = 0;
-  let inB = 0;
   let matched = 0;
   let previousMatch = Number.NaN;
   const other = sb.boundaries;
-  for (const t of other) if (t >= low && t <= high) inB++;
+  let inB = 0;
+  if (ascending) inB = upperBound(other, high) - lowerBound(other, low);
+  else for (const t of other) if (t >= low && t <= high) inB++;
   // The chain's hand-offs in range: a contiguous run when they ascend (crowd shares summed at once).
   const firstInRange = ascendingA ? lowerBound(sa.boundaries, low) : 0;
   const endOfRange = ascendingA ? upperBound(sa.boundaries, high) : sa.boundaries.length;
   let crowdShare = ascendingA ? crowd.shareSum(chainA, firstInRange, endOfRange, tolerance) : 0;
+  if (ascendingA) {
+    const bound = coRotationUpperBound(endOfRange - firstInRange, inB, crowdShare, tolerance, toMs - fromMs);
+    if (bound < needed) return bound;
+  }
   for (let boundary = firstInRange; boundary < endOfRange; boundary++) {
     const t = sa.boundaries[boundary];
     if (t < low || t > high) continue;
@@ -453,6 +460,26 @@ function coRotationLogOddsOf(
   const m = Math.min(matched, k);
   const rate = (Math.max(inA, inB) * 2 * tolerance) / Math.max(1, toMs - fromMs + 2 * tolerance);
   return coRotationLogOdds(m, k, Math.min(0.9, Math.max(rate, inA > 0 ? crowdShare / inA : 0)));
+}
+
+/**
+ * An upper bound of the co-rotation term before its coincidences are counted, from the hand-offs
+ * in range (`inA` of the first chain before repeats one fixed period apart are taken out, `inB`
+ * of the other) and the crowd's share: with k ≤ min(inA, inB) hand-offs, m ≤ k coincidences and
+ * a chance c of one, the term is log(½ + ½·(0.85/c)^m·(0.15/(1−c))^(k−m)), at most
+ * k·log(0.85/c) for c ≤ 0.85 and k·log(0.15/(1−c)) above (c never exceeds 0.9). The chance is
+ * at least the other chain's hand-off rate and the crowd's share over all inA hand-offs.
+ */
+function coRotationUpperBound(inA: number, inB: number, crowdShare: number, tolerance: number, overlapMs: number): number {
+  const k = Math.min(inA, inB);
+  if (k <= 0) return 0;
+  const span = Math.max(1, overlapMs + 2 * tolerance);
+  const lowest = Math.min(0.9, Math.max((inB * 2 * tolerance) / span, crowdShare / inA));
+  // Repeats taken out of inA (down to a single hand-off) can raise the chance: the highest it can be.
+  const highest = Math.min(0.9, Math.max((Math.max(inA, inB) * 2 * tolerance) / span, crowdShare));
+  let bound = lowest < 0.85 ? k * Math.log(0.85 / lowest) : 0;
+  if (highest > 0.85) bound = Math.max(bound, k * Math.log(0.15 / (1 - highest)));
+  return Math.max(0, bound);
 }
 
 /** The score's co-rotation log-odds for m coincidences among k hand-offs at a given chance of one. */
