@@ -101,23 +101,20 @@ const MOVING_MARGIN_DB = 0.5;
 /** The smallest co-variation log-odds of a receiver (the score clamps it there). */
 const COVARIATION_MIN = -3;
 
-/** Per chain and receiver, prefix sums over its bins: heard bins, sum and sum of squares of bin means. */
-interface ChainPrefix {
-  count: Float64Array;
-  sum: Float64Array;
-  squares: Float64Array;
-}
+/**
+ * Per chain, receiver and bin boundary: prefix sums of heard bins, bin means and squared bin
+ * means, side by side ([(r·(bins + 1) + i)·3 + 0/1/2]), so a pair's overlap on a receiver is
+ * read from two nearby places per chain (most of the screen's time is these reads).
+ */
+type ChainPrefix = Float64Array;
 
 function prefixSums(series: BleChainSeriesView, receivers: number): ChainPrefix {
   const stride = series.bins + 1;
-  const count = new Float64Array(receivers * stride);
-  const sum = new Float64Array(receivers * stride);
-  const squares = new Float64Array(receivers * stride);
+  const sums = new Float64Array(receivers * stride * 3);
   for (let r = 0; r < receivers; r++) {
     let n = 0;
     let s = 0;
     let q = 0;
-    const base = r * stride;
     for (let bin = 0; bin < series.bins; bin++) {
       const value = series.mean[r * series.bins + bin];
       if (!Number.isNaN(value)) {
@@ -125,12 +122,13 @@ function prefixSums(series: BleChainSeriesView, receivers: number): ChainPrefix 
         s += value;
         q += value * value;
       }
-      count[base + bin + 1] = n;
-      sum[base + bin + 1] = s;
-      squares[base + bin + 1] = q;
+      const at = (r * stride + bin + 1) * 3;
+      sums[at] = n;
+      sums[at + 1] = s;
+      sums[at + 2] = q;
     }
   }
-  return { count, sum, squares };
+  return sums;
 }
 
 function logBinomial(m: number, k: number, q: number): number {
@@ -233,14 +231,18 @@ function screenPair(
   for (let r = 0; r < receivers; r++) {
     common[r] = 0;
     movingOn[r] = 0;
-    const nA = pa.count[r * strideA + a1] - pa.count[r * strideA + a0];
-    const nB = pb.count[r * strideB + b1] - pb.count[r * strideB + b0];
+    const endA = (r * strideA + a1) * 3;
+    const startA = (r * strideA + a0) * 3;
+    const endB = (r * strideB + b1) * 3;
+    const startB = (r * strideB + b0) * 3;
+    const nA = pa[endA] - pa[startA];
+    const nB = pb[endB] - pb[startB];
     if (nA < 3 || nB < 3) continue;
     anyCommon = true;
-    const meanA = (pa.sum[r * strideA + a1] - pa.sum[r * strideA + a0]) / nA;
-    const meanB = (pb.sum[r * strideB + b1] - pb.sum[r * strideB + b0]) / nB;
-    const varA = Math.max(0, (pa.squares[r * strideA + a1] - pa.squares[r * strideA + a0]) / nA - meanA * meanA);
-    const varB = Math.max(0, (pb.squares[r * strideB + b1] - pb.squares[r * strideB + b0]) / nB - meanB * meanB);
+    const meanA = (pa[endA + 1] - pa[startA + 1]) / nA;
+    const meanB = (pb[endB + 1] - pb[startB + 1]) / nB;
+    const varA = Math.max(0, (pa[endA + 2] - pa[startA + 2]) / nA - meanA * meanA);
+    const varB = Math.max(0, (pb[endB + 2] - pb[startB + 2]) / nB - meanB * meanB);
     if (nA >= 6 && nB >= 6 && (varA >= moving * moving || varB >= moving * moving)) {
       movingOn[r] = 1;
       movingReceivers++;
@@ -515,19 +517,20 @@ export function screenChainPairs(
   model: BleCoLocationScreenModel,
 ): BleScreenedPairs {
   const order = Int32Array.from(chains, (_, index) => index).sort((x, y) => chains[x].firstMs - chains[y].firstMs || x - y);
+  // First and last packet by place in the sweep order: the sweeps read nothing else.
+  const firstAt = Float64Array.from(order, (chain) => chains[chain].firstMs);
+  const lastAt = Float64Array.from(order, (chain) => chains[chain].lastMs);
   const concurrent = new Int32Array(chains.length);
-  const overlapOf = (a: number, b: number) => Math.min(chains[a].lastMs, chains[b].lastMs) - Math.max(chains[a].firstMs, chains[b].firstMs);
-  // First sweep: how many chains each chain is active with (the prior's crowd).
+  // First sweep: how many chains each chain is active with (the prior's crowd). The later
+  // chain starts last, so the overlap is min(lasts) − its start.
   let concurrentPairs = 0;
   for (let oi = 0; oi < order.length; oi++) {
-    const a = order[oi];
-    const lastA = chains[a].lastMs;
+    const lastA = lastAt[oi];
     for (let oj = oi + 1; oj < order.length; oj++) {
-      const b = order[oj];
-      if (chains[b].firstMs > lastA - model.minOverlapMs) break;
-      if (overlapOf(a, b) < model.minOverlapMs) continue;
-      concurrent[a]++;
-      concurrent[b]++;
+      if (firstAt[oj] > lastA - model.minOverlapMs) break;
+      if (Math.min(lastA, lastAt[oj]) - firstAt[oj] < model.minOverlapMs) continue;
+      concurrent[order[oi]]++;
+      concurrent[order[oj]]++;
       concurrentPairs++;
     }
   }
@@ -540,11 +543,11 @@ export function screenChainPairs(
   let inverseCrowd = 0;
   for (let oi = 0; oi < order.length; oi++) {
     const a = order[oi];
-    const lastA = chains[a].lastMs;
+    const lastA = lastAt[oi];
     for (let oj = oi + 1; oj < order.length; oj++) {
+      if (firstAt[oj] > lastA - model.minOverlapMs) break;
+      if (Math.min(lastA, lastAt[oj]) - firstAt[oj] < model.minOverlapMs) continue;
       const b = order[oj];
-      if (chains[b].firstMs > lastA - model.minOverlapMs) break;
-      if (overlapOf(a, b) < model.minOverlapMs) continue;
       const x = a < b ? a : b;
       const y = a < b ? b : a;
       if (levelSpread(series[x], series[y], receivers) > model.screenSpreadDb) continue;
