@@ -11,7 +11,8 @@ import { selectKth } from './quickselect.ts';
  *
  * Each chain (an advertising set followed through its hand-offs) gets an RSSI series per
  * receiver in BIN_MS bins. For every pair of chains active together for at least
- * MIN_OVERLAP_MS, three hypotheses are weighed with naive-Bayes log-likelihoods:
+ * MIN_OVERLAP_MS that the candidate screen keeps (co-location-candidates.ts: pairs with some
+ * evidence for either relation), three hypotheses are weighed with naive-Bayes log-likelihoods:
  *   S  one device (two sets of one radio),
  *   T  two devices that travel together (same path, separate radios),
  *   U  unrelated devices.
@@ -141,7 +142,7 @@ const FIXED_PERIOD_MS = [885_000, 915_000] as const;
 const COVARIATION_MAX = 2.5;
 /** The RSSI co-variation log-odds of a receiver where only one of the two chains moves. */
 const ONE_MOVING_LOG_ODDS = -0.7;
-/** The score's constants, for the candidate-pair screen's bound (co-location-candidates.ts). */
+/** The score's constants, which the candidate-pair screen's estimate follows (co-location-candidates.ts). */
 const SCREEN_MODEL: BleCoLocationScreenModel = {
   binMs: BIN_MS,
   minOverlapMs: MIN_OVERLAP_MS,
@@ -468,8 +469,9 @@ export interface BleCoLocationResult {
 }
 
 /**
- * Scores every pair of chains active together for at least MIN_OVERLAP_MS. Work: one pass over
- * the chains' events to build the series, then per pair the bins of its overlap.
+ * Scores the pairs of chains active together for at least MIN_OVERLAP_MS that the candidate
+ * screen keeps. Work: one pass over the chains' events to build the series, constant work per
+ * concurrent pair in the screen, then per screened pair the bins of its overlap.
  */
 export function scoreChainPairs(
   chains: ReadonlyArray<BleChain>,
