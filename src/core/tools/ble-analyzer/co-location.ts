@@ -1,6 +1,7 @@
 import { calibrated } from './calibration.ts';
 import { advertisingClockEvidence, chainTiming, timingIsPrecise } from './advertising-clock.ts';
 import { channelSignatureEvidence, ChannelSignatureBuilder, type ChannelSignatures } from './channel-signature.ts';
+import { screenChainPairs, type BleCoLocationScreenModel } from './co-location-candidates.ts';
 import type { BleEventGroups } from './observations.ts';
 import type { BleLinkableAddress } from './linkage.ts';
 import { selectKth } from './quickselect.ts';
@@ -12,7 +13,8 @@ import { selectKth } from './quickselect.ts';
  *
  * Each chain (an advertising set followed through its hand-offs) gets an RSSI series per
  * receiver in BIN_MS bins. For every pair of chains active together for at least
- * MIN_OVERLAP_MS, three hypotheses are weighed with naive-Bayes log-likelihoods:
+ * MIN_OVERLAP_MS that the candidate screen keeps (co-location-candidates.ts: pairs with some
+ * evidence for either relation), three hypotheses are weighed with naive-Bayes log-likelihoods:
  *   S  one device (two sets of one radio),
  *   T  two devices that travel together (same path, separate radios),
  *   U  unrelated devices.
@@ -161,6 +163,26 @@ const PRIOR_MIN = 0.05;
 const PRIOR_MAX = 2;
 /** Hand-offs this far apart (ms) repeat a coincidence for any two devices on a fixed 15-minute timer. */
 const FIXED_PERIOD_MS = [885_000, 915_000] as const;
+/** The largest RSSI co-variation log-odds of one receiver (`scorePair` clamps each receiver's to it). */
+const COVARIATION_MAX = 2.5;
+/** The RSSI co-variation log-odds of a receiver where only one of the two chains moves. */
+const ONE_MOVING_LOG_ODDS = -0.7;
+/** The score's constants, which the candidate-pair screen's estimate follows (co-location-candidates.ts). */
+const SCREEN_MODEL: BleCoLocationScreenModel = {
+  binMs: BIN_MS,
+  minOverlapMs: MIN_OVERLAP_MS,
+  screenSpreadDb: SCREEN_SPREAD_DB,
+  censorMarginDb: CENSOR_MARGIN_DB,
+  levelSd: LEVEL_SD,
+  levelFloorDb: LEVEL_FLOOR_DB,
+  offsetSd: OFFSET_SD,
+  movingSdDb: MOVING_SD_DB,
+  priorMax: PRIOR_MAX,
+  maxBins: MAX_BINS,
+  oneMovingLogOdds: ONE_MOVING_LOG_ODDS,
+  covariationMax: COVARIATION_MAX,
+  fixedPeriodMs: FIXED_PERIOD_MS,
+};
 
 function signed(value: number): string {
   return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(1)}`;
@@ -342,10 +364,10 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, events: BleEventGroups, rec
       const scale = Math.sqrt(Math.max(1, n / 6 - 3));
       const z = Math.atanh(rho) * scale;
       const mu = Math.atanh(0.7) * scale;
-      llr = Math.max(-3, Math.min(2.5, z * mu - (mu * mu) / 2));
+      llr = Math.max(-3, Math.min(COVARIATION_MAX, z * mu - (mu * mu) / 2));
       if (describe) covariationParts.push(`${names[r]} r=${rho.toFixed(2)} over ${n} bins`);
     } else {
-      llr = -0.7;
+      llr = ONE_MOVING_LOG_ODDS;
       if (describe) covariationParts.push(`${names[r]} only one of them moves`);
     }
     covariationS += llr;
@@ -513,8 +535,9 @@ export interface BleCoLocationResult {
 }
 
 /**
- * Scores every pair of chains active together for at least MIN_OVERLAP_MS. Work: one pass over
- * the chains' events to build the series, then per pair the bins of its overlap.
+ * Scores the pairs of chains active together for at least MIN_OVERLAP_MS that the candidate
+ * screen keeps. Work: one pass over the chains' events to build the series, constant work per
+ * concurrent pair in the screen, then per screened pair the bins of its overlap.
  */
 export function scoreChainPairs(
   chains: ReadonlyArray<BleChain>,
@@ -534,22 +557,8 @@ export function scoreChainPairs(
   }
   const channelBuilder = new ChannelSignatureBuilder(receivers);
   const series = chains.map((chain) => buildSeries(chain, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder));
-  const order = Int32Array.from(chains, (_, index) => index).sort((x, y) => chains[x].firstMs - chains[y].firstMs || x - y);
-  // Concurrent chains per chain (for the prior), counted in the same sweep that finds the pairs.
-  const concurrent = new Int32Array(chains.length);
-  const found: Array<[number, number]> = [];
-  for (let oi = 0; oi < order.length; oi++) {
-    const a = order[oi];
-    const lastA = chains[a].lastMs;
-    for (let oj = oi + 1; oj < order.length; oj++) {
-      const b = order[oj];
-      if (chains[b].firstMs > lastA - MIN_OVERLAP_MS) break;
-      if (Math.min(lastA, chains[b].lastMs) - chains[b].firstMs < MIN_OVERLAP_MS) continue;
-      concurrent[a]++;
-      concurrent[b]++;
-      found.push(a < b ? [a, b] : [b, a]);
-    }
-  }
+  // The pairs worth scoring (co-location-candidates.ts): the others are not candidates.
+  const { a: screenedA, b: screenedB, concurrent, inverseCrowd } = screenChainPairs(chains, series, receivers, floors, SCREEN_MODEL);
   // Every chain's hand-offs, sorted: how many chains hand off around a moment, per chain active then.
   const allBoundaries = Float64Array.from(series.flatMap((one) => Array.from(one.boundaries))).sort();
   let current = 0;
@@ -569,11 +578,9 @@ export function scoreChainPairs(
   };
   // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
   const scored: Array<{ a: number; b: number; from: number; to: number; crowd: number; logS: number; logT: number }> = [];
-  for (const [a, b] of found) {
-    // Cheap screen on whole-chain levels: two receivers that disagree by far more than any
-    // companion's own shadowing could explain make both "one device" and "travelling together"
-    // negligible, so the pair is not compared bin by bin.
-    if (levelSpread(series[a], series[b], receivers) > SCREEN_SPREAD_DB) continue;
+  for (let pair = 0; pair < screenedA.length; pair++) {
+    const a = screenedA[pair];
+    const b = screenedB[pair];
     current = a;
     const from = Math.max(chains[a].firstMs, chains[b].firstMs);
     const to = Math.min(chains[a].lastMs, chains[b].lastMs);
@@ -594,8 +601,6 @@ export function scoreChainPairs(
     const total = Math.exp(-top) + Math.exp(logS - top) + Math.exp(logT - top);
     return [Math.exp(logS - top) / total, Math.exp(logT - top) / total];
   };
-  let inverseCrowd = 0;
-  for (const entry of scored) inverseCrowd += 1 / entry.crowd;
   for (let iteration = 0; iteration < 20 && scored.length > 0; iteration++) {
     let massS = 0;
     let massT = 0;
@@ -634,21 +639,6 @@ export function scoreChainPairs(
     pairs.push({ a, b, same, travel, overlapFromMs: from, overlapToMs: to, memberA, memberB, terms });
   }
   return { pairs };
-}
-
-/** Largest minus smallest per-receiver difference of two chains' mean levels (0 with fewer than two shared receivers). */
-function levelSpread(sa: ChainSeries, sb: ChainSeries, receivers: number): number {
-  let low = Infinity;
-  let high = -Infinity;
-  for (let r = 0; r < receivers; r++) {
-    const a = sa.level[r];
-    const b = sb.level[r];
-    if (Number.isNaN(a) || Number.isNaN(b)) continue;
-    const d = a - b;
-    if (d < low) low = d;
-    if (d > high) high = d;
-  }
-  return high > low ? high - low : 0;
 }
 
 /** Index of the first value not less than `value` in a sorted array. */

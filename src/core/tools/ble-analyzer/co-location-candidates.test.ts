@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { screenChainPairs, type BleChainSeriesView, type BleCoLocationScreenModel } from './co-location-candidates.ts';
+
+const MODEL: BleCoLocationScreenModel = {
+  binMs: 10_000,
+  minOverlapMs: 60_000,
+  screenSpreadDb: 25,
+  censorMarginDb: 6,
+  levelSd: { S: 0.3, T: 6, U: 10 },
+  levelFloorDb: 0.4,
+  offsetSd: { S: 6, T: 10, U: 12 },
+  movingSdDb: 3,
+  priorMax: 2,
+  maxBins: 60,
+  oneMovingLogOdds: -0.7,
+  covariationMax: 2.5,
+  fixedPeriodMs: [885_000, 915_000],
+};
+const RECEIVERS = 3;
+const BINS = 90;
+const FLOORS = new Float64Array(RECEIVERS).fill(-100);
+
+/** A small deterministic jitter (±1 dB), different per chain, receiver and bin. */
+function jitter(seed: number, r: number, bin: number): number {
+  const x = Math.sin(seed * 12.9898 + r * 78.233 + bin * 37.719) * 43758.5453;
+  return 2 * (x - Math.floor(x)) - 1;
+}
+
+/** A chain heard for BINS bins from t = 0 at `level(r, bin)` on every receiver. */
+function chain(seed: number, level: (r: number, bin: number) => number): BleChainSeriesView {
+  const mean = new Float32Array(RECEIVERS * BINS);
+  const levels = new Float64Array(RECEIVERS);
+  for (let r = 0; r < RECEIVERS; r++) {
+    for (let bin = 0; bin < BINS; bin++) {
+      mean[r * BINS + bin] = level(r, bin) + jitter(seed, r, bin);
+      levels[r] += mean[r * BINS + bin] / BINS;
+    }
+  }
+  return { bin0: 0, bins: BINS, mean, level: levels, boundaries: new Float64Array(0), toleranceMs: 2_000 };
+}
+
+const SPAN = { firstMs: 0, lastMs: BINS * 10_000 - 1 };
+const ROOM = [-60, -70, -80];
+
+function screened(series: BleChainSeriesView[]): Array<[number, number]> {
+  const result = screenChainPairs(series.map(() => SPAN), series, RECEIVERS, FLOORS, MODEL);
+  return Array.from(result.a, (a, index) => [a, result.b[index]]);
+}
+
+describe('co-location candidate screen', () => {
+  it('keeps two sets of one standing radio (same per-receiver difference everywhere) and drops a stranger elsewhere in the room', () => {
+    const set1 = chain(1, (r) => ROOM[r]);
+    const set2 = chain(2, (r) => ROOM[r] - 4);
+    // A stranger elsewhere: its levels differ by receiver (±12 dB), not by a constant; close
+    // enough to be compared at all (whole-life levels within 25 dB of each other's shape).
+    const stranger = chain(3, (r) => [-72, -70, -68][r]);
+    expect(screened([set1, set2, stranger])).toEqual([[0, 1]]);
+  });
+
+  it('keeps chains that move together and drops a walker whose RSSI does not follow theirs', () => {
+    const walk = (bin: number) => 12 * Math.sin(bin / 8);
+    const phone = chain(4, (r, bin) => ROOM[r] + (r === 0 ? walk(bin) : -walk(bin)));
+    const watch = chain(5, (r, bin) => ROOM[r] - 6 + [3, -4, 5][r] + (r === 0 ? walk(bin) : -walk(bin)));
+    const otherWalker = chain(6, (r, bin) => [-75, -62, -70][r] + 12 * Math.cos(bin / 5 + r));
+    const pairs = screened([phone, watch, otherWalker]);
+    expect(pairs).toContainEqual([0, 1]);
+    expect(pairs).not.toContainEqual([0, 2]);
+    expect(pairs).not.toContainEqual([1, 2]);
+  });
+
+  it('counts every compared pair in the prior denominator, screened in or not', () => {
+    const near = [chain(1, (r) => ROOM[r]), chain(2, (r) => ROOM[r] - 4), chain(3, (r) => [-72, -70, -68][r])];
+    const result = screenChainPairs(near.map(() => SPAN), near, RECEIVERS, FLOORS, MODEL);
+    expect(result.a).toHaveLength(1);
+    expect(result.concurrentPairs).toBe(3);
+    expect(Array.from(result.concurrent)).toEqual([2, 2, 2]);
+    // Three compared pairs, each with crowd max(2, (2 + 2) / 2) = 2.
+    expect(result.inverseCrowd).toBeCloseTo(1.5, 10);
+    // A chain whose levels disagree across receivers by more than 25 dB is not compared at all.
+    const far = [near[0], near[1], chain(3, (r) => [-82, -70, -58][r])];
+    expect(screenChainPairs(far.map(() => SPAN), far, RECEIVERS, FLOORS, MODEL).inverseCrowd).toBeCloseTo(0.5, 10);
+  });
+});

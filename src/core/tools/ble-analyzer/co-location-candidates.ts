@@ -1,0 +1,567 @@
+/**
+ * The candidate-pair screen of co-location linkage: which pairs of concurrent chains are worth
+ * scoring in full (co-location.ts).
+ *
+ * Every pair of chains active together for at least a minute could be two sets of one phone or
+ * a phone and its companion, but in a crowd almost all of them are strangers, and the full score
+ * (per-receiver medians and MADs of the per-bin differences, correlations, rationale) costs
+ * microseconds a pair while the pairs grow with the square of the chains alive at once. The
+ * screen estimates each pair's evidence with little work, from per-chain prefix sums over the
+ * same RSSI bins the score reads, term by term:
+ *   - co-rotation: exactly the score's term (coincidences of hand-offs against the chance of
+ *     one, from the hand-off rate or the crowd handing off at once);
+ *   - RSSI co-variation: exactly the score's term, computed only where either chain may be
+ *     moving (elsewhere the score gives nothing);
+ *   - RSSI difference per receiver (consistency and level): the score's formulas on the two
+ *     chains' mean levels over the overlap instead of the median per-bin difference, with the
+ *     noise of each receiver's difference from the two series' variances;
+ *   - blind spots: left out (the score only lowers the evidence with them).
+ * A pair is scored when its estimated evidence for "one device" or for "travelled together"
+ * reaches MIN_EVIDENCE_SAME or MIN_EVIDENCE_TRAVEL against "unrelated" (before the prior):
+ * there is some reason in the radio or the timing to think the two chains belong together; in
+ * a large crowd also enough to reach MIN_POSTERIOR_ODDS with the prior at its largest rate. The pairs it drops are not
+ * candidates (they are not in the `co_location` candidate list); on the evaluation scenarios
+ * they are pairs whose full score would have been below 0.1, mostly far below. They still count
+ * in the prior's denominator (`inverseCrowd`), as pairs without posterior mass, so the fitted
+ * rates keep their meaning. Work: constant per concurrent pair (a bin pass for pairs with a
+ * moving chain), which is what the sweep over concurrent chains enumerates.
+ */
+
+/** What the screen reads of a chain's RSSI series (co-location.ts builds them). */
+export interface BleChainSeriesView {
+  bin0: number;
+  bins: number;
+  /** receivers × bins mean RSSI (NaN where not heard). */
+  mean: Float32Array;
+  /** Mean level per receiver over the chain's whole life (NaN where never heard). */
+  level: Float64Array;
+  /** Hand-off and edge times (ms) in time order. */
+  boundaries: Float64Array;
+  /** Coincidence tolerance from the advertising interval, ms. */
+  toleranceMs: number;
+}
+
+/** The constants of the score (co-location.ts) that the estimate follows. */
+export interface BleCoLocationScreenModel {
+  binMs: number;
+  minOverlapMs: number;
+  /** Whole-chain level differences that disagree across receivers by more than this are never compared. */
+  screenSpreadDb: number;
+  /** Receivers where the weaker chain is within this of the receiver's weakest packets are left out. */
+  censorMarginDb: number;
+  levelSd: { S: number; T: number; U: number };
+  levelFloorDb: number;
+  offsetSd: { S: number; T: number; U: number };
+  movingSdDb: number;
+  /** Largest fitted prior rate (sibling sets or companions per chain). */
+  priorMax: number;
+  /** At most this many bins of an overlap are compared. */
+  maxBins: number;
+  /** The co-variation log-odds of a receiver where only one chain moves. */
+  oneMovingLogOdds: number;
+  /** Largest co-variation log-odds per receiver. */
+  covariationMax: number;
+  /** Hand-offs this far apart repeat a coincidence for any two devices on a fixed timer. */
+  fixedPeriodMs: readonly [number, number];
+}
+
+export interface BleScreenedPairs {
+  /** Screened pairs (a < b), in sweep order. */
+  a: Int32Array;
+  b: Int32Array;
+  /** Per chain: chains active with it for at least minOverlapMs (all of them, screened or not). */
+  concurrent: Int32Array;
+  /**
+   * Σ 1/crowd over every pair the score would have compared (whole-chain levels within
+   * screenSpreadDb and a receiver hearing both), screened in or not: the prior's denominator.
+   */
+  inverseCrowd: number;
+  /** Concurrent pairs considered, for reporting. */
+  concurrentPairs: number;
+}
+
+/**
+ * Pairs are scored when their estimated evidence (log-likelihood ratio against "unrelated",
+ * before the prior) reaches MIN_EVIDENCE_SAME for "one device" or MIN_EVIDENCE_TRAVEL for
+ * "travelled together". The second is higher because the radio tells companions from strangers
+ * only weakly unless both move: two strangers standing a few metres apart already come out
+ * slightly in favour of travelling together (0–1 nats) from their levels alone, and in a crowd
+ * most pairs are such neighbours.
+ */
+const MIN_EVIDENCE_SAME = 0;
+const MIN_EVIDENCE_TRAVEL = 1;
+/**
+ * In a large crowd the prior alone rules pairs out: a pair is also dropped when, with the prior
+ * at its largest rate (priorMax / crowd), its estimated posterior odds stay below this — below
+ * the probability under which the score does not even describe a pair (its DESCRIBE_ABOVE).
+ */
+const MIN_POSTERIOR_ODDS = 0.01;
+/** A chain whose bins vary by at least MOVING_SD less this (dB) may be moving in the score's sample of bins. */
+const MOVING_MARGIN_DB = 0.5;
+/** The smallest co-variation log-odds of a receiver (the score clamps it there). */
+const COVARIATION_MIN = -3;
+
+/**
+ * Per chain, receiver and bin boundary: prefix sums of heard bins, bin means and squared bin
+ * means, side by side ([(r·(bins + 1) + i)·3 + 0/1/2]), so a pair's overlap on a receiver is
+ * read from two nearby places per chain (most of the screen's time is these reads).
+ */
+type ChainPrefix = Float64Array;
+
+function prefixSums(series: BleChainSeriesView, receivers: number): ChainPrefix {
+  const stride = series.bins + 1;
+  const sums = new Float64Array(receivers * stride * 3);
+  for (let r = 0; r < receivers; r++) {
+    let n = 0;
+    let s = 0;
+    let q = 0;
+    for (let bin = 0; bin < series.bins; bin++) {
+      const value = series.mean[r * series.bins + bin];
+      if (!Number.isNaN(value)) {
+        n++;
+        s += value;
+        q += value * value;
+      }
+      const at = (r * stride + bin + 1) * 3;
+      sums[at] = n;
+      sums[at + 1] = s;
+      sums[at + 2] = q;
+    }
+  }
+  return sums;
+}
+
+function logBinomial(m: number, k: number, q: number): number {
+  let logChoose = 0;
+  for (let index = 1; index <= m; index++) logChoose += Math.log((k - m + index) / index);
+  const p = Math.min(1 - 1e-9, Math.max(1e-9, q));
+  return logChoose + m * Math.log(p) + (k - m) * Math.log(1 - p);
+}
+
+function gaussianLogDensity(e2: number, variance: number): number {
+  return -0.5 * Math.log(variance) - e2 / (2 * variance);
+}
+
+/** Index of the first value not less than `value` in a sorted array. */
+function lowerBound(values: Float64Array, value: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (values[mid] < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** Largest minus smallest per-receiver difference of two chains' whole-life levels (0 with fewer than two shared receivers). */
+function levelSpread(sa: BleChainSeriesView, sb: BleChainSeriesView, receivers: number): number {
+  let low = Infinity;
+  let high = -Infinity;
+  for (let r = 0; r < receivers; r++) {
+    const a = sa.level[r];
+    const b = sb.level[r];
+    if (Number.isNaN(a) || Number.isNaN(b)) continue;
+    const d = a - b;
+    if (d < low) low = d;
+    if (d > high) high = d;
+  }
+  return high > low ? high - low : 0;
+}
+
+/** Per-receiver working arrays of the estimate, made once per call. */
+interface Scratch {
+  diff: Float64Array;
+  /** Variance of the receiver's mean difference (measurement noise). */
+  noise: Float64Array;
+  common: Float64Array;
+  /** 1 where either chain may be moving. */
+  moving: Uint8Array;
+}
+
+/** What the screen makes of a pair. */
+const enum Verdict {
+  /** No receiver hears both for three bins: the score does not compare the pair either. */
+  NotCompared,
+  Drop,
+  Keep,
+}
+
+/**
+ * Whether a pair's estimated evidence (without the prior) reaches MIN_EVIDENCE_SAME for "one
+ * device" or MIN_EVIDENCE_TRAVEL for "travelled together".
+ */
+function screenPair(
+  chainA: number,
+  sa: BleChainSeriesView,
+  pa: ChainPrefix,
+  sb: BleChainSeriesView,
+  pb: ChainPrefix,
+  /** Whether each chain's hand-offs ascend (then they are searched by bisection). */
+  ascendingA: boolean,
+  ascendingB: boolean,
+  fromMs: number,
+  toMs: number,
+  receivers: number,
+  floors: Float64Array,
+  model: BleCoLocationScreenModel,
+  scratch: Scratch,
+  crowd: HandoffCrowd,
+  /** The evidence the pair's crowd asks for at least (from MIN_POSTERIOR_ODDS). */
+  minimumEvidence: number,
+): Verdict {
+  const fromBin = Math.floor(fromMs / model.binMs);
+  const toBin = Math.floor(toMs / model.binMs);
+  const strideA = sa.bins + 1;
+  const strideB = sb.bins + 1;
+  // Overlap bins in each chain's own prefix coordinates, clipped to the chain.
+  const a0 = Math.max(0, fromBin - sa.bin0);
+  const a1 = Math.min(sa.bins, toBin - sa.bin0 + 1);
+  const b0 = Math.max(0, fromBin - sb.bin0);
+  const b1 = Math.min(sb.bins, toBin - sb.bin0 + 1);
+  const { diff, noise, common } = scratch;
+  let heard = 0;
+  let anyCommon = false;
+  // Receivers where either chain may be moving: only there can co-variation be non-zero.
+  const movingOn = scratch.moving;
+  let movingReceivers = 0;
+  let weightSum = 0;
+  let weighted = 0;
+  const moving = model.movingSdDb - MOVING_MARGIN_DB;
+  for (let r = 0; r < receivers; r++) {
+    common[r] = 0;
+    movingOn[r] = 0;
+    const endA = (r * strideA + a1) * 3;
+    const startA = (r * strideA + a0) * 3;
+    const endB = (r * strideB + b1) * 3;
+    const startB = (r * strideB + b0) * 3;
+    const nA = pa[endA] - pa[startA];
+    const nB = pb[endB] - pb[startB];
+    if (nA < 3 || nB < 3) continue;
+    anyCommon = true;
+    const meanA = (pa[endA + 1] - pa[startA + 1]) / nA;
+    const meanB = (pb[endB + 1] - pb[startB + 1]) / nB;
+    const varA = Math.max(0, (pa[endA + 2] - pa[startA + 2]) / nA - meanA * meanA);
+    const varB = Math.max(0, (pb[endB + 2] - pb[startB + 2]) / nB - meanB * meanB);
+    if (nA >= 6 && nB >= 6 && (varA >= moving * moving || varB >= moving * moving)) {
+      movingOn[r] = 1;
+      movingReceivers++;
+    }
+    // Receivers near their sensitivity are left out, as the score leaves them out.
+    if (Math.min(meanA, meanB) < floors[r] + model.censorMarginDb) continue;
+    const n = Math.min(nA, nB);
+    diff[r] = meanA - meanB;
+    // Noise of the difference of two independent series' means (π/2: the score uses medians).
+    noise[r] = Math.max(model.levelFloorDb ** 2, ((Math.PI / 2) * (varA + varB)) / n);
+    common[r] = n;
+    heard++;
+    weightSum += n;
+    weighted += n * diff[r];
+  }
+  if (!anyCommon) return Verdict.NotCompared;
+  let evidenceS = 0;
+  let evidenceT = 0;
+  if (heard > 0) {
+    const offset = weighted / weightSum;
+    if (heard >= 2) {
+      const scale = heard / (heard - 1);
+      const share = (heard - 1) / heard;
+      for (let r = 0; r < receivers; r++) {
+        if (common[r] === 0) continue;
+        const e2 = (diff[r] - offset) ** 2 * scale;
+        const unrelated = gaussianLogDensity(e2, noise[r] + model.levelSd.U ** 2);
+        evidenceS += share * (gaussianLogDensity(e2, noise[r] + model.levelSd.S ** 2) - unrelated);
+        evidenceT += share * (gaussianLogDensity(e2, noise[r] + model.levelSd.T ** 2) - unrelated);
+      }
+    }
+    evidenceS += offsetLogDensity(offset, model.offsetSd.S) - offsetLogDensity(offset, model.offsetSd.U);
+    evidenceT += offsetLogDensity(offset, model.offsetSd.T) - offsetLogDensity(offset, model.offsetSd.U);
+  }
+  // The costlier terms only when they can decide: co-variation lies between COVARIATION_MIN and
+  // covariationMax a moving receiver; co-rotation only concerns "one device".
+  const covariationLow = movingReceivers * COVARIATION_MIN;
+  const covariationHigh = movingReceivers * model.covariationMax;
+  const needS = Math.max(MIN_EVIDENCE_SAME, minimumEvidence);
+  const needT = Math.max(MIN_EVIDENCE_TRAVEL, minimumEvidence);
+  if (evidenceT + covariationLow >= needT) return Verdict.Keep;
+  evidenceS += coRotationLogOddsOf(chainA, sa, ascendingA, sb, ascendingB, fromMs, toMs, model, crowd, needS - evidenceS - covariationHigh);
+  if (evidenceS + covariationLow >= needS) return Verdict.Keep;
+  if (evidenceS + covariationHigh < needS && evidenceT + covariationHigh < needT) return Verdict.Drop;
+  let covariation = 0;
+  for (let r = 0; r < receivers; r++) if (movingOn[r] === 1) covariation += covariationOf(sa, sb, r, fromBin, toBin, model);
+  return evidenceS + covariation >= needS || evidenceT + covariation >= needT ? Verdict.Keep : Verdict.Drop;
+}
+
+/**
+ * The score's RSSI co-variation term on receiver `r`: over the overlap's bins (at most maxBins,
+ * evenly spaced) where both chains are heard, the correlation of the two series when both move,
+ * a small penalty when only one does.
+ */
+function covariationOf(sa: BleChainSeriesView, sb: BleChainSeriesView, r: number, fromBin: number, toBin: number, model: BleCoLocationScreenModel): number {
+  const step = Math.max(1, Math.floor((toBin - fromBin + 1) / model.maxBins));
+  let n = 0;
+  let sumA = 0;
+  let sumB = 0;
+  let sumAA = 0;
+  let sumBB = 0;
+  let sumAB = 0;
+  for (let bin = fromBin; bin <= toBin; bin += step) {
+    const ia = bin - sa.bin0;
+    const ib = bin - sb.bin0;
+    if (ia < 0 || ia >= sa.bins || ib < 0 || ib >= sb.bins) continue;
+    const va = sa.mean[r * sa.bins + ia];
+    const vb = sb.mean[r * sb.bins + ib];
+    if (Number.isNaN(va) || Number.isNaN(vb)) continue;
+    n++;
+    sumA += va;
+    sumB += vb;
+    sumAA += va * va;
+    sumBB += vb * vb;
+    sumAB += va * vb;
+  }
+  if (n < 6) return 0;
+  const meanA = sumA / n;
+  const meanB = sumB / n;
+  const varA = Math.max(0, sumAA / n - meanA * meanA);
+  const varB = Math.max(0, sumBB / n - meanB * meanB);
+  const movingA = Math.sqrt(varA) >= model.movingSdDb;
+  const movingB = Math.sqrt(varB) >= model.movingSdDb;
+  if (!movingA && !movingB) return 0;
+  if (!movingA || !movingB) return model.oneMovingLogOdds;
+  const rho = Math.max(-0.99, Math.min(0.99, (sumAB / n - meanA * meanB) / Math.sqrt(varA * varB)));
+  const scale = Math.sqrt(Math.max(1, n / 6 - 3));
+  const z = Math.atanh(rho) * scale;
+  const mu = Math.atanh(0.7) * scale;
+  return Math.max(-3, Math.min(model.covariationMax, z * mu - (mu * mu) / 2));
+}
+
+/**
+ * How many chains hand off around each hand-off, as the score counts it: every chain's hand-offs
+ * sorted once, each hand-off's place among them found by bisection, neighbours within the
+ * tolerance counted by stepping outward.
+ */
+class HandoffCrowd {
+  private readonly all: Float64Array;
+  private readonly places: Int32Array[];
+  /** Per chain: prefix sums of shareAt over its hand-offs at its own tolerance. */
+  private readonly ownShares: Float64Array[];
+
+  constructor(
+    private readonly series: ReadonlyArray<BleChainSeriesView>,
+    private readonly concurrent: Int32Array,
+  ) {
+    let total = 0;
+    for (const one of series) total += one.boundaries.length;
+    const all = new Float64Array(total);
+    let at = 0;
+    for (const one of series) {
+      all.set(one.boundaries, at);
+      at += one.boundaries.length;
+    }
+    this.all = all.sort();
+    this.places = series.map((one) => Int32Array.from(one.boundaries, (t) => upperBound(this.all, t)));
+    this.ownShares = series.map((one, chain) => {
+      const sums = new Float64Array(one.boundaries.length + 1);
+      for (let boundary = 0; boundary < one.boundaries.length; boundary++) sums[boundary + 1] = sums[boundary] + this.shareAt(chain, boundary, one.toleranceMs);
+      return sums;
+    });
+  }
+
+  /**
+   * Σ shareAt over the chain's hand-offs first..last−1 at `tolerance`: from prefix sums when the
+   * tolerance is the chain's own (most pairs), else one by one.
+   */
+  shareSum(chain: number, first: number, last: number, tolerance: number): number {
+    if (tolerance === this.series[chain].toleranceMs) return this.ownShares[chain][last] - this.ownShares[chain][first];
+    let sum = 0;
+    for (let boundary = first; boundary < last; boundary++) sum += this.shareAt(chain, boundary, tolerance);
+    return sum;
+  }
+
+  /** Share of the chains active with `chain` that hand off within `tolerance` of its hand-off `boundary` (at most 0.9). */
+  shareAt(chain: number, boundary: number, tolerance: number): number {
+    const all = this.all;
+    const t = this.series[chain].boundaries[boundary];
+    const place = this.places[chain][boundary];
+    let above = place;
+    while (above < all.length && all[above] <= t + tolerance) above++;
+    let below = place;
+    while (below > 0 && all[below - 1] > t - tolerance) below--;
+    return Math.min(0.9, Math.max(0, above - below - 1) / Math.max(1, this.concurrent[chain]));
+  }
+}
+
+/** Index of the first value greater than `value` in a sorted array. */
+function upperBound(values: Float64Array, value: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (values[mid] <= value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
+ * The co-rotation term, computed as the score computes it: coincidences of the two chains'
+ * hand-offs, against the chance of one from the hand-off rate or the crowd handing off at once.
+ */
+function coRotationLogOddsOf(
+  chainA: number,
+  sa: BleChainSeriesView,
+  ascendingA: boolean,
+  sb: BleChainSeriesView,
+  ascending: boolean,
+  fromMs: number,
+  toMs: number,
+  model: BleCoLocationScreenModel,
+  crowd: HandoffCrowd,
+  /** The value the caller needs the term to reach; below it an upper bound is returned instead. */
+  needed: number,
+): number {
+  const tolerance = Math.max(sa.toleranceMs, sb.toleranceMs);
+  const low = fromMs - tolerance;
+  const high = toMs + tolerance;
+  let inA = 0;
+  let matched = 0;
+  let previousMatch = Number.NaN;
+  const other = sb.boundaries;
+  let inB = 0;
+  if (ascending) inB = upperBound(other, high) - lowerBound(other, low);
+  else for (const t of other) if (t >= low && t <= high) inB++;
+  // The chain's hand-offs in range: a contiguous run when they ascend (crowd shares summed at once).
+  const firstInRange = ascendingA ? lowerBound(sa.boundaries, low) : 0;
+  const endOfRange = ascendingA ? upperBound(sa.boundaries, high) : sa.boundaries.length;
+  let crowdShare = ascendingA ? crowd.shareSum(chainA, firstInRange, endOfRange, tolerance) : 0;
+  if (ascendingA) {
+    const bound = coRotationUpperBound(endOfRange - firstInRange, inB, crowdShare, tolerance, toMs - fromMs);
+    if (bound < needed) return bound;
+  }
+  for (let boundary = firstInRange; boundary < endOfRange; boundary++) {
+    const t = sa.boundaries[boundary];
+    if (t < low || t > high) continue;
+    inA++;
+    if (!ascendingA) crowdShare += crowd.shareAt(chainA, boundary, tolerance);
+    let first = 0;
+    if (ascending) {
+      first = lowerBound(other, t - tolerance);
+      if (first < other.length && other[first] - t > tolerance) first = other.length;
+    }
+    for (let index = first; index < other.length; index++) {
+      if (Math.abs(other[index] - t) > tolerance) continue;
+      const interval = t - previousMatch;
+      if (!(interval >= model.fixedPeriodMs[0] && interval <= model.fixedPeriodMs[1])) matched++;
+      else inA--;
+      previousMatch = t;
+      break;
+    }
+  }
+  const k = Math.min(inA, inB);
+  if (k <= 0) return 0;
+  const m = Math.min(matched, k);
+  const rate = (Math.max(inA, inB) * 2 * tolerance) / Math.max(1, toMs - fromMs + 2 * tolerance);
+  return coRotationLogOdds(m, k, Math.min(0.9, Math.max(rate, inA > 0 ? crowdShare / inA : 0)));
+}
+
+/**
+ * An upper bound of the co-rotation term before its coincidences are counted, from the hand-offs
+ * in range (`inA` of the first chain before repeats one fixed period apart are taken out, `inB`
+ * of the other) and the crowd's share: with k ≤ min(inA, inB) hand-offs, m ≤ k coincidences and
+ * a chance c of one, the term is log(½ + ½·(0.85/c)^m·(0.15/(1−c))^(k−m)), at most
+ * k·log(0.85/c) for c ≤ 0.85 and k·log(0.15/(1−c)) above (c never exceeds 0.9). The chance is
+ * at least the other chain's hand-off rate and the crowd's share over all inA hand-offs.
+ */
+function coRotationUpperBound(inA: number, inB: number, crowdShare: number, tolerance: number, overlapMs: number): number {
+  const k = Math.min(inA, inB);
+  if (k <= 0) return 0;
+  const span = Math.max(1, overlapMs + 2 * tolerance);
+  const lowest = Math.min(0.9, Math.max((inB * 2 * tolerance) / span, crowdShare / inA));
+  // Repeats taken out of inA (down to a single hand-off) can raise the chance: the highest it can be.
+  const highest = Math.min(0.9, Math.max((Math.max(inA, inB) * 2 * tolerance) / span, crowdShare));
+  let bound = lowest < 0.85 ? k * Math.log(0.85 / lowest) : 0;
+  if (highest > 0.85) bound = Math.max(bound, k * Math.log(0.15 / (1 - highest)));
+  return Math.max(0, bound);
+}
+
+/** The score's co-rotation log-odds for m coincidences among k hand-offs at a given chance of one. */
+function coRotationLogOdds(m: number, k: number, chance: number): number {
+  const logChance = logBinomial(m, k, chance);
+  const synchronized = Math.log(0.5) + logBinomial(m, k, 0.85);
+  const byChance = Math.log(0.5) + logChance;
+  const top = Math.max(synchronized, byChance);
+  return top + Math.log(Math.exp(synchronized - top) + Math.exp(byChance - top)) - logChance;
+}
+
+/** Log density of an offset of `offset` dB under a zero-mean Gaussian of `sd`, without the constant. */
+function offsetLogDensity(offset: number, sd: number): number {
+  return -Math.log(sd) - (offset * offset) / (2 * sd * sd);
+}
+
+function isAscending(values: Float64Array): boolean {
+  for (let index = 1; index < values.length; index++) if (values[index] < values[index - 1]) return false;
+  return true;
+}
+
+/**
+ * The concurrent chain pairs worth scoring. Chains are swept in order of their first packet
+ * (each pair found once, from the earlier-starting chain); a pair is screened in when its
+ * estimated evidence reaches MIN_EVIDENCE_SAME for one device or MIN_EVIDENCE_TRAVEL for
+ * travelling together.
+ */
+export function screenChainPairs(
+  chains: ReadonlyArray<{ firstMs: number; lastMs: number }>,
+  series: ReadonlyArray<BleChainSeriesView>,
+  receivers: number,
+  floors: Float64Array,
+  model: BleCoLocationScreenModel,
+): BleScreenedPairs {
+  const order = Int32Array.from(chains, (_, index) => index).sort((x, y) => chains[x].firstMs - chains[y].firstMs || x - y);
+  // First and last packet by place in the sweep order: the sweeps read nothing else.
+  const firstAt = Float64Array.from(order, (chain) => chains[chain].firstMs);
+  const lastAt = Float64Array.from(order, (chain) => chains[chain].lastMs);
+  const concurrent = new Int32Array(chains.length);
+  // First sweep: how many chains each chain is active with (the prior's crowd). The later
+  // chain starts last, so the overlap is min(lasts) − its start.
+  let concurrentPairs = 0;
+  for (let oi = 0; oi < order.length; oi++) {
+    const lastA = lastAt[oi];
+    for (let oj = oi + 1; oj < order.length; oj++) {
+      if (firstAt[oj] > lastA - model.minOverlapMs) break;
+      if (Math.min(lastA, lastAt[oj]) - firstAt[oj] < model.minOverlapMs) continue;
+      concurrent[order[oi]]++;
+      concurrent[order[oj]]++;
+      concurrentPairs++;
+    }
+  }
+  const prefixes = series.map((one) => prefixSums(one, receivers));
+  const ascending = series.map((one) => isAscending(one.boundaries));
+  const handoffCrowd = new HandoffCrowd(series, concurrent);
+  const scratch: Scratch = { diff: new Float64Array(receivers), noise: new Float64Array(receivers), common: new Float64Array(receivers), moving: new Uint8Array(receivers) };
+  const keptA: number[] = [];
+  const keptB: number[] = [];
+  let inverseCrowd = 0;
+  for (let oi = 0; oi < order.length; oi++) {
+    const a = order[oi];
+    const lastA = lastAt[oi];
+    for (let oj = oi + 1; oj < order.length; oj++) {
+      if (firstAt[oj] > lastA - model.minOverlapMs) break;
+      if (Math.min(lastA, lastAt[oj]) - firstAt[oj] < model.minOverlapMs) continue;
+      const b = order[oj];
+      const x = a < b ? a : b;
+      const y = a < b ? b : a;
+      if (levelSpread(series[x], series[y], receivers) > model.screenSpreadDb) continue;
+      const from = Math.max(chains[x].firstMs, chains[y].firstMs);
+      const to = Math.min(chains[x].lastMs, chains[y].lastMs);
+      const crowd = Math.max(2, (concurrent[x] + concurrent[y]) / 2);
+      const minimumEvidence = Math.log(MIN_POSTERIOR_ODDS) - Math.log(model.priorMax / crowd);
+      const verdict = screenPair(x, series[x], prefixes[x], series[y], prefixes[y], ascending[x], ascending[y], from, to, receivers, floors, model, scratch, handoffCrowd, minimumEvidence);
+      if (verdict === Verdict.NotCompared) continue;
+      inverseCrowd += 1 / crowd;
+      if (verdict === Verdict.Drop) continue;
+      keptA.push(x);
+      keptB.push(y);
+    }
+  }
+  return { a: Int32Array.from(keptA), b: Int32Array.from(keptB), concurrent, inverseCrowd, concurrentPairs };
+}
