@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screenChainPairs, type BleChainSeriesView, type BleCoLocationScreenModel } from './co-location-candidates.ts';
+import { oneMovingLogOdds, screenChainPairs, type BleChainSeriesView, type BleCoLocationScreenModel } from './co-location-candidates.ts';
 
 const MODEL: BleCoLocationScreenModel = {
   binMs: 10_000,
@@ -13,6 +13,7 @@ const MODEL: BleCoLocationScreenModel = {
   priorMax: 2,
   maxBins: 60,
   oneMovingLogOdds: -0.7,
+  spreadContrastLogOdds: -2,
   covariationMax: 2.5,
   fixedPeriodMs: [885_000, 915_000],
 };
@@ -79,5 +80,20 @@ describe('co-location candidate screen', () => {
     // A chain whose levels disagree across receivers by more than 25 dB is not compared at all.
     const far = [near[0], near[1], chain(3, (r) => [-82, -70, -58][r])];
     expect(screenChainPairs(far.map(() => SPAN), far, RECEIVERS, FLOORS, MODEL).inverseCrowd).toBeCloseTo(0.5, 10);
+  });
+});
+
+describe('RSSI co-variation where only one chain moves', () => {
+  it('is the small base penalty up to twice the still chain spread, then falls with each further doubling down to the floor', () => {
+    expect(oneMovingLogOdds(3.2 ** 2, 2.8 ** 2, 60, MODEL)).toBeCloseTo(-0.7, 6);
+    expect(oneMovingLogOdds(4 ** 2, 2 ** 2, 60, MODEL)).toBeCloseTo(-0.7, 6);
+    expect(oneMovingLogOdds(2 ** 2, 8 ** 2, 60, MODEL)).toBeCloseTo(-2.7, 6);
+    expect(oneMovingLogOdds(1 ** 2, 10 ** 2, 60, MODEL)).toBe(-3);
+  });
+
+  it('counts the contrast less when few bins measured the two spreads', () => {
+    const few = oneMovingLogOdds(8 ** 2, 2 ** 2, 12, MODEL);
+    expect(few).toBeLessThan(-0.7);
+    expect(few).toBeGreaterThan(oneMovingLogOdds(8 ** 2, 2 ** 2, 60, MODEL));
   });
 });

@@ -57,10 +57,12 @@ export interface BleCoLocationScreenModel {
   priorMax: number;
   /** At most this many bins of an overlap are compared. */
   maxBins: number;
-  /** The co-variation log-odds of a receiver where only one chain moves. */
+  /** The co-variation log-odds of a receiver where only one chain moves, at most twice the other's spread. */
   oneMovingLogOdds: number;
   /** Largest co-variation log-odds per receiver. */
   covariationMax: number;
+  /** Log-odds per doubling of the moving chain's spread beyond twice the still one's (negative). */
+  spreadContrastLogOdds: number;
   /** Hand-offs this far apart repeat a coincidence for any two devices on a fixed timer. */
   fixedPeriodMs: readonly [number, number];
 }
@@ -105,6 +107,8 @@ const MIN_POSTERIOR_ODDS = 0.01;
 const MOVING_MARGIN_DB = 0.5;
 /** The smallest co-variation log-odds of a receiver (the score clamps it there). */
 const COVARIATION_MIN = -3;
+/** Independent bins (a sixth of the bins) at which the spread contrast of `oneMovingLogOdds` counts in full. */
+const SPREAD_CONTRAST_FULL_BINS = 5;
 
 /**
  * Per chain, receiver and bin boundary: prefix sums of heard bins, bin means and squared bin
@@ -332,12 +336,27 @@ function covariationOf(sa: BleChainSeriesView, sb: BleChainSeriesView, r: number
   const movingA = Math.sqrt(varA) >= model.movingSdDb;
   const movingB = Math.sqrt(varB) >= model.movingSdDb;
   if (!movingA && !movingB) return 0;
-  if (!movingA || !movingB) return model.oneMovingLogOdds;
+  if (!movingA || !movingB) return oneMovingLogOdds(varA, varB, n, model);
   const rho = Math.max(-0.99, Math.min(0.99, (sumAB / n - meanA * meanB) / Math.sqrt(varA * varB)));
   const scale = Math.sqrt(Math.max(1, n / 6 - 3));
   const z = Math.atanh(rho) * scale;
   const mu = Math.atanh(0.7) * scale;
   return Math.max(-3, Math.min(model.covariationMax, z * mu - (mu * mu) / 2));
+}
+
+/**
+ * The co-variation log-odds of a receiver where one chain's level moves and the other's does not
+ * (the score's and the screen's). Sets of one device, or a phone and its companion, share a path:
+ * the moving chain's swing would show in the other's series too, less only what fading and the
+ * edge of hearing hide. A swing up to twice the other's spread happens between co-moving chains
+ * (one near the receiver's sensitivity loses its weak packets and reads flatter); each doubling
+ * beyond that counts against both, up to the co-variation term's floor, and less when few bins
+ * (about a sixth of them independent) measured the two spreads.
+ */
+export function oneMovingLogOdds(varA: number, varB: number, n: number, model: Pick<BleCoLocationScreenModel, 'oneMovingLogOdds' | 'spreadContrastLogOdds'>): number {
+  const contrast = 0.5 * Math.log2(Math.max(varA, varB) / Math.max(Math.min(varA, varB), 1e-6));
+  const weight = Math.min(1, n / 6 / SPREAD_CONTRAST_FULL_BINS);
+  return Math.max(COVARIATION_MIN, model.oneMovingLogOdds + model.spreadContrastLogOdds * weight * Math.max(0, contrast - 1));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { calibrated } from './calibration.ts';
 import { advertisingClockEvidence, chainTiming, timingIsPrecise } from './advertising-clock.ts';
 import { channelSignatureEvidence, ChannelSignatureBuilder, type ChannelSignatures } from './channel-signature.ts';
-import { screenChainPairs, type BleCoLocationScreenModel } from './co-location-candidates.ts';
+import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel } from './co-location-candidates.ts';
 import type { BleEventGroups } from './observations.ts';
 import type { BleLinkableAddress } from './linkage.ts';
 import { selectKth } from './quickselect.ts';
@@ -29,7 +29,8 @@ import { selectKth } from './quickselect.ts';
  *   - `tx_offset_level`: the size of that difference (per-set offsets are a few dB).
  *   - `rssi_covariation`: correlation of the two time-aligned series per receiver after each
  *     chain's own mean (its TX-power offset) is removed: co-moving chains (S or T) rise and fall
- *     together; one moving and the other not is evidence against both.
+ *     together; one moving and the other not is evidence against both, the stronger the more the
+ *     moving one swings beyond the still one's spread (a phone's sets move together).
  *   - `blind_spot`: a receiver that hears one chain well and never the other though the other's
  *     level there would be comfortably above sensitivity (against S; common for T and U).
  *   - `channel_signature`: the RSSI pattern across the three advertising channels per receiver
@@ -167,6 +168,8 @@ const FIXED_PERIOD_MS = [885_000, 915_000] as const;
 const COVARIATION_MAX = 2.5;
 /** The RSSI co-variation log-odds of a receiver where only one of the two chains moves. */
 const ONE_MOVING_LOG_ODDS = -0.7;
+/** Log-odds per doubling of the moving chain's RSSI spread beyond twice the still chain's (co-location-candidates.ts). */
+const SPREAD_CONTRAST_LOG_ODDS = -2;
 /** The score's constants, which the candidate-pair screen's estimate follows (co-location-candidates.ts). */
 const SCREEN_MODEL: BleCoLocationScreenModel = {
   binMs: BIN_MS,
@@ -180,6 +183,7 @@ const SCREEN_MODEL: BleCoLocationScreenModel = {
   priorMax: PRIOR_MAX,
   maxBins: MAX_BINS,
   oneMovingLogOdds: ONE_MOVING_LOG_ODDS,
+  spreadContrastLogOdds: SPREAD_CONTRAST_LOG_ODDS,
   covariationMax: COVARIATION_MAX,
   fixedPeriodMs: FIXED_PERIOD_MS,
 };
@@ -367,8 +371,8 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, events: BleEventGroups, rec
       llr = Math.max(-3, Math.min(COVARIATION_MAX, z * mu - (mu * mu) / 2));
       if (describe) covariationParts.push(`${names[r]} r=${rho.toFixed(2)} over ${n} bins`);
     } else {
-      llr = ONE_MOVING_LOG_ODDS;
-      if (describe) covariationParts.push(`${names[r]} only one of them moves`);
+      llr = oneMovingLogOdds(varA, varB, n, SCREEN_MODEL);
+      if (describe) covariationParts.push(`${names[r]} only one of them moves (SD ${Math.sqrt(varA).toFixed(1)} vs ${Math.sqrt(varB).toFixed(1)} dB over ${n} bins)`);
     }
     covariationS += llr;
     covariationT += llr;
