@@ -350,7 +350,7 @@ function covariationOf(sa: BleChainSeriesView, sb: BleChainSeriesView, r: number
  * the moving chain's swing would show in the other's series too, less only what fading and the
  * edge of hearing hide. A swing up to twice the other's spread happens between co-moving chains
  * (one near the receiver's sensitivity loses its weak packets and reads flatter); each doubling
- * beyond that counts against both, up to the co-variation term's floor, and less when few bins
+ * beyond that counts against both, down to the co-variation term's floor, and less when few bins
  * (about a sixth of them independent) measured the two spreads.
  */
 export function oneMovingLogOdds(varA: number, varB: number, n: number, model: Pick<BleCoLocationScreenModel, 'oneMovingLogOdds' | 'spreadContrastLogOdds'>): number {
