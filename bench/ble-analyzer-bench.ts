@@ -54,7 +54,7 @@ function inWorker(request: AnalyzerBenchRequest, heapMb?: number): Promise<Analy
  * runs after a warm-up). Peer of the 1M row: the floor, one plain pass over the same Arrow columns the
  * analysis's row scan reads (see the worker; the narrower five-column floor of earlier reports is
  * printed beside it);
- * goal < 10× the floor. Peer of the 2M row: the 1M run; goal 2M ≤ 2.2× 1M.
+ * goal < 10× the floor. Peer of the 2M row: the 1M run; goal 2M ≤ 2.1× 1M (issue 11; 1.0 asked 2.2).
  */
 export async function runBleAnalyzerBench(flags: { multiReceiver?: boolean; multiReceiverOnly?: boolean } = {}): Promise<BenchRow[]> {
   const results: AnalyzerBenchResult[] = [];
@@ -73,7 +73,7 @@ export async function runBleAnalyzerBench(flags: { multiReceiver?: boolean; mult
     const peerMs = isScaling ? oneMillion : floor;
     console.log(
       `${size.name}: analyze ${round(ours)} ms, floor ${round(floor, 2)} ms, ${round(ours / floor)}× the floor (${round(ours / fiveColumnFloor)}× the five-column floor)` +
-        (isScaling ? `, ${round(ours / oneMillion, 2)}× the 1M time (goal ≤ 2.2)` : ' (goal < 10×)'),
+        (isScaling ? `, ${round(ours / oneMillion, 2)}× the 1M time (goal ≤ 2.1)` : ' (goal < 10×)'),
     );
     rows.push({
       name: size.name,
@@ -96,7 +96,7 @@ export async function runBleAnalyzerBench(flags: { multiReceiver?: boolean; mult
         ratio_to_floor_goal: '< 10',
         five_column_floor_ms: round(fiveColumnFloor, 2),
         ratio_to_five_column_floor: round(ours / fiveColumnFloor, 2),
-        ...(isScaling ? { ratio_to_1e6: round(ours / oneMillion, 3), ratio_to_1e6_goal: '<= 2.2' } : {}),
+        ...(isScaling ? { ratio_to_1e6: round(ours / oneMillion, 3), ratio_to_1e6_goal: '<= 2.1' } : {}),
         ours_runs_ms: result.analyze_runs_ms.map((value) => round(value)),
         floor_runs_ms: result.floor_runs_ms.map((value) => round(value, 2)),
         five_column_floor_runs_ms: result.five_column_floor_runs_ms.map((value) => round(value, 2)),
