@@ -1,6 +1,24 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/workbench.ts';
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
+
+/** The saved-manifest list as stored in the page's workspace database. */
+function readSavedManifests(page: Page): Promise<Array<Record<string, unknown>>> {
+  return page.evaluate(
+    () =>
+      new Promise<Array<Record<string, unknown>>>((resolve, reject) => {
+        const request = indexedDB.open('sextant-workspace');
+        request.onerror = () => reject(new Error('no workspace database'));
+        request.onsuccess = () => {
+          const get = request.result.transaction('settings').objectStore('settings').get('manifests.v1');
+          get.onsuccess = () => resolve((get.result as { value: Array<Record<string, unknown>> } | undefined)?.value ?? []);
+          get.onerror = () => reject(new Error('no settings'));
+        };
+      }),
+  );
+}
 
 test('captures and runs survive a reload', async ({ tools, page }) => {
   await page.goto('/#/captures');
@@ -117,18 +135,24 @@ test('importing a workspace file shows what it changes first; its endpoint bindi
   await review.getByTestId('settings.import-confirm').click();
   await expect(page.getByTestId('settings.workspace-message')).toContainText('Imported');
 
-  const stored = await page.evaluate(
-    () =>
-      new Promise<unknown>((resolve, reject) => {
-        const request = indexedDB.open('sextant-workspace');
-        request.onerror = () => reject(new Error('no workspace database'));
-        request.onsuccess = () => {
-          const get = request.result.transaction('settings').objectStore('settings').get('manifests.v1');
-          get.onsuccess = () => resolve((get.result as { value: unknown } | undefined)?.value);
-          get.onerror = () => reject(new Error('no settings'));
-        };
-      }),
-  );
+  const stored = await readSavedManifests(page);
   expect(stored).toEqual([expect.objectContaining({ pendingEndpoint: 'https://203.0.113.7/run', manifest: expect.objectContaining({ name: 'foreign_echo' }) })]);
-  expect((stored as Array<Record<string, unknown>>)[0].endpoint).toBeUndefined();
+  expect(stored[0].endpoint).toBeUndefined();
+
+  // The Manifests page shows the disabled endpoint as text; enabling it asks first, then binds it.
+  await page.goto('/#/manifests');
+  const pending = page.getByTestId('pending-endpoints.item').filter({ hasText: 'foreign_echo' });
+  await expect(pending).toContainText('Imported endpoint, not enabled: https://203.0.113.7/run');
+  await expect(pending.getByRole('link')).toHaveCount(0);
+  const axe = await new AxeBuilder({ page }).include('[data-testid="pending-endpoints"]').analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  await pending.getByRole('button', { name: 'Enable endpoint of foreign_echo 1.0.0' }).click();
+  await expect(pending).toContainText('will be sent to this server: https://203.0.113.7/run');
+  await pending.getByRole('button', { name: 'Send invocations there' }).click();
+  await expect(page.getByTestId('pending-endpoints.message')).toContainText('Enabled the endpoint of foreign_echo 1.0.0');
+  await expect(page.getByTestId('pending-endpoints.item')).toHaveCount(0);
+  expect(await readSavedManifests(page)).toEqual([
+    expect.objectContaining({ endpoint: 'https://203.0.113.7/run', manifest: expect.objectContaining({ name: 'foreign_echo' }) }),
+  ]);
+  expect((await readSavedManifests(page))[0].pendingEndpoint).toBeUndefined();
 });

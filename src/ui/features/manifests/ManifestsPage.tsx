@@ -6,6 +6,7 @@ import { SavePanel } from './SavePanel.tsx';
 import { VersionDiff } from './VersionDiff.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
 import { ImportDefinitionPanel } from './ImportDefinitionPanel.tsx';
+import { PendingEndpointsPanel } from './PendingEndpointsPanel.tsx';
 import { ManifestEditor, type EditorMarker } from './ManifestEditor.tsx';
 import { locateJsonPath } from './json-locate.ts';
 
@@ -86,6 +87,7 @@ export default function ManifestsPage() {
         </div>
       </section>
       <div>
+        <PendingEndpointsPanel />
         {diff && <VersionDiff older={diff.older} newer={diff.newer} />}
         <ImportDefinitionPanel onOpen={setText} />
         <ExportPanel manifest={manifest} />

@@ -49,6 +49,8 @@ export function WorkspacePanel() {
     const { captures, runs, skipped } = imported.value;
     setMessage({ kind: 'ok', text: `Imported ${captures} captures and ${runs} runs${skipped > 0 ? `; ${skipped} entries left as they were` : ''}. Reload to use them.` });
     await queryClient.invalidateQueries({ queryKey: ['storage-usage'] });
+    // Saved manifests and their imported endpoints (pending or enabled) show without a reload.
+    await queryClient.invalidateQueries({ queryKey: ['manifests'] });
   };
 
   const persist = async () => {

@@ -10,6 +10,11 @@ export interface SavedManifest {
   endpoint?: string;
   /** The MCP server tool it runs on: the executor sends each validated invocation's arguments there. */
   mcp?: SavedMcpBinding;
+  /**
+   * An endpoint URL that came with a workspace import and was not enabled then: disabled (the
+   * runtime binds `endpoint` only) until the analyst enables or discards it on the Manifests page.
+   */
+  pendingEndpoint?: string;
 }
 
 /** A saved manifest's MCP binding: the server's Streamable HTTP URL and the tool as it listed it. */
@@ -76,4 +81,32 @@ async function write(entries: SavedManifest[], entry: SavedManifest, classificat
   const written = await workspace.saveSetting(SETTING_KEY, entries as unknown as Parameters<typeof workspace.saveSetting>[1]);
   if (!written.ok) return { ok: false, message: written.error.message, classification };
   return { ok: true, classification, saved: entry };
+}
+
+export type PendingEndpointAction = 'enable' | 'discard';
+
+export type PendingEndpointOutcome = { ok: true; entries: SavedManifest[]; entry: SavedManifest } | { ok: false; message: string };
+
+/**
+ * The saved list after the analyst decides on one version's imported endpoint: `enable` makes it
+ * the endpoint the executor sends invocations to (replacing any earlier one), `discard` drops it.
+ * Only an http(s) URL is enabled — the import did not check what the file held.
+ */
+export function resolvePendingEndpoint(entries: ReadonlyArray<SavedManifest>, name: string, version: string, action: PendingEndpointAction): PendingEndpointOutcome {
+  const position = entries.findIndex((entry) => entry.manifest.name === name && entry.manifest.version === version);
+  const found = position >= 0 ? entries[position] : undefined;
+  const pending = found?.pendingEndpoint;
+  if (!found || typeof pending !== 'string' || pending === '') return { ok: false, message: `${name} ${version} has no imported endpoint waiting to be enabled.` };
+  if (action === 'enable' && !/^https?:\/\/\S+$/.test(pending)) return { ok: false, message: `The imported endpoint is not an http(s) URL, so it cannot be enabled; discard it instead.` };
+  const { pendingEndpoint: _decided, ...rest } = found;
+  const entry: SavedManifest = action === 'enable' ? { ...rest, endpoint: pending } : rest;
+  return { ok: true, entry, entries: entries.map((candidate, index) => (index === position ? entry : candidate)) };
+}
+
+/** Enables or discards one saved version's imported endpoint and writes the list back to the workspace. */
+export async function decidePendingEndpoint(name: string, version: string, action: PendingEndpointAction): Promise<PendingEndpointOutcome> {
+  const resolved = resolvePendingEndpoint(await loadSavedManifests(), name, version, action);
+  if (!resolved.ok) return resolved;
+  const written = await write(resolved.entries, resolved.entry, null);
+  return written.ok ? resolved : { ok: false, message: written.message };
 }
