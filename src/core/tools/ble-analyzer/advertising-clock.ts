@@ -1,4 +1,5 @@
 import { BLE_NO_CHANNEL, type BleEventGroups } from './observations.ts';
+import { lowerBound } from './sorted-search.ts';
 
 /**
  * The advertising clock: whether two chains are scheduled by one link layer.
@@ -64,18 +65,6 @@ function phaseAngle(gapMs: number): number {
   return 2 * Math.PI * (cycles - Math.floor(cycles));
 }
 
-/** First index in [from, to) of a group whose time is ≥ `value`. */
-function lowerBound(time: Float64Array, from: number, to: number, value: number): number {
-  let low = from;
-  let high = to;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (time[mid] < value) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
-
 /** Each of a chain's packets against its own next packet on the same receiver and channel within SELF_WINDOW_MS. */
 export function chainTiming(groups: ArrayLike<number>, events: BleEventGroups): ChainTiming {
   const { start, time, receiver, channel } = events;
@@ -132,7 +121,7 @@ export function advertisingClockEvidence(groupsA: ArrayLike<number>, spanA: Floa
   for (let m = 0; m < groupsA.length; m++) {
     if (spanA[2 * m + 1] < fromMs || spanA[2 * m] > toMs) continue;
     const group = groupsA[m];
-    total += lowerBound(time, start[group], start[group + 1], toMs + 1e-9) - lowerBound(time, start[group], start[group + 1], fromMs);
+    total += lowerBound(time, toMs + 1e-9, start[group], start[group + 1]) - lowerBound(time, fromMs, start[group], start[group + 1]);
   }
   if (total === 0) return undefined;
   const stride = Math.max(1, Math.floor(total / MAX_SAMPLES));
@@ -149,8 +138,8 @@ export function advertisingClockEvidence(groupsA: ArrayLike<number>, spanA: Floa
   for (let m = 0; m < groupsA.length && paired < ENOUGH_PAIRS; m++) {
     if (spanA[2 * m + 1] < fromMs || spanA[2 * m] > toMs) continue;
     const group = groupsA[m];
-    const last = lowerBound(time, start[group], start[group + 1], toMs + 1e-9);
-    let i = lowerBound(time, start[group], start[group + 1], fromMs) + carry;
+    const last = lowerBound(time, toMs + 1e-9, start[group], start[group + 1]);
+    let i = lowerBound(time, fromMs, start[group], start[group + 1]) + carry;
     for (; i < last && paired < ENOUGH_PAIRS; i += stride) {
       const slot = channel[i] - FIRST_CHANNEL;
       if (channel[i] === BLE_NO_CHANNEL || slot < 0 || slot >= CHANNELS) continue;
@@ -164,7 +153,7 @@ export function advertisingClockEvidence(groupsA: ArrayLike<number>, spanA: Floa
         if (spanB[2 * n + 1] < t - PAIR_WINDOW_MS) continue;
         const other = groupsB[n];
         const end = start[other + 1];
-        for (let j = lowerBound(time, start[other], end, t - PAIR_WINDOW_MS); j < end && time[j] <= t + PAIR_WINDOW_MS; j++) {
+        for (let j = lowerBound(time, t - PAIR_WINDOW_MS, start[other], end); j < end && time[j] <= t + PAIR_WINDOW_MS; j++) {
           if (receiver[j] !== receiver[i] || channel[j] !== channel[i]) continue;
           if (Number.isNaN(best) || Math.abs(time[j] - t) < Math.abs(best - t)) best = time[j];
         }

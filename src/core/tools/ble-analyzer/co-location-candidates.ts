@@ -27,6 +27,9 @@
  * moving chain), which is what the sweep over concurrent chains enumerates.
  */
 
+import { coRotationLogOdds, gaussianLogDensity } from './co-location-math.ts';
+import { lowerBound, upperBound } from './sorted-search.ts';
+
 /** What the screen reads of a chain's RSSI series (co-location.ts builds them). */
 export interface BleChainSeriesView {
   bin0: number;
@@ -138,29 +141,6 @@ function prefixSums(series: BleChainSeriesView, receivers: number): ChainPrefix 
     }
   }
   return sums;
-}
-
-function logBinomial(m: number, k: number, q: number): number {
-  let logChoose = 0;
-  for (let index = 1; index <= m; index++) logChoose += Math.log((k - m + index) / index);
-  const p = Math.min(1 - 1e-9, Math.max(1e-9, q));
-  return logChoose + m * Math.log(p) + (k - m) * Math.log(1 - p);
-}
-
-function gaussianLogDensity(e2: number, variance: number): number {
-  return -0.5 * Math.log(variance) - e2 / (2 * variance);
-}
-
-/** Index of the first value not less than `value` in a sorted array. */
-function lowerBound(values: Float64Array, value: number): number {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (values[mid] < value) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }
 
 /** Largest minus smallest per-receiver difference of two chains' whole-life levels (0 with fewer than two shared receivers). */
@@ -415,18 +395,6 @@ class HandoffCrowd {
   }
 }
 
-/** Index of the first value greater than `value` in a sorted array. */
-function upperBound(values: Float64Array, value: number): number {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (values[mid] <= value) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
-
 /**
  * The co-rotation term, computed as the score computes it: coincidences of the two chains'
  * hand-offs, against the chance of one from the hand-off rate or the crowd handing off at once.
@@ -506,15 +474,6 @@ function coRotationUpperBound(inA: number, inB: number, crowdShare: number, tole
   let bound = lowest < 0.85 ? k * Math.log(0.85 / lowest) : 0;
   if (highest > 0.85) bound = Math.max(bound, k * Math.log(0.15 / (1 - highest)));
   return Math.max(0, bound);
-}
-
-/** The score's co-rotation log-odds for m coincidences among k hand-offs at a given chance of one. */
-function coRotationLogOdds(m: number, k: number, chance: number): number {
-  const logChance = logBinomial(m, k, chance);
-  const synchronized = Math.log(0.5) + logBinomial(m, k, 0.85);
-  const byChance = Math.log(0.5) + logChance;
-  const top = Math.max(synchronized, byChance);
-  return top + Math.log(Math.exp(synchronized - top) + Math.exp(byChance - top)) - logChance;
 }
 
 /** Log density of an offset of `offset` dB under a zero-mean Gaussian of `sd`, without the constant. */

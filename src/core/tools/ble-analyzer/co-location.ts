@@ -1,10 +1,12 @@
 import { calibrated } from './calibration.ts';
 import { advertisingClockEvidence, chainTiming, timingIsPrecise } from './advertising-clock.ts';
 import { channelSignatureEvidence, ChannelSignatureBuilder, type ChannelSignatures } from './channel-signature.ts';
+import { coRotationLogOdds, gaussianLogDensity } from './co-location-math.ts';
 import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel } from './co-location-candidates.ts';
 import type { BleEventGroups } from './observations.ts';
 import type { BleLinkableAddress } from './linkage.ts';
 import { selectKth } from './quickselect.ts';
+import { lowerBound, upperBound } from './sorted-search.ts';
 
 /**
  * Co-location linkage: joins hand-off chains that run at the same time into one device (the
@@ -190,23 +192,6 @@ const SCREEN_MODEL: BleCoLocationScreenModel = {
 
 function signed(value: number): string {
   return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(1)}`;
-}
-
-function logBinomial(m: number, k: number, q: number): number {
-  let logChoose = 0;
-  for (let index = 1; index <= m; index++) logChoose += Math.log((k - m + index) / index);
-  const p = Math.min(1 - 1e-9, Math.max(1e-9, q));
-  return logChoose + m * Math.log(p) + (k - m) * Math.log(1 - p);
-}
-
-/** Log density of a zero-mean Gaussian at squared deviation `e2`, without the constant. */
-function gaussianLogDensity(e2: number, variance: number): number {
-  return -0.5 * Math.log(variance) - e2 / (2 * variance);
-}
-
-function logSumExp(x: number, y: number): number {
-  const top = Math.max(x, y);
-  return top + Math.log(Math.exp(x - top) + Math.exp(y - top));
 }
 
 function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddress>, events: BleEventGroups, receivers: number, dataStartMs: number, dataEndMs: number, channelBuilder: ChannelSignatureBuilder): ChainSeries {
@@ -449,8 +434,7 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, events: BleEventGroups, rec
     // that moment anyway (a crowd rotating at once makes one more coincidence unremarkable).
     const rate = (Math.max(inA, inB) * 2 * tolerance) / Math.max(1, toMs - fromMs + 2 * tolerance);
     const chance = Math.min(0.9, Math.max(rate, inA > 0 ? crowdShare / inA : 0));
-    const logChance = logBinomial(m, k, chance);
-    const llr = logSumExp(Math.log(0.5) + logBinomial(m, k, 0.85), Math.log(0.5) + logChance) - logChance;
+    const llr = coRotationLogOdds(m, k, chance);
     logS += llr;
     if (describe) add('co_rotation', llr, 0, `${m} of ${k} hand-offs within ${(tolerance / 1000).toFixed(1)} s of each other (chance ${chance.toFixed(2)} each)`);
   }
@@ -643,30 +627,6 @@ export function scoreChainPairs(
     pairs.push({ a, b, same, travel, overlapFromMs: from, overlapToMs: to, memberA, memberB, terms });
   }
   return { pairs };
-}
-
-/** Index of the first value not less than `value` in a sorted array. */
-function lowerBound(values: Float64Array, value: number): number {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (values[mid] < value) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
-
-/** Index of the first value greater than `value` in a sorted array. */
-function upperBound(values: Float64Array, value: number): number {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (values[mid] <= value) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }
 
 /** The member of a chain active at (or last before) `t`: members are in time order. */

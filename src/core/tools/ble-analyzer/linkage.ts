@@ -4,6 +4,7 @@ import type { BlePayloadFeatures } from './observations.ts';
 import { calibrated } from './calibration.ts';
 import { BleGrowableInt32 } from './growable.ts';
 import { rotationFitRatio, type BleRotationModel } from './rotation-model.ts';
+import { lowerBound } from './sorted-search.ts';
 
 /**
  * Hand-off linkage of private addresses.
@@ -397,16 +398,6 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
     firsts[k] = addresses[byFirst[k]].profile.firstMs;
     lasts[k] = addresses[byFirst[k]].profile.lastMs;
   }
-  const lowerBound = (value: number): number => {
-    let low = 0;
-    let high = count;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (firsts[mid] < value) low = mid + 1;
-      else high = mid;
-    }
-    return low;
-  };
   const earlier = new BleGrowableInt32(1024);
   const later = new BleGrowableInt32(1024);
   const windowMs = linkageWindowS * 1000;
@@ -417,7 +408,7 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
   for (let ai = 0; ai < count; ai++) {
     const aFirst = addresses[ai].profile.firstMs;
     const aLast = addresses[ai].profile.lastMs;
-    const from = lowerBound(aLast - OVERLAP_LIMIT_S * 1000);
+    const from = lowerBound(firsts, aLast - OVERLAP_LIMIT_S * 1000);
     let found = 0;
     for (let k = from; k < count && firsts[k] <= aLast + windowMs; k++) {
       const bi = byFirst[k];
