@@ -63,6 +63,29 @@ function isValid(bitmap: Uint8Array, bit: number): boolean {
   return (bitmap[bit >> 3] & (1 << (bit & 7))) !== 0;
 }
 
+/**
+ * Sets `codes[row]` to -1 where the validity bit `offset + row` is 0. A byte of the bitmap at a
+ * time where the offset allows it: the address columns a role leaves empty (initiator, scanner)
+ * are almost all null, and a whole null or valid byte then costs one test instead of eight.
+ */
+export function markNulls(codes: Int32Array, bitmap: Uint8Array, offset: number): void {
+  const rows = codes.length;
+  let row = 0;
+  if ((offset & 7) === 0) {
+    const firstByte = offset >> 3;
+    for (; row + 8 <= rows; row += 8) {
+      const byte = bitmap[firstByte + (row >> 3)];
+      if (byte === 0xff) continue;
+      if (byte === 0) {
+        codes.fill(-1, row, row + 8);
+        continue;
+      }
+      for (let bit = 0; bit < 8; bit++) if ((byte & (1 << bit)) === 0) codes[row + bit] = -1;
+    }
+  }
+  for (; row < rows; row++) if (!isValid(bitmap, offset + row)) codes[row] = -1;
+}
+
 /** The validity bitmap when some value may be null, else undefined. */
 function nullBitmap(vector: Vector): Uint8Array | undefined {
   const data = vector.data[0];
@@ -86,7 +109,7 @@ export function bleCodedColumn(batch: RecordBatch, name: string): BleCodedColumn
       // The typed-array copy, then nulls marked from the bitmap: this helper sees index arrays of
       // every width, so reading `indices` per row here would be a slow polymorphic access.
       copy.set((indices as Int32Array).subarray(0, rows));
-      for (let row = 0; row < rows; row++) if (!isValid(bitmap, data.offset + row)) copy[row] = -1;
+      markNulls(copy, bitmap, data.offset);
       codes = copy;
     }
     return new BleCodedColumn(codes, dictionary.length, dictionary, rows > 0 && data.nullCount >= rows, dictionary, undefined);
