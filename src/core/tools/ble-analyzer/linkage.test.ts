@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { BleAnalysisOptions } from './analysis-types.ts';
 import { ah, formatBleAddress } from './ah.ts';
 import { analyzeBle } from './analyze.ts';
-import { matchingMarginals } from './linkage.ts';
 import { bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './test-support.ts';
 
 const T0 = 1_712_131_200_000;
@@ -124,24 +123,3 @@ function ah2(irk: Uint8Array): string {
   const prand = 0x5a1234;
   return formatBleAddress(prand * 2 ** 24 + ah(irk, prand));
 }
-
-describe('matching marginals', () => {
-  it('is exact for an isolated pair: K / (K + 1)', () => {
-    const marginals = matchingMarginals(2, { earlier: Int32Array.of(0), later: Int32Array.of(1) }, Float64Array.of(Math.log(9)));
-    expect(marginals[0]).toBeCloseTo(0.9, 6);
-  });
-
-  it('splits a k × k block of equal strong weights into ≈ 1/k', () => {
-    const k = 3;
-    const earlier: number[] = [];
-    const later: number[] = [];
-    for (let a = 0; a < k; a++) {
-      for (let b = 0; b < k; b++) {
-        earlier.push(a);
-        later.push(k + b);
-      }
-    }
-    const marginals = matchingMarginals(2 * k, { earlier: Int32Array.from(earlier), later: Int32Array.from(later) }, new Float64Array(earlier.length).fill(12));
-    for (const value of marginals) expect(value).toBeCloseTo(1 / k, 2);
-  });
-});

@@ -4,7 +4,10 @@ import type { BlePayloadFeatures } from './observations.ts';
 import { calibrated } from './calibration.ts';
 import { BleGrowableInt32 } from './growable.ts';
 import { rotationFitRatio, type BleRotationModel } from './rotation-model.ts';
+import { matchingMarginals, type BleCandidatePairs } from './matching-marginals.ts';
 import { lowerBound } from './sorted-search.ts';
+
+export type { BleCandidatePairs } from './matching-marginals.ts';
 
 /**
  * Hand-off linkage of private addresses.
@@ -20,8 +23,9 @@ import { lowerBound } from './sorted-search.ts';
  *    candidates (the candidate-set size).
  * 3. Pairwise probabilities are the marginals of a one-successor/one-predecessor matching model
  *    (weights K_AB = odds, "no successor" and "no predecessor" weight 1), estimated by sum-product
- *    belief propagation. It is exact for an isolated pair (p = K/(K+1)) and gives ≈ 1/k to each
- *    of k indistinguishable twins rotating at once, which is what keeps the scores calibrated.
+ *    belief propagation (matching-marginals.ts). It is exact for an isolated pair (p = K/(K+1)) and
+ *    gives ≈ 1/k to each of k indistinguishable twins rotating at once, which is what keeps the
+ *    scores calibrated.
  */
 
 export interface BleLinkableAddress {
@@ -379,12 +383,6 @@ class PairScorer {
   }
 }
 
-/** Candidate pairs as parallel arrays: pair e is earlier[e] → later[e]. */
-export interface BleCandidatePairs {
-  earlier: Int32Array;
-  later: Int32Array;
-}
-
 /** Candidate pairs by a time sweep over addresses sorted by first packet. */
 export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, linkageWindowS: number): BleCandidatePairs {
   const count = addresses.length;
@@ -490,104 +488,4 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     }
   }
   return { earlier: pairs.earlier, later: pairs.later, probability, factors };
-}
-
-/** Sweeps after which a component that has not settled stops anyway. */
-const MAX_SWEEPS = 100;
-/** Undamped sweeps before a component that has not settled is taken to oscillate and is damped. */
-const UNDAMPED_SWEEPS = 60;
-/** A message has settled when its relative change in a sweep is below this. */
-const SETTLED = 1e-4;
-
-/**
- * Marginal P(A→B) of the matching model by sum-product belief propagation in odds form:
- *   m(A→B) = K_AB / (1 + Σ_{B'≠B} K_AB' n(B'→A)),  n(B→A) = 1 / (1 + Σ_{A'≠A} m(A'→B)),
- *   P(A→B) = K_AB n(B→A) / (1 + Σ_B' K_AB' n(B'→A)).
- *
- * Each connected component of the candidate graph is iterated on its own and stops as soon as
- * every message in it has settled (relative change below SETTLED), so the many small components
- * of a capture take a few sweeps and only the large ones take more. Updates are undamped: the
- * slow components of real captures do not oscillate but drift (a run of strong candidates
- * passing evidence along), and halving each step in the log domain, as an earlier version did,
- * made them drift for 80 sweeps and more instead of about 30. A component still moving after
- * UNDAMPED_SWEEPS is taken to oscillate (twins can): from then on its messages move half way
- * (geometric mean of old and new). The fixed point is the same either way.
- */
-export function matchingMarginals(nodes: number, pairs: BleCandidatePairs, logK: Float64Array): Float64Array {
-  const edges = pairs.earlier.length;
-  // Components over addresses (an address is a row as the earlier side and a column as the later).
-  const parent = Int32Array.from({ length: nodes }, (_, index) => index);
-  const find = (x: number): number => {
-    while (parent[x] !== x) {
-      parent[x] = parent[parent[x]];
-      x = parent[x];
-    }
-    return x;
-  };
-  for (let e = 0; e < edges; e++) {
-    const x = find(pairs.earlier[e]);
-    const y = find(pairs.later[e]);
-    if (x !== y) parent[Math.max(x, y)] = Math.min(x, y);
-  }
-  // Edges laid out by component (counting sort by root, their own order within a component), so
-  // each component's sweeps read contiguous arrays.
-  const componentStart = new Int32Array(nodes + 1);
-  for (let e = 0; e < edges; e++) componentStart[find(pairs.earlier[e]) + 1]++;
-  for (let node = 0; node < nodes; node++) componentStart[node + 1] += componentStart[node];
-  const place = new Int32Array(edges);
-  const fill = componentStart.slice(0, nodes);
-  const earlier = new Int32Array(edges);
-  const later = new Int32Array(edges);
-  // Per edge [K, m, n] side by side: each pass reads one stream instead of three.
-  const state = new Float64Array(edges * 3);
-  for (let e = 0; e < edges; e++) {
-    const at = fill[find(pairs.earlier[e])]++;
-    place[e] = at;
-    earlier[at] = pairs.earlier[e];
-    later[at] = pairs.later[e];
-    state[3 * at] = Math.exp(logK[e]);
-    state[3 * at + 1] = 1;
-    state[3 * at + 2] = 1;
-  }
-  const rowTotal = new Float64Array(nodes).fill(1);
-  const colTotal = new Float64Array(nodes).fill(1);
-  for (let root = 0; root < nodes; root++) {
-    const from = componentStart[root];
-    const to = componentStart[root + 1];
-    if (from === to) continue;
-    // Row totals of the first sweep; later ones are summed (in the same edge order) while the n
-    // messages are updated, and the column totals while the m messages are.
-    for (let at = from; at < to; at++) rowTotal[earlier[at]] += state[3 * at] * state[3 * at + 2];
-    for (let sweep = 0; sweep < MAX_SWEEPS; sweep++) {
-      const damped = sweep >= UNDAMPED_SWEEPS;
-      // Settled when every relative change is below SETTLED; once one is not, the rest need no check.
-      let moving = false;
-      for (let at = from; at < to; at++) colTotal[later[at]] = 1;
-      for (let at = from, s = 3 * from; at < to; at++, s += 3) {
-        const k = state[s];
-        const old = state[s + 1];
-        const target = k / Math.max(1, rowTotal[earlier[at]] - k * state[s + 2]);
-        const next = damped ? Math.sqrt(old * target) : target;
-        if (!moving && !(Math.abs(next - old) < SETTLED * (next + old))) moving = true;
-        state[s + 1] = next;
-        colTotal[later[at]] += next;
-      }
-      for (let at = from; at < to; at++) rowTotal[earlier[at]] = 1;
-      for (let at = from, s = 3 * from; at < to; at++, s += 3) {
-        const old = state[s + 2];
-        const target = 1 / Math.max(1, colTotal[later[at]] - state[s + 1]);
-        const next = damped ? Math.sqrt(old * target) : target;
-        if (!moving && !(Math.abs(next - old) < SETTLED * (next + old))) moving = true;
-        state[s + 2] = next;
-        rowTotal[earlier[at]] += state[s] * next;
-      }
-      if (!moving) break;
-    }
-  }
-  const marginals = new Float64Array(edges);
-  for (let e = 0; e < edges; e++) {
-    const at = place[e];
-    marginals[e] = clamp((state[3 * at] * state[3 * at + 2]) / rowTotal[earlier[at]], 0, 1);
-  }
-  return marginals;
 }
