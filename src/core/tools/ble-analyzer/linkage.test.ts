@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { BleAnalysisOptions } from './analysis-types.ts';
 import { ah, formatBleAddress } from './ah.ts';
+import type { BleAddressProfile } from './address-profiles.ts';
 import { analyzeBle } from './analyze.ts';
+import { sweepCandidates, type BleLinkableAddress } from './linkage.ts';
 import { bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './test-support.ts';
 
 const T0 = 1_712_131_200_000;
@@ -123,3 +125,39 @@ function ah2(irk: Uint8Array): string {
   const prand = 0x5a1234;
   return formatBleAddress(prand * 2 ** 24 + ah(irk, prand));
 }
+
+describe('candidate sweep', () => {
+  /** The documented rule, pair by pair: every address against every other, nearest 16 by (distance, index). */
+  function bruteForce(addresses: BleLinkableAddress[], windowS: number): Array<[number, number]> {
+    const byFirst = addresses.map((_, index) => index).sort((x, y) => addresses[x].profile.firstMs - addresses[y].profile.firstMs || (addresses[x].address < addresses[y].address ? -1 : 1));
+    const pairs: Array<[number, number]> = [];
+    addresses.forEach(({ profile: a }, ai) => {
+      const found = byFirst.filter((bi) => {
+        const b = addresses[bi].profile;
+        return bi !== ai && b.firstMs >= a.lastMs - 30_000 && b.firstMs <= a.lastMs + windowS * 1000 && b.firstMs > a.firstMs && b.lastMs > a.lastMs;
+      });
+      const distance = (bi: number): number => Math.abs(addresses[bi].profile.firstMs - a.lastMs);
+      const kept = found.length <= 16 ? found : [...found].sort((x, y) => distance(x) - distance(y) || x - y).slice(0, 16);
+      for (const bi of kept) pairs.push([ai, bi]);
+    });
+    return pairs;
+  }
+
+  it('keeps the 16 nearest successors by (gap, index), ties included, in the documented order', () => {
+    let state = 12345;
+    const next = (): number => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return state / 4294967296;
+    };
+    // Whole-second starts and ends over ten minutes: many addresses start together, so gaps tie.
+    const addresses: BleLinkableAddress[] = Array.from({ length: 400 }, (_, index) => {
+      const firstMs = T0 + Math.floor(next() * 600) * S;
+      const lastMs = firstMs + Math.floor(10 + next() * 120) * S;
+      return { profile: { firstMs, lastMs } as BleAddressProfile, address: `addr-${(index * 7919) % 400}`, type: 'rpa', irk: -1 };
+    });
+    const pairs = sweepCandidates(addresses, 180);
+    const expected = bruteForce(addresses, 180);
+    expect(expected.length).toBeGreaterThan(400 * 16 * 0.5);
+    expect(Array.from(pairs.earlier, (ai, e) => [ai, pairs.later[e]])).toEqual(expected);
+  });
+});

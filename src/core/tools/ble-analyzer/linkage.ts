@@ -2,7 +2,6 @@ import type { AddressType } from './analysis-types.ts';
 import type { BleAddressProfile } from './address-profiles.ts';
 import type { BlePayloadFeatures } from './observations.ts';
 import { calibrated } from './calibration.ts';
-import { BleGrowableInt32 } from './growable.ts';
 import { rotationFitRatio, type BleRotationModel } from './rotation-model.ts';
 import { matchingMarginals, type BleCandidatePairs } from './matching-marginals.ts';
 import { lowerBound } from './sorted-search.ts';
@@ -383,71 +382,86 @@ class PairScorer {
   }
 }
 
-/** Candidate pairs by a time sweep over addresses sorted by first packet. */
+/**
+ * Candidate pairs by a time sweep over addresses sorted by first packet. Pairs come grouped by
+ * the earlier address (in index order); within a group in sweep order when there are at most
+ * MAX_CANDIDATES, else the MAX_CANDIDATES nearest by (|B's start − A's end|, B's index), ascending.
+ */
 export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, linkageWindowS: number): BleCandidatePairs {
   const count = addresses.length;
-  const byFirst = Int32Array.from({ length: count }, (_, index) => index).sort(
-    (x, y) => addresses[x].profile.firstMs - addresses[y].profile.firstMs || (addresses[x].address < addresses[y].address ? -1 : 1),
-  );
+  const firstOf = new Float64Array(count);
+  const lastOf = new Float64Array(count);
+  const byFirst = new Int32Array(count);
+  for (let index = 0; index < count; index++) {
+    firstOf[index] = addresses[index].profile.firstMs;
+    lastOf[index] = addresses[index].profile.lastMs;
+    byFirst[index] = index;
+  }
+  byFirst.sort((x, y) => firstOf[x] - firstOf[y] || (addresses[x].address < addresses[y].address ? -1 : 1));
   // Parallel arrays in sweep order: the inner loop reads nothing else.
   const firsts = new Float64Array(count);
   const lasts = new Float64Array(count);
   for (let k = 0; k < count; k++) {
-    firsts[k] = addresses[byFirst[k]].profile.firstMs;
-    lasts[k] = addresses[byFirst[k]].profile.lastMs;
+    firsts[k] = firstOf[byFirst[k]];
+    lasts[k] = lastOf[byFirst[k]];
   }
-  const earlier = new BleGrowableInt32(1024);
-  const later = new BleGrowableInt32(1024);
+  const earlier = new Int32Array(count * MAX_CANDIDATES);
+  const later = new Int32Array(count * MAX_CANDIDATES);
+  let pairs = 0;
   const windowMs = linkageWindowS * 1000;
   const foundAddress = new Int32Array(count);
   const foundDistance = new Float64Array(count);
-  const nearestAddress = new Int32Array(MAX_CANDIDATES);
-  const nearestDistance = new Float64Array(MAX_CANDIDATES);
+  const nearestAddress = new Int32Array(count);
+  const nearestDistance = new Float64Array(count);
   for (let ai = 0; ai < count; ai++) {
-    const aFirst = addresses[ai].profile.firstMs;
-    const aLast = addresses[ai].profile.lastMs;
+    const aFirst = firstOf[ai];
+    const aLast = lastOf[ai];
     const from = lowerBound(firsts, aLast - OVERLAP_LIMIT_S * 1000);
     let found = 0;
+    // Found in sweep order: the first `before` start before A's end (nearest last), the rest at or after it (nearest first).
+    let before = 0;
     for (let k = from; k < count && firsts[k] <= aLast + windowMs; k++) {
       const bi = byFirst[k];
       if (bi === ai || firsts[k] <= aFirst || lasts[k] <= aLast) continue;
       foundAddress[found] = bi;
       foundDistance[found] = Math.abs(firsts[k] - aLast);
+      if (firsts[k] < aLast) before++;
       found++;
     }
     if (found <= MAX_CANDIDATES) {
       for (let index = 0; index < found; index++) {
-        earlier.push(ai);
-        later.push(foundAddress[index]);
+        earlier[pairs] = ai;
+        later[pairs++] = foundAddress[index];
       }
       continue;
     }
-    // The MAX_CANDIDATES nearest by (distance, index), ascending: insertion into a short sorted list.
+    // The distances fall towards `before` and rise after it: merging the two runs outwards takes
+    // the MAX_CANDIDATES nearest, plus any others as near as the last one taken (ties go by index).
+    let left = before - 1;
+    let right = before;
     let kept = 0;
-    for (let index = 0; index < found; index++) {
+    let farthest = 0;
+    while (kept < MAX_CANDIDATES || (left >= 0 && foundDistance[left] === farthest) || (right < found && foundDistance[right] === farthest)) {
+      const fromLeft = right >= found || (left >= 0 && foundDistance[left] <= foundDistance[right]);
+      const index = fromLeft ? left-- : right++;
+      farthest = foundDistance[index];
+      // Insertion into the short list sorted by (distance, index).
       const bi = foundAddress[index];
-      const distance = foundDistance[index];
-      if (kept === MAX_CANDIDATES) {
-        const worst = kept - 1;
-        if (distance > nearestDistance[worst] || (distance === nearestDistance[worst] && bi > nearestAddress[worst])) continue;
-        kept--;
-      }
-      let at = kept;
-      while (at > 0 && (nearestDistance[at - 1] > distance || (nearestDistance[at - 1] === distance && nearestAddress[at - 1] > bi))) {
+      let at = kept++;
+      while (at > 0 && (nearestDistance[at - 1] > farthest || (nearestDistance[at - 1] === farthest && nearestAddress[at - 1] > bi))) {
         nearestDistance[at] = nearestDistance[at - 1];
         nearestAddress[at] = nearestAddress[at - 1];
         at--;
       }
-      nearestDistance[at] = distance;
+      nearestDistance[at] = farthest;
       nearestAddress[at] = bi;
-      kept++;
     }
-    for (let index = 0; index < kept; index++) {
-      earlier.push(ai);
-      later.push(nearestAddress[index]);
+    for (let index = 0; index < MAX_CANDIDATES; index++) {
+      earlier[pairs] = ai;
+      later[pairs++] = nearestAddress[index];
     }
   }
-  return { earlier: earlier.view().slice(), later: later.view().slice() };
+  return { earlier: earlier.slice(0, pairs), later: later.slice(0, pairs) };
 }
 
 /** Pairs below this probability are reported without factor texts (making them dominates the cost). */
