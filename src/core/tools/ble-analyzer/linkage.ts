@@ -2,6 +2,7 @@ import type { AddressType } from './analysis-types.ts';
 import type { BleAddressProfile } from './address-profiles.ts';
 import type { BlePayloadFeatures } from './observations.ts';
 import { calibrated } from './calibration.ts';
+import { toFixedOne } from './fixed-one.ts';
 import { rotationFitRatio, type BleRotationModel } from './rotation-model.ts';
 import { matchingMarginals, type BleCandidatePairs } from './matching-marginals.ts';
 import { lowerBound } from './sorted-search.ts';
@@ -90,17 +91,17 @@ const LOG_K_LIMIT = 25;
 const RSSI_SAME_SD_DB = 2.5;
 /** …and those of two emitters by about this much (spread of levels in a room). */
 const RSSI_DIFFERENT_SD_DB = 10;
+/** The constant term of the RSSI continuity log ratio (one Math.log less per receiver and pair). */
+const RSSI_LOG_SD_RATIO = Math.log(RSSI_DIFFERENT_SD_DB / RSSI_SAME_SD_DB);
+/** The constant term of the advertising-interval log ratio. */
+const INTERVAL_LOG_SD_RATIO = Math.log(1 / 0.25);
 
 function clamp(value: number, low: number, high: number): number {
   return Math.max(low, Math.min(high, value));
 }
 
-function fixed(value: number, digits = 1): string {
-  return value.toFixed(digits);
-}
-
 function signed(llr: number): string {
-  return `${llr >= 0 ? '+' : '−'}${Math.abs(llr).toFixed(1)}`;
+  return `${llr >= 0 ? '+' : '−'}${toFixedOne(Math.abs(llr))}`;
 }
 
 /** Shares of templates and payloads among the linkable addresses, for rarity weighting. */
@@ -117,9 +118,15 @@ function templateOf(payloads: BleLinkContext['payloadFeatures'], payload: number
 function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: BleLinkContext['payloadFeatures']): PayloadRarity {
   const signatureCount = new Map<number, number>();
   const templateCount = new Map<string, number>();
+  const count = (payload: number): void => {
+    signatureCount.set(payload, (signatureCount.get(payload) ?? 0) + 1);
+  };
   for (const { profile } of addresses) {
-    const seen = new Set<number>([profile.headPayload, profile.tailPayload, profile.dominantPayload]);
-    for (const payload of seen) signatureCount.set(payload, (signatureCount.get(payload) ?? 0) + 1);
+    // Each distinct one of the three once.
+    const { headPayload, tailPayload, dominantPayload } = profile;
+    count(headPayload);
+    if (tailPayload !== headPayload) count(tailPayload);
+    if (dominantPayload !== headPayload && dominantPayload !== tailPayload) count(dominantPayload);
     const template = templateOf(payloads, profile.dominantPayload);
     templateCount.set(template, (templateCount.get(template) ?? 0) + 1);
   }
@@ -150,13 +157,13 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
     const broadSpan = a.type === 'nrpa' ? Math.min(window, 90) : window;
     const same = (1 - broad) * Math.exp(-g / scale) / scale + (g <= broadSpan ? broad / broadSpan : 0);
     const llr = Math.log(same * span);
-    factors.push({ name: 'handoff_gap', llr, text: `hand-off gap ${fixed(gapS)} s (${signed(llr)})` });
+    factors.push({ name: 'handoff_gap', llr, text: `hand-off gap ${toFixedOne(gapS)} s (${signed(llr)})` });
   } else {
     const overlapS = -gapS;
     // Beyond the tolerance, each second of simultaneous activity is strong evidence of two emitters
     // (but not proof: a phone's advertising sets overlap), hence the floor instead of −∞.
     const llr = Math.max(-8, Math.log((0.03 * span) / OVERLAP_LIMIT_S) - 0.25 * overlapS);
-    factors.push({ name: 'co_occurrence', llr, text: `activity overlaps by ${fixed(overlapS)} s (${signed(llr)})` });
+    factors.push({ name: 'co_occurrence', llr, text: `activity overlaps by ${toFixedOne(overlapS)} s (${signed(llr)})` });
   }
 
   // RSSI continuity: A's last packets against B's first, per receiver that heard both.
@@ -171,10 +178,10 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
     const d = rb.headRssi - ra.tailRssi;
     const same = RSSI_SAME_SD_DB;
     const different = RSSI_DIFFERENT_SD_DB;
-    const llr = clamp(Math.log(different / same) - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
+    const llr = clamp(RSSI_LOG_SD_RATIO - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
     rssiLlr += 0.8 * llr;
     heardBoth++;
-    parts += `${heardBoth > 1 ? ', ' : ''}${context.receiverNames[ra.receiver]} Δ${fixed(Math.abs(d))} dB`;
+    parts += `${heardBoth > 1 ? ', ' : ''}${context.receiverNames[ra.receiver]} Δ${toFixedOne(Math.abs(d))} dB`;
   }
   if (heardBoth > 0) factors.push({ name: 'rssi_continuity', llr: rssiLlr, text: `RSSI ${parts} (${signed(rssiLlr)})` });
 
@@ -205,7 +212,7 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
   // Advertising interval: same device keeps its interval (log ratio σ 0.25); devices differ (σ 1).
   if (Number.isFinite(pa.advIntervalS) && Number.isFinite(pb.advIntervalS)) {
     const r = Math.log(pa.advIntervalS / pb.advIntervalS);
-    const llr = clamp(Math.log(1 / 0.25) - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
+    const llr = clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
     factors.push({ name: 'adv_interval_similarity', llr, text: `advertising interval ${Math.round(pa.advIntervalS * 1000)} → ${Math.round(pb.advIntervalS * 1000)} ms (${signed(llr)})` });
   }
 
@@ -236,7 +243,7 @@ function describePrior(a: BleLinkableAddress, context: BleLinkContext, logOdds: 
   return {
     name: 'rotation_interval_fit',
     llr: logOdds,
-    text: `lifetime ${lifetimeS >= 120 ? `${fixed(lifetimeS / 60)} min` : `${Math.round(lifetimeS)} s`}${startSeen ? '' : ' (start not seen)'} vs ${context.model.name} (${signed(logOdds)})`,
+    text: `lifetime ${lifetimeS >= 120 ? `${toFixedOne(lifetimeS / 60)} min` : `${Math.round(lifetimeS)} s`}${startSeen ? '' : ' (start not seen)'} vs ${context.model.name} (${signed(logOdds)})`,
   };
 }
 
@@ -254,17 +261,18 @@ class PairScorer {
   private readonly tailPayload: Int32Array;
   private readonly headTemplate: Int32Array;
   private readonly tailTemplate: Int32Array;
-  /** Per address: linkable addresses sharing its tail template's / tail payload's rarity counts. */
-  private readonly tailTemplateCount: Float64Array;
-  private readonly tailSignatureCount: Float64Array;
+  /** Per address: the payload term of a successor carrying its tail signature, its tail template, neither. */
+  private readonly sameSignatureLlr: Float64Array;
+  private readonly sameTemplateLlr: Float64Array;
+  private readonly differentLlr: Float64Array;
   /** Per address × receiver: mean RSSI of the last / first packets, NaN where not heard. */
   private readonly tailRssi: Float64Array;
   private readonly headRssi: Float64Array;
   private readonly receivers: number;
   private readonly window: number;
   private readonly span: number;
-  private readonly n: number;
-  private readonly floor: number;
+  /** The co-occurrence term before its overlap part. */
+  private readonly overlapLlr: number;
 
   constructor(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext, rarity: PayloadRarity) {
     const count = addresses.length;
@@ -278,8 +286,9 @@ class PairScorer {
     this.tailPayload = new Int32Array(count);
     this.headTemplate = new Int32Array(count);
     this.tailTemplate = new Int32Array(count);
-    this.tailTemplateCount = new Float64Array(count);
-    this.tailSignatureCount = new Float64Array(count);
+    this.sameSignatureLlr = new Float64Array(count);
+    this.sameTemplateLlr = new Float64Array(count);
+    this.differentLlr = new Float64Array(count);
     this.tailRssi = new Float64Array(count * this.receivers).fill(Number.NaN);
     this.headRssi = new Float64Array(count * this.receivers).fill(Number.NaN);
     const templateIds = new Map<string, number>();
@@ -291,6 +300,9 @@ class PairScorer {
       }
       return id;
     };
+    // As in describePair: shares among the other addresses, floored.
+    const n = Math.max(1, rarity.total - 1);
+    const floor = 0.5 / n;
     for (let i = 0; i < count; i++) {
       const { profile, type, irk } = addresses[i];
       this.first[i] = profile.firstMs;
@@ -303,8 +315,11 @@ class PairScorer {
       const tailTemplate = templateOf(context.payloadFeatures, profile.tailPayload);
       this.headTemplate[i] = templateId(templateOf(context.payloadFeatures, profile.headPayload));
       this.tailTemplate[i] = templateId(tailTemplate);
-      this.tailTemplateCount[i] = rarity.templateCount.get(tailTemplate) ?? 1;
-      this.tailSignatureCount[i] = rarity.signatureCount.get(profile.tailPayload) ?? 1;
+      const templateShare = Math.max(floor, ((rarity.templateCount.get(tailTemplate) ?? 1) - 1) / n);
+      const signatureShare = Math.max(floor, ((rarity.signatureCount.get(profile.tailPayload) ?? 1) - 1) / n);
+      this.sameSignatureLlr[i] = Math.log(0.6 / signatureShare);
+      this.sameTemplateLlr[i] = Math.log(0.38 / templateShare);
+      this.differentLlr[i] = Math.log(0.02 / Math.max(0.05, 1 - templateShare));
       for (const receiver of profile.receivers) {
         this.tailRssi[i * this.receivers + receiver.receiver] = receiver.tailRssi;
         this.headRssi[i * this.receivers + receiver.receiver] = receiver.headRssi;
@@ -312,8 +327,7 @@ class PairScorer {
     }
     this.window = context.linkageWindowS;
     this.span = this.window + OVERLAP_LIMIT_S;
-    this.n = Math.max(1, rarity.total - 1);
-    this.floor = 0.5 / this.n;
+    this.overlapLlr = Math.log((0.03 * this.span) / OVERLAP_LIMIT_S);
   }
 
   /** The summed log-likelihood ratio of A (earlier) → B (later); mirrors `describePair` term by term. */
@@ -335,7 +349,7 @@ class PairScorer {
       total += Math.log(same * span);
     } else {
       const overlapS = -gapS;
-      total += Math.max(-8, Math.log((0.03 * span) / OVERLAP_LIMIT_S) - 0.25 * overlapS);
+      total += Math.max(-8, this.overlapLlr - 0.25 * overlapS);
     }
 
     const receivers = this.receivers;
@@ -349,29 +363,21 @@ class PairScorer {
       const d = head - tail;
       const same = RSSI_SAME_SD_DB;
       const different = RSSI_DIFFERENT_SD_DB;
-      const llr = clamp(Math.log(different / same) - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
+      const llr = clamp(RSSI_LOG_SD_RATIO - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
       rssiLlr += 0.8 * llr;
       heardBoth++;
     }
     if (heardBoth > 0) total += rssiLlr;
 
-    const n = this.n;
-    const floor = this.floor;
     const sigA = this.tailPayload[a];
     const sigB = this.headPayload[b];
-    const templateShare = Math.max(floor, (this.tailTemplateCount[a] - 1) / n);
-    if (sigA === sigB && sigA >= 0) {
-      const share = Math.max(floor, (this.tailSignatureCount[a] - 1) / n);
-      total += Math.log(0.6 / share);
-    } else if (this.tailTemplate[a] === this.headTemplate[b]) {
-      total += Math.log(0.38 / templateShare);
-    } else {
-      total += Math.log(0.02 / Math.max(0.05, 1 - templateShare));
-    }
+    if (sigA === sigB && sigA >= 0) total += this.sameSignatureLlr[a];
+    else if (this.tailTemplate[a] === this.headTemplate[b]) total += this.sameTemplateLlr[a];
+    else total += this.differentLlr[a];
 
     if (Number.isFinite(intervalA) && Number.isFinite(intervalB)) {
       const r = Math.log(intervalA / intervalB);
-      total += clamp(Math.log(1 / 0.25) - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
+      total += clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
     }
 
     if (this.nrpa[a] !== this.nrpa[b]) total += -2.5;
@@ -472,17 +478,24 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
   const pairs = sweepCandidates(addresses, context.linkageWindowS);
   const rarity = payloadRarity(addresses, context.payloadFeatures);
   const scorer = new PairScorer(addresses, context, rarity);
-  const candidateCount = new Int32Array(addresses.length);
-  for (let e = 0; e < pairs.earlier.length; e++) candidateCount[pairs.earlier[e]]++;
-  const priors = Float64Array.from(addresses, (address) => successorPriorLogOdds(address, context));
-  const irk = Int32Array.from(addresses, (address) => address.irk);
   const count = pairs.earlier.length;
+  const candidateCount = new Int32Array(addresses.length);
+  for (let e = 0; e < count; e++) candidateCount[pairs.earlier[e]]++;
+  const priors = new Float64Array(addresses.length);
+  // The prior spread over A's candidates, in log odds.
+  const priorPerCandidate = new Float64Array(addresses.length);
+  const irk = new Int32Array(addresses.length);
+  for (let index = 0; index < addresses.length; index++) {
+    priors[index] = successorPriorLogOdds(addresses[index], context);
+    if (candidateCount[index] > 0) priorPerCandidate[index] = priors[index] - Math.log(candidateCount[index]);
+    irk[index] = addresses[index].irk;
+  }
   const logK = new Float64Array(count);
   for (let e = 0; e < count; e++) {
     const ai = pairs.earlier[e];
     const bi = pairs.later[e];
     const sameKey = irk[ai] >= 0 && irk[ai] === irk[bi];
-    logK[e] = sameKey ? LOG_K_LIMIT : clamp(priors[ai] - Math.log(candidateCount[ai]) + scorer.score(ai, bi), -LOG_K_LIMIT, LOG_K_LIMIT);
+    logK[e] = sameKey ? LOG_K_LIMIT : clamp(priorPerCandidate[ai] + scorer.score(ai, bi), -LOG_K_LIMIT, LOG_K_LIMIT);
   }
   const marginals = matchingMarginals(addresses.length, pairs, logK);
   const probability = new Float64Array(count);
