@@ -5,7 +5,7 @@ import { calibrated } from './calibration.ts';
 import { toFixedOne } from './fixed-one.ts';
 import { rotationFitRatio, type BleRotationModel } from './rotation-model.ts';
 import { matchingMarginals, type BleCandidatePairs } from './matching-marginals.ts';
-import { lowerBound } from './sorted-search.ts';
+import { lowerBound, upperBound } from './sorted-search.ts';
 
 export type { BleCandidatePairs } from './matching-marginals.ts';
 
@@ -415,56 +415,57 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
   const later = new Int32Array(count * MAX_CANDIDATES);
   let pairs = 0;
   const windowMs = linkageWindowS * 1000;
-  const foundAddress = new Int32Array(count);
-  const foundDistance = new Float64Array(count);
-  const nearestAddress = new Int32Array(count);
-  const nearestDistance = new Float64Array(count);
+  // Sweep positions of the candidates taken for one A (at most MAX_CANDIDATES plus ties).
+  const taken = new Int32Array(count);
+  const takenDistance = new Float64Array(count);
   for (let ai = 0; ai < count; ai++) {
     const aFirst = firstOf[ai];
     const aLast = lastOf[ai];
     const from = lowerBound(firsts, aLast - OVERLAP_LIMIT_S * 1000);
-    let found = 0;
-    // Found in sweep order: the first `before` start before A's end (nearest last), the rest at or after it (nearest first).
-    let before = 0;
-    for (let k = from; k < count && firsts[k] <= aLast + windowMs; k++) {
-      const bi = byFirst[k];
-      if (bi === ai || firsts[k] <= aFirst || lasts[k] <= aLast) continue;
-      foundAddress[found] = bi;
-      foundDistance[found] = Math.abs(firsts[k] - aLast);
-      if (firsts[k] < aLast) before++;
-      found++;
-    }
-    if (found <= MAX_CANDIDATES) {
-      for (let index = 0; index < found; index++) {
-        earlier[pairs] = ai;
-        later[pairs++] = foundAddress[index];
-      }
-      continue;
-    }
-    // The distances fall towards `before` and rise after it: merging the two runs outwards takes
-    // the MAX_CANDIDATES nearest, plus any others as near as the last one taken (ties go by index).
-    let left = before - 1;
-    let right = before;
+    const to = upperBound(firsts, aLast + windowMs, from);
+    // Distances |B's start − A's end| rise in both directions from A's end: take the nearest
+    // outwards, merging the two sides, until MAX_CANDIDATES are taken and the next is farther.
+    let left = lowerBound(firsts, aLast, from, to) - 1;
+    let right = left + 1;
     let kept = 0;
     let farthest = 0;
-    while (kept < MAX_CANDIDATES || (left >= 0 && foundDistance[left] === farthest) || (right < found && foundDistance[right] === farthest)) {
-      const fromLeft = right >= found || (left >= 0 && foundDistance[left] <= foundDistance[right]);
-      const index = fromLeft ? left-- : right++;
-      farthest = foundDistance[index];
-      // Insertion into the short list sorted by (distance, index).
-      const bi = foundAddress[index];
-      let at = kept++;
-      while (at > 0 && (nearestDistance[at - 1] > farthest || (nearestDistance[at - 1] === farthest && nearestAddress[at - 1] > bi))) {
-        nearestDistance[at] = nearestDistance[at - 1];
-        nearestAddress[at] = nearestAddress[at - 1];
+    let more = false;
+    for (;;) {
+      // B qualifies when it is not A, starts after A starts and ends after A ends.
+      while (left >= from && (byFirst[left] === ai || firsts[left] <= aFirst || lasts[left] <= aLast)) left--;
+      while (right < to && (byFirst[right] === ai || firsts[right] <= aFirst || lasts[right] <= aLast)) right++;
+      const leftDistance = left >= from ? aLast - firsts[left] : Infinity;
+      const rightDistance = right < to ? firsts[right] - aLast : Infinity;
+      const distance = Math.min(leftDistance, rightDistance);
+      if (distance === Infinity) break;
+      if (kept >= MAX_CANDIDATES && distance !== farthest) {
+        more = true;
+        break;
+      }
+      taken[kept] = leftDistance <= rightDistance ? left-- : right++;
+      takenDistance[kept++] = distance;
+      farthest = distance;
+    }
+    // Insertion sort of the few taken: by sweep position when they are all the qualifying ones,
+    // else by (distance, index), keeping the MAX_CANDIDATES first (ties at the last distance are all in).
+    const nearest = more || kept > MAX_CANDIDATES;
+    for (let index = 1; index < kept; index++) {
+      const k = taken[index];
+      const distance = takenDistance[index];
+      const bi = byFirst[k];
+      let at = index;
+      while (at > 0 && (nearest ? takenDistance[at - 1] > distance || (takenDistance[at - 1] === distance && byFirst[taken[at - 1]] > bi) : taken[at - 1] > k)) {
+        taken[at] = taken[at - 1];
+        takenDistance[at] = takenDistance[at - 1];
         at--;
       }
-      nearestDistance[at] = farthest;
-      nearestAddress[at] = bi;
+      taken[at] = k;
+      takenDistance[at] = distance;
     }
-    for (let index = 0; index < MAX_CANDIDATES; index++) {
+    if (nearest) kept = MAX_CANDIDATES;
+    for (let index = 0; index < kept; index++) {
       earlier[pairs] = ai;
-      later[pairs++] = nearestAddress[index];
+      later[pairs++] = byFirst[taken[index]];
     }
   }
   return { earlier: earlier.slice(0, pairs), later: later.slice(0, pairs) };
