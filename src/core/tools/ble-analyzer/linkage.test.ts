@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { BleAnalysisOptions } from './analysis-types.ts';
 import { ah, formatBleAddress } from './ah.ts';
+import type { BleAddressProfile } from './address-profiles.ts';
 import { analyzeBle } from './analyze.ts';
-import { matchingMarginals } from './linkage.ts';
+import { sweepCandidates, type BleLinkableAddress } from './linkage.ts';
 import { bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './test-support.ts';
 
 const T0 = 1_712_131_200_000;
@@ -125,23 +126,41 @@ function ah2(irk: Uint8Array): string {
   return formatBleAddress(prand * 2 ** 24 + ah(irk, prand));
 }
 
-describe('matching marginals', () => {
-  it('is exact for an isolated pair: K / (K + 1)', () => {
-    const marginals = matchingMarginals(2, { earlier: Int32Array.of(0), later: Int32Array.of(1) }, Float64Array.of(Math.log(9)));
-    expect(marginals[0]).toBeCloseTo(0.9, 6);
-  });
+describe('candidate sweep', () => {
+  /** The documented rule, pair by pair: every address against every other, nearest 16 by (distance, index). */
+  function bruteForce(addresses: BleLinkableAddress[], windowS: number): Array<[number, number]> {
+    const byFirst = addresses.map((_, index) => index).sort((x, y) => addresses[x].profile.firstMs - addresses[y].profile.firstMs || (addresses[x].address < addresses[y].address ? -1 : 1));
+    const pairs: Array<[number, number]> = [];
+    addresses.forEach(({ profile: a }, ai) => {
+      const found = byFirst.filter((bi) => {
+        const b = addresses[bi].profile;
+        return bi !== ai && b.firstMs >= a.lastMs - 30_000 && b.firstMs <= a.lastMs + windowS * 1000 && b.firstMs > a.firstMs && b.lastMs > a.lastMs;
+      });
+      const distance = (bi: number): number => Math.abs(addresses[bi].profile.firstMs - a.lastMs);
+      const kept = found.length <= 16 ? found : [...found].sort((x, y) => distance(x) - distance(y) || x - y).slice(0, 16);
+      for (const bi of kept) pairs.push([ai, bi]);
+    });
+    return pairs;
+  }
 
-  it('splits a k × k block of equal strong weights into ≈ 1/k', () => {
-    const k = 3;
-    const earlier: number[] = [];
-    const later: number[] = [];
-    for (let a = 0; a < k; a++) {
-      for (let b = 0; b < k; b++) {
-        earlier.push(a);
-        later.push(k + b);
-      }
+  it('keeps the 16 nearest successors by (gap, index), ties included, in the documented order', () => {
+    let state = 12345;
+    const next = (): number => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return state / 4294967296;
+    };
+    // Whole-second starts and ends: many addresses start together, so gaps tie. Dense enough for
+    // most addresses to have more than 16 candidates, sparse enough for many to have about 16.
+    for (const count of [400, 90, 60]) {
+      const addresses: BleLinkableAddress[] = Array.from({ length: count }, (_, index) => {
+        const firstMs = T0 + Math.floor(next() * 600) * S;
+        const lastMs = firstMs + Math.floor(10 + next() * 120) * S;
+        return { profile: { firstMs, lastMs } as BleAddressProfile, address: `addr-${(index * 7919) % count}`, type: 'rpa', irk: -1 };
+      });
+      const pairs = sweepCandidates(addresses, 180);
+      const expected = bruteForce(addresses, 180);
+      expect(expected.length).toBeGreaterThan(count * 5);
+      expect(Array.from(pairs.earlier, (ai, e) => [ai, pairs.later[e]])).toEqual(expected);
     }
-    const marginals = matchingMarginals(2 * k, { earlier: Int32Array.from(earlier), later: Int32Array.from(later) }, new Float64Array(earlier.length).fill(12));
-    for (const value of marginals) expect(value).toBeCloseTo(1 / k, 2);
   });
 });

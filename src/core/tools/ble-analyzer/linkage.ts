@@ -2,9 +2,12 @@ import type { AddressType } from './analysis-types.ts';
 import type { BleAddressProfile } from './address-profiles.ts';
 import type { BlePayloadFeatures } from './observations.ts';
 import { calibrated } from './calibration.ts';
-import { BleGrowableInt32 } from './growable.ts';
+import { toFixedOne } from './fixed-one.ts';
 import { rotationFitRatio, type BleRotationModel } from './rotation-model.ts';
-import { lowerBound } from './sorted-search.ts';
+import { matchingMarginals, type BleCandidatePairs } from './matching-marginals.ts';
+import { lowerBound, upperBound } from './sorted-search.ts';
+
+export type { BleCandidatePairs } from './matching-marginals.ts';
 
 /**
  * Hand-off linkage of private addresses.
@@ -20,8 +23,9 @@ import { lowerBound } from './sorted-search.ts';
  *    candidates (the candidate-set size).
  * 3. Pairwise probabilities are the marginals of a one-successor/one-predecessor matching model
  *    (weights K_AB = odds, "no successor" and "no predecessor" weight 1), estimated by sum-product
- *    belief propagation. It is exact for an isolated pair (p = K/(K+1)) and gives ≈ 1/k to each
- *    of k indistinguishable twins rotating at once, which is what keeps the scores calibrated.
+ *    belief propagation (matching-marginals.ts). It is exact for an isolated pair (p = K/(K+1)) and
+ *    gives ≈ 1/k to each of k indistinguishable twins rotating at once, which is what keeps the
+ *    scores calibrated.
  */
 
 export interface BleLinkableAddress {
@@ -87,17 +91,17 @@ const LOG_K_LIMIT = 25;
 const RSSI_SAME_SD_DB = 2.5;
 /** …and those of two emitters by about this much (spread of levels in a room). */
 const RSSI_DIFFERENT_SD_DB = 10;
+/** The constant term of the RSSI continuity log ratio (one Math.log less per receiver and pair). */
+const RSSI_LOG_SD_RATIO = Math.log(RSSI_DIFFERENT_SD_DB / RSSI_SAME_SD_DB);
+/** The constant term of the advertising-interval log ratio. */
+const INTERVAL_LOG_SD_RATIO = Math.log(1 / 0.25);
 
 function clamp(value: number, low: number, high: number): number {
   return Math.max(low, Math.min(high, value));
 }
 
-function fixed(value: number, digits = 1): string {
-  return value.toFixed(digits);
-}
-
 function signed(llr: number): string {
-  return `${llr >= 0 ? '+' : '−'}${Math.abs(llr).toFixed(1)}`;
+  return `${llr >= 0 ? '+' : '−'}${toFixedOne(Math.abs(llr))}`;
 }
 
 /** Shares of templates and payloads among the linkable addresses, for rarity weighting. */
@@ -114,9 +118,15 @@ function templateOf(payloads: BleLinkContext['payloadFeatures'], payload: number
 function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: BleLinkContext['payloadFeatures']): PayloadRarity {
   const signatureCount = new Map<number, number>();
   const templateCount = new Map<string, number>();
+  const count = (payload: number): void => {
+    signatureCount.set(payload, (signatureCount.get(payload) ?? 0) + 1);
+  };
   for (const { profile } of addresses) {
-    const seen = new Set<number>([profile.headPayload, profile.tailPayload, profile.dominantPayload]);
-    for (const payload of seen) signatureCount.set(payload, (signatureCount.get(payload) ?? 0) + 1);
+    // Each distinct one of the three once.
+    const { headPayload, tailPayload, dominantPayload } = profile;
+    count(headPayload);
+    if (tailPayload !== headPayload) count(tailPayload);
+    if (dominantPayload !== headPayload && dominantPayload !== tailPayload) count(dominantPayload);
     const template = templateOf(payloads, profile.dominantPayload);
     templateCount.set(template, (templateCount.get(template) ?? 0) + 1);
   }
@@ -147,13 +157,13 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
     const broadSpan = a.type === 'nrpa' ? Math.min(window, 90) : window;
     const same = (1 - broad) * Math.exp(-g / scale) / scale + (g <= broadSpan ? broad / broadSpan : 0);
     const llr = Math.log(same * span);
-    factors.push({ name: 'handoff_gap', llr, text: `hand-off gap ${fixed(gapS)} s (${signed(llr)})` });
+    factors.push({ name: 'handoff_gap', llr, text: `hand-off gap ${toFixedOne(gapS)} s (${signed(llr)})` });
   } else {
     const overlapS = -gapS;
     // Beyond the tolerance, each second of simultaneous activity is strong evidence of two emitters
     // (but not proof: a phone's advertising sets overlap), hence the floor instead of −∞.
     const llr = Math.max(-8, Math.log((0.03 * span) / OVERLAP_LIMIT_S) - 0.25 * overlapS);
-    factors.push({ name: 'co_occurrence', llr, text: `activity overlaps by ${fixed(overlapS)} s (${signed(llr)})` });
+    factors.push({ name: 'co_occurrence', llr, text: `activity overlaps by ${toFixedOne(overlapS)} s (${signed(llr)})` });
   }
 
   // RSSI continuity: A's last packets against B's first, per receiver that heard both.
@@ -168,10 +178,10 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
     const d = rb.headRssi - ra.tailRssi;
     const same = RSSI_SAME_SD_DB;
     const different = RSSI_DIFFERENT_SD_DB;
-    const llr = clamp(Math.log(different / same) - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
+    const llr = clamp(RSSI_LOG_SD_RATIO - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
     rssiLlr += 0.8 * llr;
     heardBoth++;
-    parts += `${heardBoth > 1 ? ', ' : ''}${context.receiverNames[ra.receiver]} Δ${fixed(Math.abs(d))} dB`;
+    parts += `${heardBoth > 1 ? ', ' : ''}${context.receiverNames[ra.receiver]} Δ${toFixedOne(Math.abs(d))} dB`;
   }
   if (heardBoth > 0) factors.push({ name: 'rssi_continuity', llr: rssiLlr, text: `RSSI ${parts} (${signed(rssiLlr)})` });
 
@@ -202,7 +212,7 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
   // Advertising interval: same device keeps its interval (log ratio σ 0.25); devices differ (σ 1).
   if (Number.isFinite(pa.advIntervalS) && Number.isFinite(pb.advIntervalS)) {
     const r = Math.log(pa.advIntervalS / pb.advIntervalS);
-    const llr = clamp(Math.log(1 / 0.25) - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
+    const llr = clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
     factors.push({ name: 'adv_interval_similarity', llr, text: `advertising interval ${Math.round(pa.advIntervalS * 1000)} → ${Math.round(pb.advIntervalS * 1000)} ms (${signed(llr)})` });
   }
 
@@ -233,7 +243,7 @@ function describePrior(a: BleLinkableAddress, context: BleLinkContext, logOdds: 
   return {
     name: 'rotation_interval_fit',
     llr: logOdds,
-    text: `lifetime ${lifetimeS >= 120 ? `${fixed(lifetimeS / 60)} min` : `${Math.round(lifetimeS)} s`}${startSeen ? '' : ' (start not seen)'} vs ${context.model.name} (${signed(logOdds)})`,
+    text: `lifetime ${lifetimeS >= 120 ? `${toFixedOne(lifetimeS / 60)} min` : `${Math.round(lifetimeS)} s`}${startSeen ? '' : ' (start not seen)'} vs ${context.model.name} (${signed(logOdds)})`,
   };
 }
 
@@ -251,17 +261,18 @@ class PairScorer {
   private readonly tailPayload: Int32Array;
   private readonly headTemplate: Int32Array;
   private readonly tailTemplate: Int32Array;
-  /** Per address: linkable addresses sharing its tail template's / tail payload's rarity counts. */
-  private readonly tailTemplateCount: Float64Array;
-  private readonly tailSignatureCount: Float64Array;
+  /** Per address: the payload term of a successor carrying its tail signature, its tail template, neither. */
+  private readonly sameSignatureLlr: Float64Array;
+  private readonly sameTemplateLlr: Float64Array;
+  private readonly differentLlr: Float64Array;
   /** Per address × receiver: mean RSSI of the last / first packets, NaN where not heard. */
   private readonly tailRssi: Float64Array;
   private readonly headRssi: Float64Array;
   private readonly receivers: number;
   private readonly window: number;
   private readonly span: number;
-  private readonly n: number;
-  private readonly floor: number;
+  /** The co-occurrence term before its overlap part. */
+  private readonly overlapLlr: number;
 
   constructor(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext, rarity: PayloadRarity) {
     const count = addresses.length;
@@ -275,8 +286,9 @@ class PairScorer {
     this.tailPayload = new Int32Array(count);
     this.headTemplate = new Int32Array(count);
     this.tailTemplate = new Int32Array(count);
-    this.tailTemplateCount = new Float64Array(count);
-    this.tailSignatureCount = new Float64Array(count);
+    this.sameSignatureLlr = new Float64Array(count);
+    this.sameTemplateLlr = new Float64Array(count);
+    this.differentLlr = new Float64Array(count);
     this.tailRssi = new Float64Array(count * this.receivers).fill(Number.NaN);
     this.headRssi = new Float64Array(count * this.receivers).fill(Number.NaN);
     const templateIds = new Map<string, number>();
@@ -288,6 +300,9 @@ class PairScorer {
       }
       return id;
     };
+    // As in describePair: shares among the other addresses, floored.
+    const n = Math.max(1, rarity.total - 1);
+    const floor = 0.5 / n;
     for (let i = 0; i < count; i++) {
       const { profile, type, irk } = addresses[i];
       this.first[i] = profile.firstMs;
@@ -300,8 +315,11 @@ class PairScorer {
       const tailTemplate = templateOf(context.payloadFeatures, profile.tailPayload);
       this.headTemplate[i] = templateId(templateOf(context.payloadFeatures, profile.headPayload));
       this.tailTemplate[i] = templateId(tailTemplate);
-      this.tailTemplateCount[i] = rarity.templateCount.get(tailTemplate) ?? 1;
-      this.tailSignatureCount[i] = rarity.signatureCount.get(profile.tailPayload) ?? 1;
+      const templateShare = Math.max(floor, ((rarity.templateCount.get(tailTemplate) ?? 1) - 1) / n);
+      const signatureShare = Math.max(floor, ((rarity.signatureCount.get(profile.tailPayload) ?? 1) - 1) / n);
+      this.sameSignatureLlr[i] = Math.log(0.6 / signatureShare);
+      this.sameTemplateLlr[i] = Math.log(0.38 / templateShare);
+      this.differentLlr[i] = Math.log(0.02 / Math.max(0.05, 1 - templateShare));
       for (const receiver of profile.receivers) {
         this.tailRssi[i * this.receivers + receiver.receiver] = receiver.tailRssi;
         this.headRssi[i * this.receivers + receiver.receiver] = receiver.headRssi;
@@ -309,8 +327,7 @@ class PairScorer {
     }
     this.window = context.linkageWindowS;
     this.span = this.window + OVERLAP_LIMIT_S;
-    this.n = Math.max(1, rarity.total - 1);
-    this.floor = 0.5 / this.n;
+    this.overlapLlr = Math.log((0.03 * this.span) / OVERLAP_LIMIT_S);
   }
 
   /** The summed log-likelihood ratio of A (earlier) → B (later); mirrors `describePair` term by term. */
@@ -332,7 +349,7 @@ class PairScorer {
       total += Math.log(same * span);
     } else {
       const overlapS = -gapS;
-      total += Math.max(-8, Math.log((0.03 * span) / OVERLAP_LIMIT_S) - 0.25 * overlapS);
+      total += Math.max(-8, this.overlapLlr - 0.25 * overlapS);
     }
 
     const receivers = this.receivers;
@@ -346,29 +363,21 @@ class PairScorer {
       const d = head - tail;
       const same = RSSI_SAME_SD_DB;
       const different = RSSI_DIFFERENT_SD_DB;
-      const llr = clamp(Math.log(different / same) - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
+      const llr = clamp(RSSI_LOG_SD_RATIO - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
       rssiLlr += 0.8 * llr;
       heardBoth++;
     }
     if (heardBoth > 0) total += rssiLlr;
 
-    const n = this.n;
-    const floor = this.floor;
     const sigA = this.tailPayload[a];
     const sigB = this.headPayload[b];
-    const templateShare = Math.max(floor, (this.tailTemplateCount[a] - 1) / n);
-    if (sigA === sigB && sigA >= 0) {
-      const share = Math.max(floor, (this.tailSignatureCount[a] - 1) / n);
-      total += Math.log(0.6 / share);
-    } else if (this.tailTemplate[a] === this.headTemplate[b]) {
-      total += Math.log(0.38 / templateShare);
-    } else {
-      total += Math.log(0.02 / Math.max(0.05, 1 - templateShare));
-    }
+    if (sigA === sigB && sigA >= 0) total += this.sameSignatureLlr[a];
+    else if (this.tailTemplate[a] === this.headTemplate[b]) total += this.sameTemplateLlr[a];
+    else total += this.differentLlr[a];
 
     if (Number.isFinite(intervalA) && Number.isFinite(intervalB)) {
       const r = Math.log(intervalA / intervalB);
-      total += clamp(Math.log(1 / 0.25) - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
+      total += clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
     }
 
     if (this.nrpa[a] !== this.nrpa[b]) total += -2.5;
@@ -379,77 +388,87 @@ class PairScorer {
   }
 }
 
-/** Candidate pairs as parallel arrays: pair e is earlier[e] → later[e]. */
-export interface BleCandidatePairs {
-  earlier: Int32Array;
-  later: Int32Array;
-}
-
-/** Candidate pairs by a time sweep over addresses sorted by first packet. */
+/**
+ * Candidate pairs by a time sweep over addresses sorted by first packet. Pairs come grouped by
+ * the earlier address (in index order); within a group in sweep order when there are at most
+ * MAX_CANDIDATES, else the MAX_CANDIDATES nearest by (|B's start − A's end|, B's index), ascending.
+ */
 export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, linkageWindowS: number): BleCandidatePairs {
   const count = addresses.length;
-  const byFirst = Int32Array.from({ length: count }, (_, index) => index).sort(
-    (x, y) => addresses[x].profile.firstMs - addresses[y].profile.firstMs || (addresses[x].address < addresses[y].address ? -1 : 1),
-  );
+  const firstOf = new Float64Array(count);
+  const lastOf = new Float64Array(count);
+  const byFirst = new Int32Array(count);
+  for (let index = 0; index < count; index++) {
+    firstOf[index] = addresses[index].profile.firstMs;
+    lastOf[index] = addresses[index].profile.lastMs;
+    byFirst[index] = index;
+  }
+  byFirst.sort((x, y) => firstOf[x] - firstOf[y] || (addresses[x].address < addresses[y].address ? -1 : 1));
   // Parallel arrays in sweep order: the inner loop reads nothing else.
   const firsts = new Float64Array(count);
   const lasts = new Float64Array(count);
   for (let k = 0; k < count; k++) {
-    firsts[k] = addresses[byFirst[k]].profile.firstMs;
-    lasts[k] = addresses[byFirst[k]].profile.lastMs;
+    firsts[k] = firstOf[byFirst[k]];
+    lasts[k] = lastOf[byFirst[k]];
   }
-  const earlier = new BleGrowableInt32(1024);
-  const later = new BleGrowableInt32(1024);
+  const earlier = new Int32Array(count * MAX_CANDIDATES);
+  const later = new Int32Array(count * MAX_CANDIDATES);
+  let pairs = 0;
   const windowMs = linkageWindowS * 1000;
-  const foundAddress = new Int32Array(count);
-  const foundDistance = new Float64Array(count);
-  const nearestAddress = new Int32Array(MAX_CANDIDATES);
-  const nearestDistance = new Float64Array(MAX_CANDIDATES);
+  // Sweep positions of the candidates taken for one A (at most MAX_CANDIDATES plus ties).
+  const taken = new Int32Array(count);
+  const takenDistance = new Float64Array(count);
   for (let ai = 0; ai < count; ai++) {
-    const aFirst = addresses[ai].profile.firstMs;
-    const aLast = addresses[ai].profile.lastMs;
+    const aFirst = firstOf[ai];
+    const aLast = lastOf[ai];
     const from = lowerBound(firsts, aLast - OVERLAP_LIMIT_S * 1000);
-    let found = 0;
-    for (let k = from; k < count && firsts[k] <= aLast + windowMs; k++) {
-      const bi = byFirst[k];
-      if (bi === ai || firsts[k] <= aFirst || lasts[k] <= aLast) continue;
-      foundAddress[found] = bi;
-      foundDistance[found] = Math.abs(firsts[k] - aLast);
-      found++;
-    }
-    if (found <= MAX_CANDIDATES) {
-      for (let index = 0; index < found; index++) {
-        earlier.push(ai);
-        later.push(foundAddress[index]);
-      }
-      continue;
-    }
-    // The MAX_CANDIDATES nearest by (distance, index), ascending: insertion into a short sorted list.
+    const to = upperBound(firsts, aLast + windowMs, from);
+    // Distances |B's start − A's end| rise in both directions from A's end: take the nearest
+    // outwards, merging the two sides, until MAX_CANDIDATES are taken and the next is farther.
+    let left = lowerBound(firsts, aLast, from, to) - 1;
+    let right = left + 1;
     let kept = 0;
-    for (let index = 0; index < found; index++) {
-      const bi = foundAddress[index];
-      const distance = foundDistance[index];
-      if (kept === MAX_CANDIDATES) {
-        const worst = kept - 1;
-        if (distance > nearestDistance[worst] || (distance === nearestDistance[worst] && bi > nearestAddress[worst])) continue;
-        kept--;
+    let farthest = 0;
+    let more = false;
+    for (;;) {
+      // B qualifies when it is not A, starts after A starts and ends after A ends.
+      while (left >= from && (byFirst[left] === ai || firsts[left] <= aFirst || lasts[left] <= aLast)) left--;
+      while (right < to && (byFirst[right] === ai || firsts[right] <= aFirst || lasts[right] <= aLast)) right++;
+      const leftDistance = left >= from ? aLast - firsts[left] : Infinity;
+      const rightDistance = right < to ? firsts[right] - aLast : Infinity;
+      const distance = Math.min(leftDistance, rightDistance);
+      if (distance === Infinity) break;
+      if (kept >= MAX_CANDIDATES && distance !== farthest) {
+        more = true;
+        break;
       }
-      let at = kept;
-      while (at > 0 && (nearestDistance[at - 1] > distance || (nearestDistance[at - 1] === distance && nearestAddress[at - 1] > bi))) {
-        nearestDistance[at] = nearestDistance[at - 1];
-        nearestAddress[at] = nearestAddress[at - 1];
+      taken[kept] = leftDistance <= rightDistance ? left-- : right++;
+      takenDistance[kept++] = distance;
+      farthest = distance;
+    }
+    // Insertion sort of the few taken: by sweep position when they are all the qualifying ones,
+    // else by (distance, index), keeping the MAX_CANDIDATES first (ties at the last distance are all in).
+    const nearest = more || kept > MAX_CANDIDATES;
+    for (let index = 1; index < kept; index++) {
+      const k = taken[index];
+      const distance = takenDistance[index];
+      const bi = byFirst[k];
+      let at = index;
+      while (at > 0 && (nearest ? takenDistance[at - 1] > distance || (takenDistance[at - 1] === distance && byFirst[taken[at - 1]] > bi) : taken[at - 1] > k)) {
+        taken[at] = taken[at - 1];
+        takenDistance[at] = takenDistance[at - 1];
         at--;
       }
-      nearestDistance[at] = distance;
-      nearestAddress[at] = bi;
-      kept++;
+      taken[at] = k;
+      takenDistance[at] = distance;
     }
+    if (nearest) kept = MAX_CANDIDATES;
     for (let index = 0; index < kept; index++) {
-      earlier.push(ai);
-      later.push(nearestAddress[index]);
+      earlier[pairs] = ai;
+      later[pairs++] = byFirst[taken[index]];
     }
   }
-  return { earlier: earlier.view().slice(), later: later.view().slice() };
+  return { earlier: earlier.slice(0, pairs), later: later.slice(0, pairs) };
 }
 
 /** Pairs below this probability are reported without factor texts (making them dominates the cost). */
@@ -460,17 +479,24 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
   const pairs = sweepCandidates(addresses, context.linkageWindowS);
   const rarity = payloadRarity(addresses, context.payloadFeatures);
   const scorer = new PairScorer(addresses, context, rarity);
-  const candidateCount = new Int32Array(addresses.length);
-  for (let e = 0; e < pairs.earlier.length; e++) candidateCount[pairs.earlier[e]]++;
-  const priors = Float64Array.from(addresses, (address) => successorPriorLogOdds(address, context));
-  const irk = Int32Array.from(addresses, (address) => address.irk);
   const count = pairs.earlier.length;
+  const candidateCount = new Int32Array(addresses.length);
+  for (let e = 0; e < count; e++) candidateCount[pairs.earlier[e]]++;
+  const priors = new Float64Array(addresses.length);
+  // The prior spread over A's candidates, in log odds.
+  const priorPerCandidate = new Float64Array(addresses.length);
+  const irk = new Int32Array(addresses.length);
+  for (let index = 0; index < addresses.length; index++) {
+    priors[index] = successorPriorLogOdds(addresses[index], context);
+    if (candidateCount[index] > 0) priorPerCandidate[index] = priors[index] - Math.log(candidateCount[index]);
+    irk[index] = addresses[index].irk;
+  }
   const logK = new Float64Array(count);
   for (let e = 0; e < count; e++) {
     const ai = pairs.earlier[e];
     const bi = pairs.later[e];
     const sameKey = irk[ai] >= 0 && irk[ai] === irk[bi];
-    logK[e] = sameKey ? LOG_K_LIMIT : clamp(priors[ai] - Math.log(candidateCount[ai]) + scorer.score(ai, bi), -LOG_K_LIMIT, LOG_K_LIMIT);
+    logK[e] = sameKey ? LOG_K_LIMIT : clamp(priorPerCandidate[ai] + scorer.score(ai, bi), -LOG_K_LIMIT, LOG_K_LIMIT);
   }
   const marginals = matchingMarginals(addresses.length, pairs, logK);
   const probability = new Float64Array(count);
@@ -490,104 +516,4 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     }
   }
   return { earlier: pairs.earlier, later: pairs.later, probability, factors };
-}
-
-/** Sweeps after which a component that has not settled stops anyway. */
-const MAX_SWEEPS = 100;
-/** Undamped sweeps before a component that has not settled is taken to oscillate and is damped. */
-const UNDAMPED_SWEEPS = 60;
-/** A message has settled when its relative change in a sweep is below this. */
-const SETTLED = 1e-4;
-
-/**
- * Marginal P(A→B) of the matching model by sum-product belief propagation in odds form:
- *   m(A→B) = K_AB / (1 + Σ_{B'≠B} K_AB' n(B'→A)),  n(B→A) = 1 / (1 + Σ_{A'≠A} m(A'→B)),
- *   P(A→B) = K_AB n(B→A) / (1 + Σ_B' K_AB' n(B'→A)).
- *
- * Each connected component of the candidate graph is iterated on its own and stops as soon as
- * every message in it has settled (relative change below SETTLED), so the many small components
- * of a capture take a few sweeps and only the large ones take more. Updates are undamped: the
- * slow components of real captures do not oscillate but drift (a run of strong candidates
- * passing evidence along), and halving each step in the log domain, as an earlier version did,
- * made them drift for 80 sweeps and more instead of about 30. A component still moving after
- * UNDAMPED_SWEEPS is taken to oscillate (twins can): from then on its messages move half way
- * (geometric mean of old and new). The fixed point is the same either way.
- */
-export function matchingMarginals(nodes: number, pairs: BleCandidatePairs, logK: Float64Array): Float64Array {
-  const edges = pairs.earlier.length;
-  // Components over addresses (an address is a row as the earlier side and a column as the later).
-  const parent = Int32Array.from({ length: nodes }, (_, index) => index);
-  const find = (x: number): number => {
-    while (parent[x] !== x) {
-      parent[x] = parent[parent[x]];
-      x = parent[x];
-    }
-    return x;
-  };
-  for (let e = 0; e < edges; e++) {
-    const x = find(pairs.earlier[e]);
-    const y = find(pairs.later[e]);
-    if (x !== y) parent[Math.max(x, y)] = Math.min(x, y);
-  }
-  // Edges laid out by component (counting sort by root, their own order within a component), so
-  // each component's sweeps read contiguous arrays.
-  const componentStart = new Int32Array(nodes + 1);
-  for (let e = 0; e < edges; e++) componentStart[find(pairs.earlier[e]) + 1]++;
-  for (let node = 0; node < nodes; node++) componentStart[node + 1] += componentStart[node];
-  const place = new Int32Array(edges);
-  const fill = componentStart.slice(0, nodes);
-  const earlier = new Int32Array(edges);
-  const later = new Int32Array(edges);
-  // Per edge [K, m, n] side by side: each pass reads one stream instead of three.
-  const state = new Float64Array(edges * 3);
-  for (let e = 0; e < edges; e++) {
-    const at = fill[find(pairs.earlier[e])]++;
-    place[e] = at;
-    earlier[at] = pairs.earlier[e];
-    later[at] = pairs.later[e];
-    state[3 * at] = Math.exp(logK[e]);
-    state[3 * at + 1] = 1;
-    state[3 * at + 2] = 1;
-  }
-  const rowTotal = new Float64Array(nodes).fill(1);
-  const colTotal = new Float64Array(nodes).fill(1);
-  for (let root = 0; root < nodes; root++) {
-    const from = componentStart[root];
-    const to = componentStart[root + 1];
-    if (from === to) continue;
-    // Row totals of the first sweep; later ones are summed (in the same edge order) while the n
-    // messages are updated, and the column totals while the m messages are.
-    for (let at = from; at < to; at++) rowTotal[earlier[at]] += state[3 * at] * state[3 * at + 2];
-    for (let sweep = 0; sweep < MAX_SWEEPS; sweep++) {
-      const damped = sweep >= UNDAMPED_SWEEPS;
-      // Settled when every relative change is below SETTLED; once one is not, the rest need no check.
-      let moving = false;
-      for (let at = from; at < to; at++) colTotal[later[at]] = 1;
-      for (let at = from, s = 3 * from; at < to; at++, s += 3) {
-        const k = state[s];
-        const old = state[s + 1];
-        const target = k / Math.max(1, rowTotal[earlier[at]] - k * state[s + 2]);
-        const next = damped ? Math.sqrt(old * target) : target;
-        if (!moving && !(Math.abs(next - old) < SETTLED * (next + old))) moving = true;
-        state[s + 1] = next;
-        colTotal[later[at]] += next;
-      }
-      for (let at = from; at < to; at++) rowTotal[earlier[at]] = 1;
-      for (let at = from, s = 3 * from; at < to; at++, s += 3) {
-        const old = state[s + 2];
-        const target = 1 / Math.max(1, colTotal[later[at]] - state[s + 1]);
-        const next = damped ? Math.sqrt(old * target) : target;
-        if (!moving && !(Math.abs(next - old) < SETTLED * (next + old))) moving = true;
-        state[s + 2] = next;
-        rowTotal[earlier[at]] += state[s] * next;
-      }
-      if (!moving) break;
-    }
-  }
-  const marginals = new Float64Array(edges);
-  for (let e = 0; e < edges; e++) {
-    const at = place[e];
-    marginals[e] = clamp((state[3 * at] * state[3 * at + 2]) / rowTotal[earlier[at]], 0, 1);
-  }
-  return marginals;
 }
