@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { oneMovingLogOdds, screenChainPairs, type BleChainSeriesView, type BleCoLocationScreenModel } from './co-location-candidates.ts';
+import { seededRandom } from '../../demo/seeded-random.ts';
 
 const MODEL: BleCoLocationScreenModel = {
   binMs: 10_000,
@@ -95,5 +96,78 @@ describe('RSSI co-variation where only one chain moves', () => {
     const few = oneMovingLogOdds(8 ** 2, 2 ** 2, 12, MODEL);
     expect(few).toBeLessThan(-0.7);
     expect(few).toBeGreaterThan(oneMovingLogOdds(8 ** 2, 2 ** 2, 60, MODEL));
+  });
+});
+
+/**
+ * A random crowd of chains over two hours: devices with one to three sets (sets of one device
+ * share its levels, shifted by a per-set offset, and often its hand-offs), still or walking,
+ * heard in most bins near a receiver, rarely or never far from it, with their own coincidence
+ * tolerances and now and then a repeat one fixed period later.
+ */
+function randomCrowd(seed: number): { spans: Array<{ firstMs: number; lastMs: number }>; series: BleChainSeriesView[]; floors: Float64Array } {
+  const random = seededRandom(seed);
+  const spans: Array<{ firstMs: number; lastMs: number }> = [];
+  const series: BleChainSeriesView[] = [];
+  const t0 = 1_712_131_200_000;
+  for (let device = 0; device < 24; device++) {
+    const firstMs = t0 + random.uniform() * 5_400_000;
+    const lastMs = Math.min(t0 + 7_200_000, firstMs + 120_000 + random.uniform() * 3_600_000);
+    const place = Array.from({ length: RECEIVERS }, () => -95 + 45 * random.uniform());
+    const walking = random.uniform() < 0.5;
+    const phase = random.uniform() * 6;
+    const handoffs: number[] = [];
+    for (let t = firstMs + random.uniform() * 900_000; t < lastMs; t += 600_000 + random.uniform() * 600_000) handoffs.push(t);
+    if (handoffs.length > 0 && random.uniform() < 0.3) handoffs.push(handoffs[handoffs.length - 1] + 900_000);
+    const sets = 1 + Math.floor(random.uniform() * 3);
+    for (let set = 0; set < sets; set++) {
+      const setFirst = set === 0 ? firstMs : firstMs + random.uniform() * 300_000;
+      const setLast = set === 0 ? lastMs : Math.max(setFirst + 70_000, lastMs - random.uniform() * 300_000);
+      const bin0 = Math.floor(setFirst / MODEL.binMs);
+      const bins = Math.floor(setLast / MODEL.binMs) - bin0 + 1;
+      const offset = set === 0 ? 0 : -8 * random.uniform();
+      const coverage = 0.5 + 0.5 * random.uniform();
+      const mean = new Float32Array(RECEIVERS * bins).fill(Number.NaN);
+      const level = new Float64Array(RECEIVERS);
+      for (let r = 0; r < RECEIVERS; r++) {
+        let total = 0;
+        let heard = 0;
+        for (let bin = 0; bin < bins; bin++) {
+          const walk = walking ? 10 * Math.sin((bin0 + bin) / 9 + phase + 2 * r) : 0;
+          const value = place[r] + offset + walk + (set === 0 ? 1.5 : 2.5) * random.normal();
+          if (value < -98 || random.uniform() > coverage) continue;
+          mean[r * bins + bin] = Math.round(value * 4) / 4;
+          total += mean[r * bins + bin];
+          heard++;
+        }
+        level[r] = heard > 0 ? total / heard : Number.NaN;
+      }
+      const own = set === 0 || random.uniform() < 0.6 ? handoffs.map((t) => t + (random.uniform() - 0.5) * 3_000) : handoffs.map(() => setFirst + random.uniform() * (setLast - setFirst)).sort((x, y) => x - y);
+      const boundaries = Float64Array.from(own.filter((t) => t >= setFirst && t <= setLast));
+      spans.push({ firstMs: setFirst, lastMs: setLast });
+      series.push({ bin0, bins, mean, level, boundaries, toleranceMs: 2_500 + 2_500 * random.uniform() });
+    }
+  }
+  return { spans, series, floors: new Float64Array(RECEIVERS).fill(-100) };
+}
+
+describe('the screen decides early exactly as it decides with every term in full', () => {
+  it('keeps and drops the same pairs of random crowds, with the same prior denominator', () => {
+    let kept = 0;
+    let compared = 0;
+    for (let seed = 1; seed <= 12; seed++) {
+      const { spans, series, floors } = randomCrowd(seed);
+      // Bins one chain misses now and then (coverage below 1) and crowds of every size.
+      const early = screenChainPairs(spans, series, RECEIVERS, floors, MODEL);
+      const full = screenChainPairs(spans, series, RECEIVERS, floors, MODEL, true);
+      expect(Array.from(early.a)).toEqual(Array.from(full.a));
+      expect(Array.from(early.b)).toEqual(Array.from(full.b));
+      expect(early.inverseCrowd).toBe(full.inverseCrowd);
+      kept += full.a.length;
+      compared += full.concurrentPairs;
+    }
+    // Both verdicts occur often enough for the comparison to mean something.
+    expect(kept).toBeGreaterThan(20);
+    expect(compared - kept).toBeGreaterThan(200);
   });
 });

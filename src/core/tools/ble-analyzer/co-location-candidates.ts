@@ -23,12 +23,13 @@
  * candidates (they are not in the `co_location` candidate list); on the evaluation scenarios
  * they are pairs whose full score would have been below 0.1, mostly far below. They still count
  * in the prior's denominator (`inverseCrowd`), as pairs without posterior mass, so the fitted
- * rates keep their meaning. Work: constant per concurrent pair (a bin pass for pairs with a
- * moving chain), which is what the sweep over concurrent chains enumerates.
+ * rates keep their meaning. Work: constant per concurrent pair, plus a pass over the sampled
+ * bins of a receiver where both chains may be moving, for the pairs whose verdict the other
+ * terms leave open (`screenPair` decides as soon as the terms not yet read cannot turn it).
  */
 
-import { coRotationLogOdds, gaussianLogDensity } from './co-location-math.ts';
-import { lowerBound, upperBound } from './sorted-search.ts';
+import { gaussianLogDensity } from './co-location-math.ts';
+import { BleHandoffCrowd, coRotationLogOddsOf, coRotationRange, type BleHandoffChain } from './co-rotation.ts';
 
 /** What the screen reads of a chain's RSSI series (co-location.ts builds them). */
 export interface BleChainSeriesView {
@@ -106,6 +107,11 @@ const MIN_EVIDENCE_TRAVEL = -1;
  * the probability under which the score does not even describe a pair (its DESCRIBE_ABOVE).
  */
 const MIN_POSTERIOR_ODDS = 0.01;
+/**
+ * Relative slack of the bound on a chain's spread over the bins the co-variation term reads: the
+ * bound (from prefix sums) and the term's own sums round differently, by far less than this.
+ */
+const SPREAD_BOUND_MARGIN = 1e-6;
 /** A chain whose bins vary by at least MOVING_SD less this (dB) may be moving in the score's sample of bins. */
 const MOVING_MARGIN_DB = 0.5;
 /** The smallest co-variation log-odds of a receiver (the score clamps it there). */
@@ -166,6 +172,12 @@ interface Scratch {
   common: Float64Array;
   /** 1 where either chain may be moving. */
   moving: Uint8Array;
+  /** The co-rotation term's bounds. */
+  range: Float64Array;
+  /** Per receiver: the co-variation term's upper bound, whether it is known to be 0, and its value once computed. */
+  covariationHigh: Float64Array;
+  covariationKnown: Uint8Array;
+  covariation: Float64Array;
 }
 
 /** What the screen makes of a pair. */
@@ -176,29 +188,51 @@ const enum Verdict {
   Keep,
 }
 
+/** What the screen precomputes per chain. */
+interface ScreenChain {
+  series: BleChainSeriesView;
+  prefix: ChainPrefix;
+  masked: MaskedBins;
+  handoffs: BleHandoffChain;
+}
+
+/**
+ * Decisions taken before every co-variation term is known keep this much distance from the
+ * thresholds, so that sums of the same terms in another order (rounding) cannot turn them.
+ */
+const DECISION_MARGIN = 1e-9;
+
 /**
  * Whether a pair's estimated evidence (without the prior) reaches MIN_EVIDENCE_SAME for "one
- * device" or MIN_EVIDENCE_TRAVEL for "travelled together".
+ * device" or MIN_EVIDENCE_TRAVEL for "travelled together": that of `exhaustive`, which computes
+ * every term in full and adds them up. Otherwise the terms are read cheapest first, and the pair
+ * is decided as soon as the terms not yet read cannot turn the verdict whatever their values:
+ *   - the RSSI difference terms, from prefix sums;
+ *   - co-rotation: the coincidences counted, but the crowd's share bounded (co-rotation.ts);
+ *   - co-variation per receiver where either chain may move, each between COVARIATION_MIN and
+ *     covariationMax; exactly 0 without a pass over the bins where the prefix sums show that
+ *     neither chain can move over the bins the term reads, at most 0 where one of them cannot;
+ *   - last, the crowd's exact share of the co-rotation term.
+ * The early decisions only take bounds, so they are the full verdict's (tests compare the two).
  */
 function screenPair(
-  chainA: number,
-  sa: BleChainSeriesView,
-  pa: ChainPrefix,
-  sb: BleChainSeriesView,
-  pb: ChainPrefix,
-  /** Whether each chain's hand-offs ascend (then they are searched by bisection). */
-  ascendingA: boolean,
-  ascendingB: boolean,
+  ca: ScreenChain,
+  cb: ScreenChain,
   fromMs: number,
   toMs: number,
   receivers: number,
   floors: Float64Array,
   model: BleCoLocationScreenModel,
   scratch: Scratch,
-  crowd: HandoffCrowd,
+  crowd: BleHandoffCrowd,
   /** The evidence the pair's crowd asks for at least (from MIN_POSTERIOR_ODDS). */
   minimumEvidence: number,
+  exhaustive: boolean,
 ): Verdict {
+  const sa = ca.series;
+  const sb = cb.series;
+  const pa = ca.prefix;
+  const pb = cb.prefix;
   const fromBin = Math.floor(fromMs / model.binMs);
   const toBin = Math.floor(toMs / model.binMs);
   const strideA = sa.bins + 1;
@@ -213,10 +247,19 @@ function screenPair(
   let anyCommon = false;
   // Receivers where either chain may be moving: only there can co-variation be non-zero.
   const movingOn = scratch.moving;
-  let movingReceivers = 0;
   let weightSum = 0;
   let weighted = 0;
   const moving = model.movingSdDb - MOVING_MARGIN_DB;
+  // The co-variation term reads every step-th bin of the overlap where both chains are heard
+  // (covariationOf). Each chain's spread over those bins is at most its squared deviations over
+  // all its bins in the overlap (from the prefix sums) divided by how many bins both are heard
+  // in, at least the sampled bins less those either chain misses anywhere in the overlap.
+  const overlapBins = toBin - fromBin + 1;
+  const sampled = Math.floor((toBin - fromBin) / Math.max(1, Math.floor(overlapBins / model.maxBins))) + 1;
+  const { covariationHigh, covariationKnown } = scratch;
+  const stillSpread = model.movingSdDb ** 2 * (1 - SPREAD_BOUND_MARGIN);
+  let movingHigh = 0;
+  let toCompute = 0;
   for (let r = 0; r < receivers; r++) {
     common[r] = 0;
     movingOn[r] = 0;
@@ -234,7 +277,17 @@ function screenPair(
     const varB = Math.max(0, (pb[endB + 2] - pb[startB + 2]) / nB - meanB * meanB);
     if (nA >= 6 && nB >= 6 && (varA >= moving * moving || varB >= moving * moving)) {
       movingOn[r] = 1;
-      movingReceivers++;
+      // Both still over the bins read: the term is exactly 0; one of them still: at most 0
+      // (only one moving costs, never helps); else at most covariationMax.
+      const both = sampled - (overlapBins - nA) - (overlapBins - nB);
+      const stillA = both >= 6 && (nA * varA) / both < stillSpread;
+      const stillB = both >= 6 && (nB * varB) / both < stillSpread;
+      covariationKnown[r] = stillA && stillB ? 1 : 0;
+      covariationHigh[r] = stillA || stillB ? 0 : model.covariationMax;
+      if (covariationKnown[r] === 0) {
+        movingHigh += covariationHigh[r];
+        toCompute++;
+      }
     }
     // Receivers near their sensitivity are left out, as the score leaves them out.
     if (Math.min(meanA, meanB) < floors[r] + model.censorMarginDb) continue;
@@ -266,46 +319,100 @@ function screenPair(
     evidenceS += offsetLogDensity(offset, model.offsetSd.S) - offsetLogDensity(offset, model.offsetSd.U);
     evidenceT += offsetLogDensity(offset, model.offsetSd.T) - offsetLogDensity(offset, model.offsetSd.U);
   }
-  // The costlier terms only when they can decide: co-variation lies between COVARIATION_MIN and
-  // covariationMax a moving receiver; co-rotation only concerns "one device".
-  const covariationLow = movingReceivers * COVARIATION_MIN;
-  const covariationHigh = movingReceivers * model.covariationMax;
   const needS = Math.max(MIN_EVIDENCE_SAME, minimumEvidence);
   const needT = Math.max(MIN_EVIDENCE_TRAVEL, minimumEvidence);
-  if (evidenceT + covariationLow >= needT) return Verdict.Keep;
-  evidenceS += coRotationLogOddsOf(chainA, sa, ascendingA, sb, ascendingB, fromMs, toMs, model, crowd, needS - evidenceS - covariationHigh);
-  if (evidenceS + covariationLow >= needS) return Verdict.Keep;
-  if (evidenceS + covariationHigh < needS && evidenceT + covariationHigh < needT) return Verdict.Drop;
+  if (exhaustive) {
+    evidenceS += coRotationLogOddsOf(ca.handoffs, cb.handoffs, fromMs, toMs, model.fixedPeriodMs, crowd);
+    let covariation = 0;
+    for (let r = 0; r < receivers; r++) if (movingOn[r] === 1) covariation += covariationOf(sa, ca.masked, sb, cb.masked, r, fromBin, toBin, model);
+    return evidenceS + covariation >= needS || evidenceT + covariation >= needT ? Verdict.Keep : Verdict.Drop;
+  }
+  // The costlier terms only while they can change the verdict: each receiver's co-variation
+  // lies between COVARIATION_MIN and covariationMax, co-rotation (only for "one device") in its
+  // range; the exact crowd share of the co-rotation term is summed last, if at all.
+  const range = scratch.range;
+  let rotationExact = coRotationRange(ca.handoffs, cb.handoffs, fromMs, toMs, model.fixedPeriodMs, crowd, range);
+  const values = scratch.covariation;
   let covariation = 0;
-  for (let r = 0; r < receivers; r++) if (movingOn[r] === 1) covariation += covariationOf(sa, sb, r, fromBin, toBin, model);
+  let high = movingHigh;
+  let left = toCompute;
+  let r = 0;
+  for (;;) {
+    const highT = evidenceT + covariation + high;
+    const highS = evidenceS + range[1] + covariation + high;
+    if (highS < needS - DECISION_MARGIN && highT < needT - DECISION_MARGIN) return Verdict.Drop;
+    const lowT = evidenceT + covariation + left * COVARIATION_MIN;
+    const lowS = evidenceS + range[0] + covariation + left * COVARIATION_MIN;
+    if (lowS >= needS + DECISION_MARGIN || lowT >= needT + DECISION_MARGIN) return Verdict.Keep;
+    if (left > 0) {
+      while (movingOn[r] === 0 || covariationKnown[r] === 1) r++;
+      values[r] = covariationOf(sa, ca.masked, sb, cb.masked, r, fromBin, toBin, model);
+      covariation += values[r];
+      high -= covariationHigh[r];
+      r++;
+      left--;
+    } else if (!rotationExact) {
+      range[0] = range[1] = coRotationLogOddsOf(ca.handoffs, cb.handoffs, fromMs, toMs, model.fixedPeriodMs, crowd);
+      rotationExact = true;
+    } else break;
+  }
+  // Every term known: the verdict from their sum in receiver order (as `exhaustive` sums them).
+  covariation = 0;
+  for (let r = 0; r < receivers; r++) if (movingOn[r] === 1) covariation += covariationKnown[r] === 1 ? 0 : values[r];
+  evidenceS += range[0];
   return evidenceS + covariation >= needS || evidenceT + covariation >= needT ? Verdict.Keep : Verdict.Drop;
+}
+
+/**
+ * A chain's bin means with their "heard" flags side by side ([(r·bins + bin)·2 + 0/1]: the mean,
+ * 0 where not heard; 1 where heard, else 0), so the co-variation sums over the bins both chains
+ * were heard in are products instead of branches: a bin one chain missed adds exact zeros.
+ */
+type MaskedBins = Float32Array;
+
+function maskedBins(series: BleChainSeriesView, receivers: number): MaskedBins {
+  const cells = receivers * series.bins;
+  const masked = new Float32Array(2 * cells);
+  for (let cell = 0; cell < cells; cell++) {
+    const value = series.mean[cell];
+    if (Number.isNaN(value)) continue;
+    masked[2 * cell] = value;
+    masked[2 * cell + 1] = 1;
+  }
+  return masked;
 }
 
 /**
  * The score's RSSI co-variation term on receiver `r`: over the overlap's bins (at most maxBins,
  * evenly spaced) where both chains are heard, the correlation of the two series when both move,
- * a small penalty when only one does.
+ * a small penalty when only one does. The sums are the score's, term for term: a bin either
+ * chain missed adds zeros (x · 0 and 0 · y), which leaves every sum as it was.
  */
-function covariationOf(sa: BleChainSeriesView, sb: BleChainSeriesView, r: number, fromBin: number, toBin: number, model: BleCoLocationScreenModel): number {
+function covariationOf(sa: BleChainSeriesView, xa: MaskedBins, sb: BleChainSeriesView, xb: MaskedBins, r: number, fromBin: number, toBin: number, model: BleCoLocationScreenModel): number {
   const step = Math.max(1, Math.floor((toBin - fromBin + 1) / model.maxBins));
+  // The sampled bins inside both chains (an overlap lies inside both; clipped all the same).
+  const inside = Math.max(sa.bin0, sb.bin0);
+  const first = fromBin < inside ? fromBin + Math.ceil((inside - fromBin) / step) * step : fromBin;
+  const last = Math.min(toBin, sa.bin0 + sa.bins - 1, sb.bin0 + sb.bins - 1);
   let n = 0;
   let sumA = 0;
   let sumB = 0;
   let sumAA = 0;
   let sumBB = 0;
   let sumAB = 0;
-  for (let bin = fromBin; bin <= toBin; bin += step) {
-    const ia = bin - sa.bin0;
-    const ib = bin - sb.bin0;
-    if (ia < 0 || ia >= sa.bins || ib < 0 || ib >= sb.bins) continue;
-    const va = sa.mean[r * sa.bins + ia];
-    const vb = sb.mean[r * sb.bins + ib];
-    if (Number.isNaN(va) || Number.isNaN(vb)) continue;
-    n++;
-    sumA += va;
-    sumB += vb;
-    sumAA += va * va;
-    sumBB += vb * vb;
+  const stride = 2 * step;
+  let ia = 2 * (r * sa.bins + first - sa.bin0);
+  let ib = 2 * (r * sb.bins + first - sb.bin0);
+  for (let bin = first; bin <= last; bin += step, ia += stride, ib += stride) {
+    const va = xa[ia];
+    const heardA = xa[ia + 1];
+    const vb = xb[ib];
+    const heardB = xb[ib + 1];
+    n += heardA * heardB;
+    sumA += va * heardB;
+    sumB += vb * heardA;
+    sumAA += va * va * heardB;
+    sumBB += vb * vb * heardA;
     sumAB += va * vb;
   }
   if (n < 6) return 0;
@@ -339,143 +446,6 @@ export function oneMovingLogOdds(varA: number, varB: number, n: number, model: P
   return Math.max(COVARIATION_MIN, model.oneMovingLogOdds + model.spreadContrastLogOdds * weight * Math.max(0, contrast - 1));
 }
 
-/**
- * How many chains hand off around each hand-off, as the score counts it: every chain's hand-offs
- * sorted once, each hand-off's place among them found by bisection, neighbours within the
- * tolerance counted by stepping outward.
- */
-class HandoffCrowd {
-  private readonly all: Float64Array;
-  private readonly places: Int32Array[];
-  /** Per chain: prefix sums of shareAt over its hand-offs at its own tolerance. */
-  private readonly ownShares: Float64Array[];
-
-  constructor(
-    private readonly series: ReadonlyArray<BleChainSeriesView>,
-    private readonly concurrent: Int32Array,
-  ) {
-    let total = 0;
-    for (const one of series) total += one.boundaries.length;
-    const all = new Float64Array(total);
-    let at = 0;
-    for (const one of series) {
-      all.set(one.boundaries, at);
-      at += one.boundaries.length;
-    }
-    this.all = all.sort();
-    this.places = series.map((one) => Int32Array.from(one.boundaries, (t) => upperBound(this.all, t)));
-    this.ownShares = series.map((one, chain) => {
-      const sums = new Float64Array(one.boundaries.length + 1);
-      for (let boundary = 0; boundary < one.boundaries.length; boundary++) sums[boundary + 1] = sums[boundary] + this.shareAt(chain, boundary, one.toleranceMs);
-      return sums;
-    });
-  }
-
-  /**
-   * Σ shareAt over the chain's hand-offs first..last−1 at `tolerance`: from prefix sums when the
-   * tolerance is the chain's own (most pairs), else one by one.
-   */
-  shareSum(chain: number, first: number, last: number, tolerance: number): number {
-    if (tolerance === this.series[chain].toleranceMs) return this.ownShares[chain][last] - this.ownShares[chain][first];
-    let sum = 0;
-    for (let boundary = first; boundary < last; boundary++) sum += this.shareAt(chain, boundary, tolerance);
-    return sum;
-  }
-
-  /** Share of the chains active with `chain` that hand off within `tolerance` of its hand-off `boundary` (at most 0.9). */
-  shareAt(chain: number, boundary: number, tolerance: number): number {
-    const all = this.all;
-    const t = this.series[chain].boundaries[boundary];
-    const place = this.places[chain][boundary];
-    let above = place;
-    while (above < all.length && all[above] <= t + tolerance) above++;
-    let below = place;
-    while (below > 0 && all[below - 1] > t - tolerance) below--;
-    return Math.min(0.9, Math.max(0, above - below - 1) / Math.max(1, this.concurrent[chain]));
-  }
-}
-
-/**
- * The co-rotation term, computed as the score computes it: coincidences of the two chains'
- * hand-offs, against the chance of one from the hand-off rate or the crowd handing off at once.
- */
-function coRotationLogOddsOf(
-  chainA: number,
-  sa: BleChainSeriesView,
-  ascendingA: boolean,
-  sb: BleChainSeriesView,
-  ascending: boolean,
-  fromMs: number,
-  toMs: number,
-  model: BleCoLocationScreenModel,
-  crowd: HandoffCrowd,
-  /** The value the caller needs the term to reach; below it an upper bound is returned instead. */
-  needed: number,
-): number {
-  const tolerance = Math.max(sa.toleranceMs, sb.toleranceMs);
-  const low = fromMs - tolerance;
-  const high = toMs + tolerance;
-  let inA = 0;
-  let matched = 0;
-  let previousMatch = Number.NaN;
-  const other = sb.boundaries;
-  let inB = 0;
-  if (ascending) inB = upperBound(other, high) - lowerBound(other, low);
-  else for (const t of other) if (t >= low && t <= high) inB++;
-  // The chain's hand-offs in range: a contiguous run when they ascend (crowd shares summed at once).
-  const firstInRange = ascendingA ? lowerBound(sa.boundaries, low) : 0;
-  const endOfRange = ascendingA ? upperBound(sa.boundaries, high) : sa.boundaries.length;
-  let crowdShare = ascendingA ? crowd.shareSum(chainA, firstInRange, endOfRange, tolerance) : 0;
-  if (ascendingA) {
-    const bound = coRotationUpperBound(endOfRange - firstInRange, inB, crowdShare, tolerance, toMs - fromMs);
-    if (bound < needed) return bound;
-  }
-  for (let boundary = firstInRange; boundary < endOfRange; boundary++) {
-    const t = sa.boundaries[boundary];
-    if (t < low || t > high) continue;
-    inA++;
-    if (!ascendingA) crowdShare += crowd.shareAt(chainA, boundary, tolerance);
-    let first = 0;
-    if (ascending) {
-      first = lowerBound(other, t - tolerance);
-      if (first < other.length && other[first] - t > tolerance) first = other.length;
-    }
-    for (let index = first; index < other.length; index++) {
-      if (Math.abs(other[index] - t) > tolerance) continue;
-      const interval = t - previousMatch;
-      if (!(interval >= model.fixedPeriodMs[0] && interval <= model.fixedPeriodMs[1])) matched++;
-      else inA--;
-      previousMatch = t;
-      break;
-    }
-  }
-  const k = Math.min(inA, inB);
-  if (k <= 0) return 0;
-  const m = Math.min(matched, k);
-  const rate = (Math.max(inA, inB) * 2 * tolerance) / Math.max(1, toMs - fromMs + 2 * tolerance);
-  return coRotationLogOdds(m, k, Math.min(0.9, Math.max(rate, inA > 0 ? crowdShare / inA : 0)));
-}
-
-/**
- * An upper bound of the co-rotation term before its coincidences are counted, from the hand-offs
- * in range (`inA` of the first chain before repeats one fixed period apart are taken out, `inB`
- * of the other) and the crowd's share: with k ≤ min(inA, inB) hand-offs, m ≤ k coincidences and
- * a chance c of one, the term is log(½ + ½·(0.85/c)^m·(0.15/(1−c))^(k−m)), at most
- * k·log(0.85/c) for c ≤ 0.85 and k·log(0.15/(1−c)) above (c never exceeds 0.9). The chance is
- * at least the other chain's hand-off rate and the crowd's share over all inA hand-offs.
- */
-function coRotationUpperBound(inA: number, inB: number, crowdShare: number, tolerance: number, overlapMs: number): number {
-  const k = Math.min(inA, inB);
-  if (k <= 0) return 0;
-  const span = Math.max(1, overlapMs + 2 * tolerance);
-  const lowest = Math.min(0.9, Math.max((inB * 2 * tolerance) / span, crowdShare / inA));
-  // Repeats taken out of inA (down to a single hand-off) can raise the chance: the highest it can be.
-  const highest = Math.min(0.9, Math.max((Math.max(inA, inB) * 2 * tolerance) / span, crowdShare));
-  let bound = lowest < 0.85 ? k * Math.log(0.85 / lowest) : 0;
-  if (highest > 0.85) bound = Math.max(bound, k * Math.log(0.15 / (1 - highest)));
-  return Math.max(0, bound);
-}
-
 /** Log density of an offset of `offset` dB under a zero-mean Gaussian of `sd`, without the constant. */
 function offsetLogDensity(offset: number, sd: number): number {
   return -Math.log(sd) - (offset * offset) / (2 * sd * sd);
@@ -498,6 +468,8 @@ export function screenChainPairs(
   receivers: number,
   floors: Float64Array,
   model: BleCoLocationScreenModel,
+  /** Every term of every pair in full, without early decisions (what the early decisions must reproduce; for tests). */
+  exhaustive = false,
 ): BleScreenedPairs {
   const order = Int32Array.from(chains, (_, index) => index).sort((x, y) => chains[x].firstMs - chains[y].firstMs || x - y);
   // First and last packet by place in the sweep order: the sweeps read nothing else.
@@ -517,10 +489,19 @@ export function screenChainPairs(
       concurrentPairs++;
     }
   }
-  const prefixes = series.map((one) => prefixSums(one, receivers));
-  const ascending = series.map((one) => isAscending(one.boundaries));
-  const handoffCrowd = new HandoffCrowd(series, concurrent);
-  const scratch: Scratch = { diff: new Float64Array(receivers), noise: new Float64Array(receivers), common: new Float64Array(receivers), moving: new Uint8Array(receivers) };
+  const screenChains: ScreenChain[] = series.map((one, index) => ({
+    series: one,
+    prefix: prefixSums(one, receivers),
+    masked: maskedBins(one, receivers),
+    handoffs: { index, boundaries: one.boundaries, toleranceMs: one.toleranceMs, ascending: isAscending(one.boundaries) },
+  }));
+  const handoffCrowd = new BleHandoffCrowd(series, concurrent);
+  const scratch: Scratch = { diff: new Float64Array(receivers), noise: new Float64Array(receivers), common: new Float64Array(receivers), moving: new Uint8Array(receivers),
+    range: new Float64Array(2),
+    covariationHigh: new Float64Array(receivers),
+    covariationKnown: new Uint8Array(receivers),
+    covariation: new Float64Array(receivers),
+  };
   const keptA: number[] = [];
   const keptB: number[] = [];
   let inverseCrowd = 0;
@@ -538,7 +519,7 @@ export function screenChainPairs(
       const to = Math.min(chains[x].lastMs, chains[y].lastMs);
       const crowd = Math.max(2, (concurrent[x] + concurrent[y]) / 2);
       const minimumEvidence = Math.log(MIN_POSTERIOR_ODDS) - Math.log(model.priorMax / crowd);
-      const verdict = screenPair(x, series[x], prefixes[x], series[y], prefixes[y], ascending[x], ascending[y], from, to, receivers, floors, model, scratch, handoffCrowd, minimumEvidence);
+      const verdict = screenPair(screenChains[x], screenChains[y], from, to, receivers, floors, model, scratch, handoffCrowd, minimumEvidence, exhaustive);
       if (verdict === Verdict.NotCompared) continue;
       inverseCrowd += 1 / crowd;
       if (verdict === Verdict.Drop) continue;

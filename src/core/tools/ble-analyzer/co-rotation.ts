@@ -1,0 +1,210 @@
+/**
+ * The co-rotation term of co-location linkage, as the candidate screen reads it
+ * (co-location-candidates.ts): hand-offs of two concurrent chains that fall within a couple of
+ * seconds of each other, against the chance of such a coincidence from the other chain's
+ * hand-off rate or from the crowd handing off at that moment. The score (co-location.ts)
+ * computes the same term.
+ */
+
+import { coRotationLogOdds } from './co-location-math.ts';
+import { lowerBound, upperBound } from './sorted-search.ts';
+
+/** A chain as the co-rotation term reads it. */
+export interface BleHandoffChain {
+  /** The chain's place among those the crowd (`BleHandoffCrowd`) was built from. */
+  index: number;
+  /** Hand-off and edge times (ms) in time order. */
+  boundaries: Float64Array;
+  /** Coincidence tolerance from the advertising interval, ms. */
+  toleranceMs: number;
+  /** Whether `boundaries` ascend (hand-offs of overlapping members can make them not); then they are searched by bisection. */
+  ascending: boolean;
+}
+
+/**
+ * How many chains hand off around each hand-off, as the score counts it: every chain's hand-offs
+ * sorted once, each hand-off's place among them found by bisection, neighbours within the
+ * tolerance counted by stepping outward.
+ */
+export class BleHandoffCrowd {
+  private readonly all: Float64Array;
+  private readonly places: Int32Array[];
+  /** Per chain: prefix sums of shareAt over its hand-offs at its own tolerance. */
+  private readonly ownShares: Float64Array[];
+  /** Per chain: the same at the largest tolerance of any chain (no pair's tolerance exceeds it). */
+  private readonly widestShares: Float64Array[];
+
+  constructor(
+    private readonly chains: ReadonlyArray<{ boundaries: Float64Array; toleranceMs: number }>,
+    /** Per chain: how many chains are active with it. */
+    private readonly concurrent: Int32Array,
+  ) {
+    let total = 0;
+    for (const one of chains) total += one.boundaries.length;
+    const all = new Float64Array(total);
+    let at = 0;
+    for (const one of chains) {
+      all.set(one.boundaries, at);
+      at += one.boundaries.length;
+    }
+    this.all = all.sort();
+    this.places = chains.map((one) => Int32Array.from(one.boundaries, (t) => upperBound(this.all, t)));
+    this.ownShares = chains.map((one, chain) => this.shareSums(chain, one.toleranceMs));
+    let widest = 0;
+    for (const one of chains) widest = Math.max(widest, one.toleranceMs);
+    this.widestShares = chains.map((_, chain) => this.shareSums(chain, widest));
+  }
+
+  private shareSums(chain: number, tolerance: number): Float64Array {
+    const boundaries = this.chains[chain].boundaries;
+    const sums = new Float64Array(boundaries.length + 1);
+    for (let boundary = 0; boundary < boundaries.length; boundary++) sums[boundary + 1] = sums[boundary] + this.shareAt(chain, boundary, tolerance);
+    return sums;
+  }
+
+  /**
+   * Σ shareAt over the chain's hand-offs first..last−1 at `tolerance`: from prefix sums when the
+   * tolerance is the chain's own, else one by one.
+   */
+  shareSum(chain: number, first: number, last: number, tolerance: number): number {
+    if (tolerance === this.chains[chain].toleranceMs) return this.ownShares[chain][last] - this.ownShares[chain][first];
+    let sum = 0;
+    for (let boundary = first; boundary < last; boundary++) sum += this.shareAt(chain, boundary, tolerance);
+    return sum;
+  }
+
+  /**
+   * Bounds of shareSum(chain, first, last, tolerance) for any tolerance from the chain's own up:
+   * a wider tolerance counts at least as many hand-offs around each one, so the sums at the
+   * chain's own and at the widest tolerance enclose it.
+   */
+  shareSumAtLeast(chain: number, first: number, last: number): number {
+    return this.ownShares[chain][last] - this.ownShares[chain][first];
+  }
+
+  shareSumAtMost(chain: number, first: number, last: number): number {
+    return this.widestShares[chain][last] - this.widestShares[chain][first];
+  }
+
+  /** Share of the chains active with `chain` that hand off within `tolerance` of its hand-off `boundary` (at most 0.9). */
+  shareAt(chain: number, boundary: number, tolerance: number): number {
+    const all = this.all;
+    const t = this.chains[chain].boundaries[boundary];
+    const place = this.places[chain][boundary];
+    let above = place;
+    while (above < all.length && all[above] <= t + tolerance) above++;
+    let below = place;
+    while (below > 0 && all[below - 1] > t - tolerance) below--;
+    return Math.min(0.9, Math.max(0, above - below - 1) / Math.max(1, this.concurrent[chain]));
+  }
+}
+
+/**
+ * The co-rotation term of chains `a` and `b` over their overlap [fromMs, toMs], as the score
+ * computes it: coincidences of the two chains' hand-offs (a repeat one fixed period after the
+ * last coincidence, which any two devices on the specification's timer produce, is not
+ * counted), against the chance of one from the hand-off rate or the crowd handing off at once.
+ */
+export function coRotationLogOddsOf(a: BleHandoffChain, b: BleHandoffChain, fromMs: number, toMs: number, fixedPeriodMs: readonly [number, number], crowd: BleHandoffCrowd): number {
+  const tolerance = Math.max(a.toleranceMs, b.toleranceMs);
+  const low = fromMs - tolerance;
+  const high = toMs + tolerance;
+  let inA = 0;
+  let matched = 0;
+  let previousMatch = Number.NaN;
+  const own = a.boundaries;
+  const other = b.boundaries;
+  let inB = 0;
+  if (b.ascending) inB = upperBound(other, high) - lowerBound(other, low);
+  else for (const t of other) if (t >= low && t <= high) inB++;
+  // The chain's hand-offs in range: a contiguous run when they ascend (crowd shares summed at once).
+  const firstInRange = a.ascending ? lowerBound(own, low) : 0;
+  const endOfRange = a.ascending ? upperBound(own, high) : own.length;
+  let crowdShare = a.ascending ? crowd.shareSum(a.index, firstInRange, endOfRange, tolerance) : 0;
+  for (let boundary = firstInRange; boundary < endOfRange; boundary++) {
+    const t = own[boundary];
+    if (t < low || t > high) continue;
+    inA++;
+    if (!a.ascending) crowdShare += crowd.shareAt(a.index, boundary, tolerance);
+    let first = 0;
+    if (b.ascending) {
+      first = lowerBound(other, t - tolerance);
+      if (first < other.length && other[first] - t > tolerance) first = other.length;
+    }
+    for (let index = first; index < other.length; index++) {
+      if (Math.abs(other[index] - t) > tolerance) continue;
+      const interval = t - previousMatch;
+      if (!(interval >= fixedPeriodMs[0] && interval <= fixedPeriodMs[1])) matched++;
+      else inA--;
+      previousMatch = t;
+      break;
+    }
+  }
+  const k = Math.min(inA, inB);
+  if (k <= 0) return 0;
+  const m = Math.min(matched, k);
+  const rate = (Math.max(inA, inB) * 2 * tolerance) / Math.max(1, toMs - fromMs + 2 * tolerance);
+  return coRotationLogOdds(m, k, Math.min(0.9, Math.max(rate, inA > 0 ? crowdShare / inA : 0)));
+}
+
+/** ln ½: the co-rotation term is never below it ("one device" is half "chance"). */
+const CO_ROTATION_MIN = Math.log(0.5);
+
+/**
+ * The co-rotation term or bounds of it, cheaply: `range` gets [low, high]; the result says
+ * whether they are the exact term (`coRotationLogOddsOf`, low = high). The coincidences are
+ * counted exactly, by one merge of the two chains' ascending hand-offs; only the crowd's share at
+ * the pair's tolerance, when that is the other chain's, is bounded instead of summed hand-off
+ * by hand-off (between its sums at the first chain's own and at the widest tolerance). The term,
+ * log(½ + ½·(0.85/c)^m·(0.15/(1−c))^(k−m)), is convex in the chance c (a log-sum-exp of a
+ * function convex in c), so over the chance's range it is highest at one of the ends; it is
+ * never below ln ½. Chains whose hand-offs do not ascend get the exact term.
+ */
+export function coRotationRange(a: BleHandoffChain, b: BleHandoffChain, fromMs: number, toMs: number, fixedPeriodMs: readonly [number, number], crowd: BleHandoffCrowd, range: Float64Array): boolean {
+  if (!a.ascending || !b.ascending) {
+    range[0] = range[1] = coRotationLogOddsOf(a, b, fromMs, toMs, fixedPeriodMs, crowd);
+    return true;
+  }
+  const tolerance = Math.max(a.toleranceMs, b.toleranceMs);
+  const low = fromMs - tolerance;
+  const high = toMs + tolerance;
+  const own = a.boundaries;
+  const other = b.boundaries;
+  const inB = upperBound(other, high) - lowerBound(other, low);
+  const first = lowerBound(own, low);
+  const end = upperBound(own, high);
+  let inA = 0;
+  let matched = 0;
+  let previousMatch = Number.NaN;
+  // The first hand-off of the other chain not before t − tolerance only moves forward with t;
+  // t has a coincidence when that hand-off is not after t + tolerance.
+  let next = first < end ? lowerBound(other, own[first] - tolerance) : 0;
+  for (let boundary = first; boundary < end; boundary++) {
+    const t = own[boundary];
+    inA++;
+    while (next < other.length && other[next] < t - tolerance) next++;
+    if (next < other.length && other[next] - t <= tolerance) {
+      const interval = t - previousMatch;
+      if (!(interval >= fixedPeriodMs[0] && interval <= fixedPeriodMs[1])) matched++;
+      else inA--;
+      previousMatch = t;
+    }
+  }
+  const k = Math.min(inA, inB);
+  if (k <= 0) {
+    range[0] = range[1] = 0;
+    return true;
+  }
+  const m = Math.min(matched, k);
+  const rate = (Math.max(inA, inB) * 2 * tolerance) / Math.max(1, toMs - fromMs + 2 * tolerance);
+  if (tolerance === a.toleranceMs) {
+    const crowdShare = crowd.shareSum(a.index, first, end, tolerance);
+    range[0] = range[1] = coRotationLogOdds(m, k, Math.min(0.9, Math.max(rate, crowdShare / inA)));
+    return true;
+  }
+  const chanceLow = Math.min(0.9, Math.max(rate, crowd.shareSumAtLeast(a.index, first, end) / inA));
+  const chanceHigh = Math.min(0.9, Math.max(rate, crowd.shareSumAtMost(a.index, first, end) / inA));
+  range[0] = CO_ROTATION_MIN;
+  range[1] = Math.max(coRotationLogOdds(m, k, chanceLow), coRotationLogOdds(m, k, chanceHigh));
+  return false;
+}
