@@ -133,10 +133,8 @@ export function buildAddressProfiles(store: BleObservationStore): Array<BleAddre
       // add up across a split (a pause of 30 s always starts a new second).
       if (ts - previousTs > MIN_SEGMENT_GAP_MS) pauses.push(index - from, ts - previousTs, occupied);
       const second = Math.floor(ts / 1000);
-      if (second !== lastSecond) {
-        occupied++;
-        lastSecond = second;
-      }
+      occupied += +(second !== lastSecond);
+      lastSecond = second;
       previousTs = ts;
     }
     let tailDone = 0;
