@@ -71,7 +71,7 @@ describe('buildChains and buildClusters', () => {
       analysis.candidates.find((candidate) => candidate.earlier === earlier && candidate.later === later)?.factors.find((factor) => factor.startsWith('payload_signature_match: '));
     const outcomes = new Set<boolean>();
     for (const cluster of analysis.clusters) {
-      const handOffs = cluster.chains.flatMap((chain) => chain.slice(1).map((later, index) => payloadFactor(chain[index], later)));
+      const handOffs = (cluster.chains ?? []).flatMap((chain) => chain.slice(1).map((later, index) => payloadFactor(chain[index], later)));
       expect(handOffs.every((factor) => factor !== undefined)).toBe(true);
       const allSame = handOffs.every((factor) => factor!.startsWith('payload_signature_match: same payload signature'));
       outcomes.add(allSame);
