@@ -46,7 +46,8 @@ function addressOrder(addresses: ReadonlyArray<BleLinkableAddress>): (x: number,
 class UnionFind {
   private readonly parent: Int32Array;
   constructor(size: number) {
-    this.parent = Int32Array.from({ length: size }, (_, index) => index);
+    this.parent = new Int32Array(size);
+    for (let index = 0; index < size; index++) this.parent[index] = index;
   }
   find(x: number): number {
     const parent = this.parent;
@@ -103,6 +104,30 @@ export function buildChains(addresses: ReadonlyArray<BleLinkableAddress>, edges:
   return { chains, chainOf, kept };
 }
 
+
+/**
+ * Working arrays of describeCluster, made once per buildClusters and sized for the largest
+ * possible cluster (every address, every tree edge), so clusters allocate only their results.
+ */
+class ClusterScratch {
+  /** A member's position in its cluster. */
+  readonly positionOf: Int32Array;
+  readonly linksFrom: Int32Array;
+  readonly filled: Int32Array;
+  readonly neighbour: Int32Array;
+  readonly linkProbability: Float64Array;
+  readonly product: Float64Array;
+  readonly stack: Int32Array;
+  constructor(addresses: number, treeEdges: number) {
+    this.positionOf = new Int32Array(addresses);
+    this.linksFrom = new Int32Array(addresses + 1);
+    this.filled = new Int32Array(addresses);
+    this.neighbour = new Int32Array(2 * treeEdges);
+    this.linkProbability = new Float64Array(2 * treeEdges);
+    this.product = new Float64Array(addresses);
+    this.stack = new Int32Array(addresses);
+  }
+}
 
 /** An edge of a cluster's link tree: two members and the probability of their link. */
 interface TreeEdge {
@@ -171,12 +196,11 @@ export function buildClusters(
   }
 
   const clusters: AddressCluster[] = [];
-  // Scratch for describeCluster: a member's position in its cluster.
-  const positionOf = new Int32Array(addresses.length);
+  const scratch = new ClusterScratch(addresses.length, tree.length);
   for (const [root, members] of groups) {
     if (members.length < 2) continue;
     members.sort((x, y) => addresses[x].profile.firstMs - addresses[y].profile.firstMs || order(x, y));
-    clusters.push(describeCluster(addresses, members, keptByRoot.get(root) ?? [], treeByRoot.get(root) ?? [], joinsByRoot.get(root) ?? [], chains, chainOf, irkLabels, positionOf));
+    clusters.push(describeCluster(addresses, members, keptByRoot.get(root) ?? [], treeByRoot.get(root) ?? [], joinsByRoot.get(root) ?? [], chains, chainOf, irkLabels, scratch));
   }
   clusters.sort((x, y) => COLLATOR.compare(x.clusterId, y.clusterId));
   return clusters;
@@ -197,21 +221,20 @@ function describeCluster(
   chains: ReadonlyArray<BleChain>,
   chainOf: Int32Array,
   irkLabels: ReadonlyArray<string>,
-  positionOf: Int32Array,
+  scratch: ClusterScratch,
 ): AddressCluster {
   const size = members.length;
+  const { positionOf, linksFrom, filled, neighbour, linkProbability, product, stack } = scratch;
   for (let index = 0; index < size; index++) positionOf[members[index]] = index;
   // Adjacency of the link tree (compressed rows: member i's links are linksFrom[i] … linksFrom[i + 1] − 1),
   // then one walk from every member: O(k²).
-  const linksFrom = new Int32Array(size + 1);
+  linksFrom.fill(0, 0, size + 1);
   for (const edge of tree) {
     linksFrom[positionOf[edge.x] + 1]++;
     linksFrom[positionOf[edge.y] + 1]++;
   }
   for (let i = 0; i < size; i++) linksFrom[i + 1] += linksFrom[i];
-  const filled = linksFrom.slice(0, size);
-  const neighbour = new Int32Array(2 * tree.length);
-  const linkProbability = new Float64Array(2 * tree.length);
+  filled.set(linksFrom.subarray(0, size));
   for (const edge of tree) {
     const i = positionOf[edge.x];
     const j = positionOf[edge.y];
@@ -220,13 +243,11 @@ function describeCluster(
     neighbour[filled[j]] = i;
     linkProbability[filled[j]++] = edge.probability;
   }
-  const product = new Float64Array(size);
-  const stack = new Int32Array(size);
   const matrix: number[][] = new Array(size);
   const memberAddresses: string[] = new Array(size);
   let kind: string = addresses[members[0]].type;
   for (let i = 0; i < size; i++) {
-    product.fill(-1);
+    product.fill(-1, 0, size);
     product[i] = 1;
     let top = 0;
     stack[top++] = i;
