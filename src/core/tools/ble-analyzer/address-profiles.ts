@@ -55,6 +55,16 @@ export function bleSegmentGapMs(advIntervalS: number): number {
   return Math.max(30_000, 20 * interval);
 }
 
+/** The smallest segment gap (`bleSegmentGapMs` never returns less): pauses this long are split candidates. */
+const MIN_SEGMENT_GAP_MS = 30_000;
+
+/**
+ * One forward pass per address collects everything but the tail RSSI: receivers, head RSSI,
+ * payload counts, advertising gaps, and the pauses longer than the smallest possible segment gap
+ * (with the packet and occupied-second counts before each), so segments are cut afterwards without
+ * reading the events again. The tail RSSI is read backwards and stops once every receiver has
+ * its last EDGE_PACKETS values. All scratch arrays are made once per call and reset per address.
+ */
 export function buildAddressProfiles(store: BleObservationStore): Array<BleAddressProfile | undefined> {
   const { start, time, receiver: receiverOf, rssi: rssiOf, payload: payloadOf } = store.events;
   const receivers = store.receiverNames.length;
@@ -68,10 +78,12 @@ export function buildAddressProfiles(store: BleObservationStore): Array<BleAddre
   const lastOnReceiver = new Float64Array(receivers);
   // Payload counts per address: a dense array over payload ids (+1, so "no payload" is slot 0).
   const payloadCounts = new Int32Array(store.payloadCount + 1);
-  const touchedPayloads: number[] = [];
+  const touchedPayloads = new Int32Array(store.payloadCount + 1);
+  const windowCounts = new Int32Array(store.payloadCount + 1);
   // Receivers that heard the current address, kept sorted (there are few receivers).
   const touched = new Int32Array(receivers);
-  let scratch = new Float64Array(1024);
+  let gapScratch = new Float64Array(1024);
+  const pauses = new BlePauses();
   const profiles: Array<BleAddressProfile | undefined> = new Array(store.addressCount);
 
   for (let a = 0; a < store.addressCount; a++) {
@@ -79,14 +91,18 @@ export function buildAddressProfiles(store: BleObservationStore): Array<BleAddre
     const to = start[a + 1];
     if (to === from) continue;
     let touchedCount = 0;
-    touchedPayloads.length = 0;
+    let distinctPayloads = 0;
     let gaps = 0;
-    if (scratch.length < to - from) scratch = new Float64Array(Math.max(to - from, scratch.length * 2));
-    // Advertising interval: gaps between packets on the same receiver (receiver clocks differ
-    // by up to hundreds of ms, so packets of different receivers are never compared).
-    for (let index = from; index < to; index++) lastOnReceiver[receiverOf[index]] = Number.NaN;
+    if (gapScratch.length < to - from) gapScratch = new Float64Array(Math.max(to - from, gapScratch.length * 2));
+    pauses.clear();
+    let previousTs = time[from];
+    let lastSecond = Number.NaN;
+    let occupied = 0;
     for (let index = from; index < to; index++) {
       const receiver = receiverOf[index];
+      const ts = time[index];
+      // Advertising interval: gaps between packets on the same receiver (receiver clocks differ
+      // by up to hundreds of ms, so packets of different receivers are never compared).
       if (perReceiverCount[receiver]++ === 0) {
         let at = touchedCount++;
         while (at > 0 && touched[at - 1] > receiver) {
@@ -94,9 +110,16 @@ export function buildAddressProfiles(store: BleObservationStore): Array<BleAddre
           at--;
         }
         touched[at] = receiver;
+        lastOnReceiver[receiver] = ts;
+      } else {
+        const gap = ts - lastOnReceiver[receiver];
+        if (gap >= SAME_EVENT_MS) {
+          if (gap <= MAX_INTERVAL_MS) gapScratch[gaps++] = gap;
+          lastOnReceiver[receiver] = ts;
+        }
       }
       const rssi = rssiOf[index];
-      if (!Number.isNaN(rssi)) {
+      if (rssi === rssi) {
         rssiSum[receiver] += rssi;
         rssiN[receiver]++;
         if (headN[receiver] < EDGE_PACKETS) {
@@ -104,22 +127,23 @@ export function buildAddressProfiles(store: BleObservationStore): Array<BleAddre
           headN[receiver]++;
         }
       }
-      const payload = payloadOf[index];
-      if (payloadCounts[payload + 1]++ === 0) touchedPayloads.push(payload);
-      const ts = time[index];
-      const previous = lastOnReceiver[receiver];
-      if (Number.isNaN(previous)) lastOnReceiver[receiver] = ts;
-      else if (ts - previous >= SAME_EVENT_MS) {
-        if (ts - previous <= MAX_INTERVAL_MS) scratch[gaps++] = ts - previous;
-        lastOnReceiver[receiver] = ts;
-      }
+      const slot = payloadOf[index] + 1;
+      if (payloadCounts[slot]++ === 0) touchedPayloads[distinctPayloads++] = slot;
+      // Segments: a pause longer than the smallest gap may split; the whole seconds with a packet
+      // add up across a split (a pause of 30 s always starts a new second).
+      if (ts - previousTs > MIN_SEGMENT_GAP_MS) pauses.push(index - from, ts - previousTs, occupied);
+      const second = Math.floor(ts / 1000);
+      occupied += +(second !== lastSecond);
+      lastSecond = second;
+      previousTs = ts;
     }
-    for (let index = to - 1; index >= from; index--) {
+    let tailDone = 0;
+    for (let index = to - 1; index >= from && tailDone < touchedCount; index--) {
       const receiver = receiverOf[index];
       const rssi = rssiOf[index];
-      if (!Number.isNaN(rssi) && tailN[receiver] < EDGE_PACKETS) {
+      if (rssi === rssi && tailN[receiver] < EDGE_PACKETS) {
         tailSum[receiver] += rssi;
-        tailN[receiver]++;
+        if (++tailN[receiver] === EDGE_PACKETS) tailDone++;
       }
     }
     const receiverProfiles: BleReceiverProfile[] = new Array(touchedCount);
@@ -133,17 +157,19 @@ export function buildAddressProfiles(store: BleObservationStore): Array<BleAddre
         tailRssi: tailN[receiver] > 0 ? tailSum[receiver] / tailN[receiver] : Number.NaN,
       };
       perReceiverCount[receiver] = 0;
-      headSum[receiver] = headN[receiver] = tailSum[receiver] = tailN[receiver] = rssiSum[receiver] = rssiN[receiver] = 0;
+      headSum[receiver] = tailSum[receiver] = rssiSum[receiver] = 0;
+      headN[receiver] = tailN[receiver] = rssiN[receiver] = 0;
     }
-    const advIntervalS = gaps >= 4 ? lowerQuantile(scratch, gaps, 0.2) / 1000 : Number.NaN;
+    const advIntervalS = gaps >= 4 ? lowerQuantile(gapScratch, gaps, 0.2) / 1000 : Number.NaN;
 
-    let dominantPayload = -1;
+    let dominantSlot = 0;
     let dominantCount = -1;
-    for (const payload of touchedPayloads) {
-      const count = payloadCounts[payload + 1];
-      payloadCounts[payload + 1] = 0;
-      if (count > dominantCount || (count === dominantCount && payload < dominantPayload)) {
-        dominantPayload = payload;
+    for (let index = 0; index < distinctPayloads; index++) {
+      const slot = touchedPayloads[index];
+      const count = payloadCounts[slot];
+      payloadCounts[slot] = 0;
+      if (count > dominantCount || (count === dominantCount && slot < dominantSlot)) {
+        dominantSlot = slot;
         dominantCount = count;
       }
     }
@@ -155,15 +181,70 @@ export function buildAddressProfiles(store: BleObservationStore): Array<BleAddre
       lastMs: time[to - 1],
       receivers: receiverProfiles,
       advIntervalS,
-      dominantPayload,
-      headPayload: modeOf(payloadOf, from, from + edge),
-      tailPayload: modeOf(payloadOf, to - edge, to),
+      dominantPayload: dominantSlot - 1,
+      headPayload: modeOf(payloadOf, from, from + edge, windowCounts),
+      tailPayload: modeOf(payloadOf, to - edge, to, windowCounts),
       dominantShare: dominantCount / (to - from),
-      distinctPayloads: touchedPayloads.length,
-      segments: segmentsOf(time, from, to, bleSegmentGapMs(advIntervalS)),
+      distinctPayloads,
+      segments: pauses.segments(time, from, to, occupied, bleSegmentGapMs(advIntervalS)),
     };
   }
   return profiles;
+}
+
+/**
+ * The pauses of one address longer than the smallest segment gap: where (packets before it),
+ * how long, and the occupied seconds before it. Growable columns, reused across addresses.
+ */
+class BlePauses {
+  private at = new Int32Array(64);
+  private gap = new Float64Array(64);
+  private occupiedBefore = new Int32Array(64);
+  private length = 0;
+
+  clear(): void {
+    this.length = 0;
+  }
+
+  push(at: number, gap: number, occupiedBefore: number): void {
+    if (this.length === this.at.length) this.grow();
+    this.at[this.length] = at;
+    this.gap[this.length] = gap;
+    this.occupiedBefore[this.length] = occupiedBefore;
+    this.length++;
+  }
+
+  /**
+   * The segments of events [from, to) split at the pauses longer than `gapMs`; `occupied` is the
+   * address's total of occupied seconds.
+   */
+  segments(time: Float64Array, from: number, to: number, occupied: number, gapMs: number): BleSegment[] {
+    const segments: BleSegment[] = [];
+    let startAt = 0;
+    let occupiedAtStart = 0;
+    for (let pause = 0; pause < this.length; pause++) {
+      if (!(this.gap[pause] > gapMs)) continue;
+      const at = this.at[pause];
+      segments.push({ startMs: time[from + startAt], endMs: time[from + at - 1], count: at - startAt, occupiedSeconds: this.occupiedBefore[pause] - occupiedAtStart });
+      startAt = at;
+      occupiedAtStart = this.occupiedBefore[pause];
+    }
+    segments.push({ startMs: time[from + startAt], endMs: time[to - 1], count: to - from - startAt, occupiedSeconds: occupied - occupiedAtStart });
+    return segments;
+  }
+
+  private grow(): void {
+    const size = this.at.length * 2;
+    const at = new Int32Array(size);
+    const gap = new Float64Array(size);
+    const occupiedBefore = new Int32Array(size);
+    at.set(this.at);
+    gap.set(this.gap);
+    occupiedBefore.set(this.occupiedBefore);
+    this.at = at;
+    this.gap = gap;
+    this.occupiedBefore = occupiedBefore;
+  }
 }
 
 /** The q-quantile (lower) of `values[0 .. length)` by quickselect: linear on average, reorders them. */
@@ -171,46 +252,22 @@ function lowerQuantile(values: Float64Array, length: number, q: number): number 
   return selectKth(values, 0, length, Math.min(length - 1, Math.floor(q * (length - 1))));
 }
 
-/** The most frequent value of `values[i]` for i in [from, to); ties go to the smaller value. */
-function modeOf(values: Int32Array, from: number, to: number): number {
+/**
+ * The most frequent value of `values[i]` for i in [from, to); ties go to the smaller value.
+ * `counts` (indexed by value + 1, all zero) is scratch and is left all zero.
+ */
+function modeOf(values: Int32Array, from: number, to: number, counts: Int32Array): number {
+  for (let i = from; i < to; i++) counts[values[i] + 1]++;
   let best = -1;
   let bestCount = 0;
   for (let i = from; i < to; i++) {
     const candidate = values[i];
-    let count = 0;
-    for (let j = from; j < to; j++) if (values[j] === candidate) count++;
+    const count = counts[candidate + 1];
     if (count > bestCount || (count === bestCount && candidate < best)) {
       best = candidate;
       bestCount = count;
     }
   }
+  for (let i = from; i < to; i++) counts[values[i] + 1] = 0;
   return best;
-}
-
-function segmentsOf(time: Float64Array, from: number, to: number, gapMs: number): BleSegment[] {
-  const segments: BleSegment[] = [];
-  let segmentStart = time[from];
-  let previous = segmentStart;
-  let count = 0;
-  let occupied = 0;
-  let lastSecond = Number.NaN;
-  for (let index = from; index < to; index++) {
-    const ts = time[index];
-    if (ts - previous > gapMs) {
-      segments.push({ startMs: segmentStart, endMs: previous, count, occupiedSeconds: occupied });
-      segmentStart = ts;
-      count = 0;
-      occupied = 0;
-      lastSecond = Number.NaN;
-    }
-    const second = Math.floor(ts / 1000);
-    if (second !== lastSecond) {
-      occupied++;
-      lastSecond = second;
-    }
-    count++;
-    previous = ts;
-  }
-  segments.push({ startMs: segmentStart, endMs: previous, count, occupiedSeconds: occupied });
-  return segments;
 }

@@ -2,11 +2,13 @@ import type { ToolWarning } from '../../contract/tool-error.ts';
 import type { SelectedData } from '../../data/selection-types.ts';
 import type { ActivitySegment, AddressClassification, AddressCluster, AddressType, BleAnalysis, BleAnalysisOptions, LinkCandidate, TravelledTogether } from './analysis-types.ts';
 import { bleAhFor, resolvesUnder, type BleAhFunction } from './ah.ts';
-import { buildAddressProfiles, type BleAddressProfile } from './address-profiles.ts';
+import { buildAddressProfiles, type BleAddressProfile, type BleSegment } from './address-profiles.ts';
 import { classifyBleAddress } from './classify.ts';
+import { formatBleCount } from './count-format.ts';
 import { buildChains, buildClusters } from './clusters.ts';
 import { scoreChainPairs, type BleChainPair } from './co-location.ts';
 import { foldCorruptedAddresses } from './corruption.ts';
+import { selectKth } from './quickselect.ts';
 import { bleLinkEdge, linkAddresses, type BleLinkableAddress, type BleLinkEdge, type BleLinks } from './linkage.ts';
 import { BleScanner, type BleObservationStore } from './observations.ts';
 import { BLE_NEUTRAL_ROTATION, bleRotationModel, describeLifetimeRange, learnRotationModel, type BleRotationModel } from './rotation-model.ts';
@@ -26,12 +28,7 @@ export function analyzeBle(selection: SelectedData, options: BleAnalysisOptions)
 const VOTES = 4;
 const ROLES = 4;
 
-const COUNT_FORMAT = new Intl.NumberFormat('en-US');
-
-/** `toLocaleString('en-US')`, with the formatter made once. */
-function formatCount(value: number): string {
-  return COUNT_FORMAT.format(value);
-}
+const formatCount = formatBleCount;
 
 export function analyzeBleStore(store: BleObservationStore, options: BleAnalysisOptions): BleAnalysis {
   const warnings: ToolWarning[] = [];
@@ -58,27 +55,32 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   }
   const votes = store.votes.values;
   const roles = store.roles.values;
-  const observationCount = (id: number) => (profiles[id]?.count ?? 0) + roles[id * ROLES + 3];
+  const addressCount = store.addressCount;
+  // Observations of each address: its own packets and the packets that name it as their target.
+  const observed = new Int32Array(addressCount);
+  for (let id = 0; id < addressCount; id++) observed[id] = (profiles[id]?.count ?? 0) + roles[id * ROLES + 3];
 
   // Corrupted copies of well-observed addresses.
-  const foldInput = store.addressTexts.map((_, id) => ({ id, value: store.addressValues.values[id], count: observationCount(id) }));
-  const folded = foldCorruptedAddresses(foldInput, Math.max(10, options.minObservationCount), options.minObservationCount);
+  const folded = foldCorruptedAddresses(store.addressValues.values, observed, addressCount, Math.max(10, options.minObservationCount), options.minObservationCount);
   // With CRC-bad packets kept: a sparse address seen mostly in CRC-bad packets is a phantom.
   let phantoms = 0;
   let phantomPackets = 0;
-  for (let id = 0; id < store.addressCount; id++) {
-    const count = observationCount(id);
+  for (let id = 0; id < addressCount; id++) {
+    const count = observed[id];
     if (folded.has(id) || count >= options.minObservationCount || 2 * store.crcBadRows.values[id] <= count) continue;
     folded.set(id, -1);
     phantoms++;
     phantomPackets += count;
   }
+  // Folded or phantom: never a device (a flag per address, read by every later loop).
+  const isFolded = new Uint8Array(addressCount);
+  for (const id of folded.keys()) isFolded[id] = 1;
   const foldedInto = new Map<number, { addresses: number; packets: number }>();
   for (const [child, parent] of folded) {
     if (parent < 0) continue;
     const entry = foldedInto.get(parent) ?? { addresses: 0, packets: 0 };
     entry.addresses++;
-    entry.packets += observationCount(child);
+    entry.packets += observed[child];
     foldedInto.set(parent, entry);
   }
   if (phantoms > 0) {
@@ -89,7 +91,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   }
   if (folded.size > phantoms) {
     const bitFlipped = [...folded].filter(([, parent]) => parent >= 0).map(([id]) => id);
-    const packets = bitFlipped.reduce((sum, id) => sum + observationCount(id), 0);
+    const packets = bitFlipped.reduce((sum, id) => sum + observed[id], 0);
     warnings.push({
       code: 'CORRUPTED_ADDRESSES_FOLDED',
       message: `${formatCount(bitFlipped.length)} addresses (${formatCount(packets)} packets) lie 1–2 bit flips from a well-observed address and were treated as corrupted copies, not devices`,
@@ -103,21 +105,27 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
 
   const model0: BleRotationModel = options.rotationModel === 'learned' ? BLE_NEUTRAL_ROTATION : bleRotationModel(options.rotationModel);
   const classification: AddressClassification[] = [];
-  const typeOf = new Array<AddressType>(store.addressCount).fill('unknown');
+  const typeOf = new Array<AddressType>(addressCount).fill('unknown');
   let sparse = 0;
+  // One address's votes and roles, copied into reused arrays (classifyBleAddress only reads them
+  // during the call): a subarray view per address was two allocations each.
+  const addressVotes = new Int32Array(VOTES);
+  const addressRoles = new Int32Array(ROLES);
   const classify = (model: BleRotationModel) => {
     classification.length = 0;
     sparse = 0;
-    for (let id = 0; id < store.addressCount; id++) {
-      if (folded.has(id)) continue;
+    for (let id = 0; id < addressCount; id++) {
+      if (isFolded[id]) continue;
       const profile = profiles[id];
+      for (let index = 0; index < VOTES; index++) addressVotes[index] = votes[id * VOTES + index];
+      for (let index = 0; index < ROLES; index++) addressRoles[index] = roles[id * ROLES + index];
       const verdict = classifyBleAddress({
         address: store.addressTexts[id],
         value: store.addressValues.values[id],
-        votes: votes.subarray(id * VOTES, id * VOTES + VOTES),
-        roles: roles.subarray(id * ROLES, id * ROLES + ROLES),
+        votes: addressVotes,
+        roles: addressRoles,
         profile,
-        observations: observationCount(id),
+        observations: observed[id],
         minObservationCount: options.minObservationCount,
         rotationModel: model,
         dataSpanMs: dataEndMs - dataStartMs,
@@ -126,13 +134,13 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
         payloadNote: profile ? payloadNote(store, profile) : undefined,
       });
       typeOf[id] = verdict.type;
-      if (observationCount(id) < options.minObservationCount) sparse++;
+      if (observed[id] < options.minObservationCount) sparse++;
       classification.push({
         address: store.addressTexts[id],
         type: verdict.type,
         confidence: verdict.confidence,
         evidence: verdict.evidence,
-        observations: observationCount(id),
+        observations: observed[id],
         firstSeenMs: profile?.firstMs ?? Number.NaN,
         lastSeenMs: profile?.lastMs ?? Number.NaN,
       });
@@ -140,9 +148,9 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   };
   // Resolve before classifying so evidence can name the key.
   if (keys.length > 0) {
-    for (let id = 0; id < store.addressCount; id++) {
+    for (let id = 0; id < addressCount; id++) {
       const value = store.addressValues.values[id];
-      if (folded.has(id) || !Number.isFinite(value) || votes[id * VOTES + 1] === 0) continue;
+      if (isFolded[id] || !Number.isFinite(value) || votes[id * VOTES + 1] === 0) continue;
       const index = keys.findIndex((key) => resolvesUnder(value, key));
       irkOf[id] = index;
     }
@@ -155,10 +163,10 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   let model = model0;
   if (options.mode !== 'classification') {
     const linkable: BleLinkableAddress[] = [];
-    for (let id = 0; id < store.addressCount; id++) {
+    for (let id = 0; id < addressCount; id++) {
       const profile = profiles[id];
       const type = typeOf[id];
-      if (!profile || folded.has(id) || (type !== 'rpa' && type !== 'nrpa')) continue;
+      if (!profile || isFolded[id] || (type !== 'rpa' && type !== 'nrpa')) continue;
       linkable.push({ profile, address: store.addressTexts[id], type, irk: irkOf[id] });
     }
     linkable.sort((x, y) => (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
@@ -187,30 +195,32 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
       links = linkAddresses(linkable, { ...context, model });
       classify(model);
     }
-    candidates = new Array<LinkCandidate>(links.earlier.length);
     // Clusters only take pairs with p > 0.5: only those become edge objects.
     const likely: BleLinkEdge[] = [];
+    for (let e = 0; e < links.earlier.length; e++) if (links.probability[e] > 0.5) likely.push(bleLinkEdge(linkable, links, e));
+    const chained = buildChains(linkable, likely);
+    const { pairs } = scoreChainPairs(chained.chains, linkable, store.events, store.receiverNames, dataStartMs, dataEndMs, options.uncalibrated ?? false);
+    // Hand-off candidates, then co-location candidates, in one array of its final length.
+    candidates = new Array<LinkCandidate>(links.earlier.length + pairs.length);
     for (let e = 0; e < links.earlier.length; e++) {
       const factors = links.factors[e];
       candidates[e] = {
         earlier: linkable[links.earlier[e]].address,
         later: linkable[links.later[e]].address,
         probability: links.probability[e],
-        factors: factors ? factors.map((factor) => `${factor.name}: ${factor.text}`) : [],
+        factors: factors ? namedTexts(factors) : [],
       };
-      if (links.probability[e] > 0.5) likely.push(bleLinkEdge(linkable, links, e));
     }
-    const chained = buildChains(linkable, likely);
-    const { pairs } = scoreChainPairs(chained.chains, linkable, store.events, store.receiverNames, dataStartMs, dataEndMs, options.uncalibrated ?? false);
-    for (const pair of pairs) {
-      const [x, y] = linkable[pair.memberA].profile.firstMs <= linkable[pair.memberB].profile.firstMs ? [pair.memberA, pair.memberB] : [pair.memberB, pair.memberA];
-      candidates.push({
-        earlier: linkable[x].address,
-        later: linkable[y].address,
+    for (let index = 0; index < pairs.length; index++) {
+      const pair = pairs[index];
+      const aFirst = linkable[pair.memberA].profile.firstMs <= linkable[pair.memberB].profile.firstMs;
+      candidates[links.earlier.length + index] = {
+        earlier: linkable[aFirst ? pair.memberA : pair.memberB].address,
+        later: linkable[aFirst ? pair.memberB : pair.memberA].address,
         probability: pair.same,
-        factors: pair.terms ? pair.terms.map((term) => `${term.name}: ${term.text}`) : [],
+        factors: pair.terms ? namedTexts(pair.terms) : [],
         relation: 'co_location',
-      });
+      };
     }
     clusters = buildClusters(linkable, chained, pairs, irkLabels);
     travelledTogether = travelRelations(linkable, chained.chains, pairs, clusters);
@@ -222,7 +232,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
     });
   }
 
-  const segments = activitySegments(store, profiles, folded);
+  const segments = activitySegments(store, profiles, isFolded);
   classification.sort((x, y) => (x.firstSeenMs - y.firstSeenMs) || (x.address < y.address ? -1 : 1));
   return {
     observations,
@@ -304,6 +314,13 @@ function payloadNote(store: BleObservationStore, profile: BleAddressProfile): st
   return `${profile.distinctPayloads} payload signatures (rotating ${what} content)`;
 }
 
+/** "name: text" of each factor or term, in order (the candidates' printed factors). */
+function namedTexts(factors: ReadonlyArray<{ name: string; text: string }>): string[] {
+  const texts = new Array<string>(factors.length);
+  for (let index = 0; index < factors.length; index++) texts[index] = `${factors[index].name}: ${factors[index].text}`;
+  return texts;
+}
+
 /**
  * Activity segments: each address's packets split where they pause for longer than
  * max(30 s, 20 advertising intervals). activity_score = ½·duty + ½·min(1, rate / reference):
@@ -311,23 +328,43 @@ function payloadNote(store: BleObservationStore, profile: BleAddressProfile): st
  * (duration at least 1 s), reference = the 95th percentile of segment rates in this run.
  * Comparable within one run only, as §7.2 says.
  */
-function activitySegments(store: BleObservationStore, profiles: ReadonlyArray<BleAddressProfile | undefined>, folded: ReadonlyMap<number, number>): ActivitySegment[] {
-  const raw: Array<{ address: string; startMs: number; endMs: number; rate: number; duty: number }> = [];
-  profiles.forEach((profile, id) => {
-    if (!profile || folded.has(id)) return;
+function activitySegments(store: BleObservationStore, profiles: ReadonlyArray<BleAddressProfile | undefined>, isFolded: Uint8Array): ActivitySegment[] {
+  // Two passes over the profiles' segments: the rates (for the reference), then the results.
+  let total = 0;
+  for (let id = 0; id < profiles.length; id++) {
+    const profile = profiles[id];
+    if (profile && !isFolded[id]) total += profile.segments.length;
+  }
+  const rates = new Float64Array(total);
+  let at = 0;
+  for (let id = 0; id < profiles.length; id++) {
+    const profile = profiles[id];
+    if (!profile || isFolded[id]) continue;
+    for (const segment of profile.segments) rates[at++] = segmentRate(segment);
+  }
+  const reference = total > 0 ? selectKth(rates, 0, total, Math.min(total - 1, Math.floor(0.95 * (total - 1)))) : 1;
+  const segments = new Array<ActivitySegment>(total);
+  at = 0;
+  for (let id = 0; id < profiles.length; id++) {
+    const profile = profiles[id];
+    if (!profile || isFolded[id]) continue;
+    const address = store.addressTexts[id];
     for (const segment of profile.segments) {
-      const seconds = Math.max(1, (segment.endMs - segment.startMs) / 1000);
       const slots = Math.floor(segment.endMs / 1000) - Math.floor(segment.startMs / 1000) + 1;
-      raw.push({ address: store.addressTexts[id], startMs: segment.startMs, endMs: segment.endMs, rate: segment.count / seconds, duty: segment.occupiedSeconds / slots });
+      const duty = segment.occupiedSeconds / slots;
+      segments[at++] = {
+        address,
+        startMs: segment.startMs,
+        endMs: segment.endMs,
+        activityScore: Math.round((0.5 * duty + 0.5 * Math.min(1, segmentRate(segment) / reference)) * 1000) / 1000,
+      };
     }
-  });
-  const rates = raw.map((segment) => segment.rate).sort((a, b) => a - b);
-  const reference = rates.length > 0 ? rates[Math.min(rates.length - 1, Math.floor(0.95 * (rates.length - 1)))] : 1;
-  raw.sort((x, y) => x.startMs - y.startMs || (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
-  return raw.map((segment) => ({
-    address: segment.address,
-    startMs: segment.startMs,
-    endMs: segment.endMs,
-    activityScore: Math.round((0.5 * segment.duty + 0.5 * Math.min(1, segment.rate / reference)) * 1000) / 1000,
-  }));
+  }
+  segments.sort((x, y) => x.startMs - y.startMs || (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
+  return segments;
+}
+
+/** Packets per second of a segment (its duration counted as at least 1 s). */
+function segmentRate(segment: BleSegment): number {
+  return segment.count / Math.max(1, (segment.endMs - segment.startMs) / 1000);
 }

@@ -1,6 +1,7 @@
 import type { AddressType, RotationModelReport } from './analysis-types.ts';
 import { classifyRandomBits } from './address-bits.ts';
 import type { BleAddressProfile } from './address-profiles.ts';
+import { formatBleCount } from './count-format.ts';
 import { BLE_ROLE, BLE_VOTE } from './observations.ts';
 import { describeLifetimeRange, formatDuration } from './rotation-model.ts';
 
@@ -39,12 +40,7 @@ export interface BleClassVerdict {
 
 const BASE: Record<AddressType, number> = { public: 0.98, random_static: 0.96, rpa: 0.96, nrpa: 0.92, unknown: 0.9 };
 
-/** `toLocaleString('en-US')` with the formatter made once (it is called a few times per address). */
-const COUNT_FORMAT = new Intl.NumberFormat('en-US');
-
-function count(value: number): string {
-  return COUNT_FORMAT.format(value);
-}
+const count = formatBleCount;
 
 function plural(value: number, word: string): string {
   return `${count(value)} ${word}${value === 1 ? '' : 's'}`;

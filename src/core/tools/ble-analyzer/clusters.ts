@@ -23,10 +23,31 @@ import type { BleLinkableAddress, BleLinkEdge, BleLinkFactor } from './linkage.t
 /** `a.localeCompare(b)` (the same default collation), without building a collator per call. */
 const COLLATOR = new Intl.Collator();
 
+/** Per address list: whether its index order is its collation order (see `addressOrder`). */
+const INDEX_ORDER_IS_COLLATION = new WeakMap<ReadonlyArray<BleLinkableAddress>, boolean>();
+
+/**
+ * The collation order of two addresses of the list, by index. The analysis lists linkable
+ * addresses sorted by text, and for uniform "AA:BB:…" texts that is also their collation order;
+ * when the collator puts every address strictly before the next one, the index difference gives
+ * the same answer as `COLLATOR.compare` (a total order, so adjacent pairs settle it) at a fraction
+ * of the cost. Otherwise the texts are compared.
+ */
+function addressOrder(addresses: ReadonlyArray<BleLinkableAddress>): (x: number, y: number) => number {
+  let indexOrder = INDEX_ORDER_IS_COLLATION.get(addresses);
+  if (indexOrder === undefined) {
+    indexOrder = true;
+    for (let index = 1; index < addresses.length && indexOrder; index++) indexOrder = COLLATOR.compare(addresses[index - 1].address, addresses[index].address) < 0;
+    INDEX_ORDER_IS_COLLATION.set(addresses, indexOrder);
+  }
+  return indexOrder ? (x, y) => x - y : (x, y) => COLLATOR.compare(addresses[x].address, addresses[y].address);
+}
+
 class UnionFind {
   private readonly parent: Int32Array;
   constructor(size: number) {
-    this.parent = Int32Array.from({ length: size }, (_, index) => index);
+    this.parent = new Int32Array(size);
+    for (let index = 0; index < size; index++) this.parent[index] = index;
   }
   find(x: number): number {
     const parent = this.parent;
@@ -58,9 +79,8 @@ export interface BleChains {
 export function buildChains(addresses: ReadonlyArray<BleLinkableAddress>, edges: ReadonlyArray<BleLinkEdge>): BleChains {
   const successor = new Int32Array(addresses.length).fill(-1);
   const predecessor = new Int32Array(addresses.length).fill(-1);
-  const ranked = edges
-    .filter((edge) => edge.probability > 0.5)
-    .sort((x, y) => y.probability - x.probability || COLLATOR.compare(addresses[x.earlier].address, addresses[y.earlier].address) || COLLATOR.compare(addresses[x.later].address, addresses[y.later].address));
+  const order = addressOrder(addresses);
+  const ranked = edges.filter((edge) => edge.probability > 0.5).sort((x, y) => y.probability - x.probability || order(x.earlier, y.earlier) || order(x.later, y.later));
   const kept: BleLinkEdge[] = [];
   for (const edge of ranked) {
     if (successor[edge.earlier] >= 0 || predecessor[edge.later] >= 0) continue;
@@ -85,6 +105,30 @@ export function buildChains(addresses: ReadonlyArray<BleLinkableAddress>, edges:
 }
 
 
+/**
+ * Working arrays of describeCluster, made once per buildClusters and sized for the largest
+ * possible cluster (every address, every tree edge), so clusters allocate only their results.
+ */
+class ClusterScratch {
+  /** A member's position in its cluster. */
+  readonly positionOf: Int32Array;
+  readonly linksFrom: Int32Array;
+  readonly filled: Int32Array;
+  readonly neighbour: Int32Array;
+  readonly linkProbability: Float64Array;
+  readonly product: Float64Array;
+  readonly stack: Int32Array;
+  constructor(addresses: number, treeEdges: number) {
+    this.positionOf = new Int32Array(addresses);
+    this.linksFrom = new Int32Array(addresses + 1);
+    this.filled = new Int32Array(addresses);
+    this.neighbour = new Int32Array(2 * treeEdges);
+    this.linkProbability = new Float64Array(2 * treeEdges);
+    this.product = new Float64Array(addresses);
+    this.stack = new Int32Array(addresses);
+  }
+}
+
 /** An edge of a cluster's link tree: two members and the probability of their link. */
 interface TreeEdge {
   x: number;
@@ -106,9 +150,8 @@ export function buildClusters(
     tree.push({ x: edge.earlier, y: edge.later, probability: edge.probability });
   }
   // Co-location joins, best first: a chain pair joins when one device is the likelier story.
-  const joins = pairs
-    .filter((pair) => pair.same > 0.5)
-    .sort((x, y) => y.same - x.same || COLLATOR.compare(addresses[x.memberA].address, addresses[y.memberA].address) || COLLATOR.compare(addresses[x.memberB].address, addresses[y.memberB].address));
+  const order = addressOrder(addresses);
+  const joins = pairs.filter((pair) => pair.same > 0.5).sort((x, y) => y.same - x.same || order(x.memberA, y.memberA) || order(x.memberB, y.memberB));
   const joinsByRoot = new Map<number, BleChainPair[]>();
   const joined: BleChainPair[] = [];
   for (const pair of joins) {
@@ -153,10 +196,11 @@ export function buildClusters(
   }
 
   const clusters: AddressCluster[] = [];
+  const scratch = new ClusterScratch(addresses.length, tree.length);
   for (const [root, members] of groups) {
     if (members.length < 2) continue;
-    members.sort((x, y) => addresses[x].profile.firstMs - addresses[y].profile.firstMs || COLLATOR.compare(addresses[x].address, addresses[y].address));
-    clusters.push(describeCluster(addresses, members, keptByRoot.get(root) ?? [], treeByRoot.get(root) ?? [], joinsByRoot.get(root) ?? [], chains, chainOf, irkLabels));
+    members.sort((x, y) => addresses[x].profile.firstMs - addresses[y].profile.firstMs || order(x, y));
+    clusters.push(describeCluster(addresses, members, keptByRoot.get(root) ?? [], treeByRoot.get(root) ?? [], joinsByRoot.get(root) ?? [], chains, chainOf, irkLabels, scratch));
   }
   clusters.sort((x, y) => COLLATOR.compare(x.clusterId, y.clusterId));
   return clusters;
@@ -177,34 +221,42 @@ function describeCluster(
   chains: ReadonlyArray<BleChain>,
   chainOf: Int32Array,
   irkLabels: ReadonlyArray<string>,
+  scratch: ClusterScratch,
 ): AddressCluster {
   const size = members.length;
-  const position = new Map<number, number>();
-  for (let index = 0; index < size; index++) position.set(members[index], index);
-  // Adjacency of the link tree, then one walk from every member: O(k²).
-  const neighbours: Array<Array<[number, number]>> = new Array(size);
-  for (let i = 0; i < size; i++) neighbours[i] = [];
+  const { positionOf, linksFrom, filled, neighbour, linkProbability, product, stack } = scratch;
+  for (let index = 0; index < size; index++) positionOf[members[index]] = index;
+  // Adjacency of the link tree (compressed rows: member i's links are linksFrom[i] … linksFrom[i + 1] − 1),
+  // then one walk from every member: O(k²).
+  linksFrom.fill(0, 0, size + 1);
   for (const edge of tree) {
-    const i = position.get(edge.x)!;
-    const j = position.get(edge.y)!;
-    neighbours[i].push([j, edge.probability]);
-    neighbours[j].push([i, edge.probability]);
+    linksFrom[positionOf[edge.x] + 1]++;
+    linksFrom[positionOf[edge.y] + 1]++;
   }
-  const product = new Float64Array(size);
-  const stack = new Int32Array(size);
+  for (let i = 0; i < size; i++) linksFrom[i + 1] += linksFrom[i];
+  filled.set(linksFrom.subarray(0, size));
+  for (const edge of tree) {
+    const i = positionOf[edge.x];
+    const j = positionOf[edge.y];
+    neighbour[filled[i]] = j;
+    linkProbability[filled[i]++] = edge.probability;
+    neighbour[filled[j]] = i;
+    linkProbability[filled[j]++] = edge.probability;
+  }
   const matrix: number[][] = new Array(size);
   const memberAddresses: string[] = new Array(size);
   let kind: string = addresses[members[0]].type;
   for (let i = 0; i < size; i++) {
-    product.fill(-1);
+    product.fill(-1, 0, size);
     product[i] = 1;
     let top = 0;
     stack[top++] = i;
     while (top > 0) {
       const at = stack[--top];
-      for (const [next, probability] of neighbours[at]) {
+      for (let link = linksFrom[at]; link < linksFrom[at + 1]; link++) {
+        const next = neighbour[link];
         if (product[next] >= 0) continue;
-        product[next] = product[at] * probability;
+        product[next] = product[at] * linkProbability[link];
         stack[top++] = next;
       }
     }
@@ -266,6 +318,12 @@ function printedRange(values: ReadonlyArray<number>, digits: number): string {
   return lowText === highText ? lowText : `${lowText}–${highText}`;
 }
 
+/** Whether a hand-off carries its payload signature over unchanged (see clusterRationale). */
+function samePayloadCarried(addresses: ReadonlyArray<BleLinkableAddress>, edge: BleLinkEdge): boolean {
+  const carried = addresses[edge.earlier].profile.tailPayload;
+  return carried >= 0 && carried === addresses[edge.later].profile.headPayload;
+}
+
 function joinedTexts(factors: ReadonlyArray<BleLinkFactor>): string {
   let text = '';
   for (let index = 0; index < factors.length; index++) text += (index > 0 ? '; ' : '') + factors[index].text;
@@ -304,8 +362,11 @@ function clusterRationale(addresses: ReadonlyArray<BleLinkableAddress>, members:
     }
     const payload = factorsNamed(chainEdges, 'payload_signature_match');
     if (payload.length > 0) {
+      // A hand-off's payload factor reads "same payload signature …" exactly when the earlier
+      // address's last payload is the later one's first (describePair in linkage.ts); asked of the
+      // profiles, the factor texts (built by concatenation) are not flattened here just to be read.
       let exact = 0;
-      for (const factor of payload) if (factor.text.startsWith('same payload signature')) exact++;
+      for (const edge of chainEdges) for (const factor of edge.factors) if (factor.name === 'payload_signature_match' && samePayloadCarried(addresses, edge)) exact++;
       lines.push(
         exact === payload.length
           ? `payload_signature_match: identical payload signature carried across all ${members.length} addresses`

@@ -2,32 +2,71 @@
 
 /**
  * The `k`-th smallest (0-based) of `values[start..start + length)`, which it reorders: the value a full
- * ascending sort would put at index `k` (Hoare's selection with a middle pivot, deterministic).
- * Written by hand because the analyzer needs single order statistics (medians, MADs, quantiles)
- * on hot paths where a full sort per call was most of the cost; callers never pass NaN.
+ * ascending sort would put at index `k`. Written by hand because the analyzer needs single order
+ * statistics (medians, MADs, quantiles) on hot paths where a full sort per call was most of the
+ * cost; callers never pass NaN.
+ *
+ * Quickselect with a deterministic median-of-three pivot and branch-free partitions: every element
+ * is swapped into place and the boundary moves by the comparison's 0 or 1, so the loop has no
+ * data-dependent branch to mispredict (with a middle pivot, about half of them were). Values equal
+ * to the pivot are gathered next to it when the search goes right, so runs of equal values (integer
+ * RSSI differences) cannot make it quadratic.
  */
 export function selectKth(values: Float64Array, start: number, length: number, k: number): number {
   let low = start;
   let high = start + length - 1;
   k += start;
   while (low < high) {
-    const pivot = values[(low + high) >> 1];
-    let i = low;
-    let j = high;
-    while (i <= j) {
-      while (values[i] < pivot) i++;
-      while (values[j] > pivot) j--;
-      if (i <= j) {
-        const swap = values[i];
-        values[i] = values[j];
-        values[j] = swap;
-        i++;
-        j--;
+    if (high === low + 1) {
+      // Two left (median-of-three needs three distinct positions).
+      if (values[high] < values[low]) {
+        const held = values[low];
+        values[low] = values[high];
+        values[high] = held;
       }
+      break;
     }
-    if (k <= j) high = j;
-    else if (k >= i) low = i;
-    else return values[k];
+    const pivot = medianOfThree(values, low, (low + high) >> 1, high);
+    // The pivot now sits at `high`; smaller values are moved to the front.
+    let less = low;
+    for (let index = low; index < high; index++) {
+      const value = values[index];
+      values[index] = values[less];
+      values[less] = value;
+      less += +(value < pivot);
+    }
+    values[high] = values[less];
+    values[less] = pivot;
+    if (k < less) {
+      high = less - 1;
+      continue;
+    }
+    // values[less] is the pivot; gather the other copies of it right after.
+    let equal = less + 1;
+    for (let index = equal; index <= high; index++) {
+      const value = values[index];
+      values[index] = values[equal];
+      values[equal] = value;
+      equal += +(value === pivot);
+    }
+    if (k < equal) return pivot;
+    low = equal;
   }
   return values[k];
+}
+
+/** Orders values[a], values[b], values[c] around their median, moves it to `c` and returns it. */
+function medianOfThree(values: Float64Array, a: number, b: number, c: number): number {
+  let x = values[a];
+  let y = values[b];
+  let z = values[c];
+  if (y < x) [x, y] = [y, x];
+  if (z < y) {
+    [y, z] = [z, y];
+    if (y < x) [x, y] = [y, x];
+  }
+  values[a] = x;
+  values[b] = z;
+  values[c] = y;
+  return y;
 }
