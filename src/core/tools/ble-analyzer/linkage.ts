@@ -499,16 +499,18 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     logK[e] = sameKey ? LOG_K_LIMIT : clamp(priorPerCandidate[ai] + scorer.score(ai, bi), -LOG_K_LIMIT, LOG_K_LIMIT);
   }
   const marginals = matchingMarginals(addresses.length, pairs, logK);
-  const probability = new Float64Array(count);
+  // Calibrated in place: each pair's marginal is read before it is replaced.
+  const probability = marginals;
   const factors: Array<BleLinkFactor[] | undefined> = new Array(count);
   for (let e = 0; e < count; e++) {
     const ai = pairs.earlier[e];
     const bi = pairs.later[e];
     const sameKey = irk[ai] >= 0 && irk[ai] === irk[bi];
-    probability[e] = sameKey ? 1 : context.uncalibrated ? marginals[e] : calibrated('handoff', marginals[e]);
+    const marginal = marginals[e];
+    probability[e] = sameKey ? 1 : context.uncalibrated ? marginal : calibrated('handoff', marginal);
     // Described by the model's own probability: calibration lifts the many near-zero pairs to the
     // small base rate of their bin, and describing all of them would dominate the cost.
-    if (sameKey || marginals[e] >= DESCRIBE_ABOVE) {
+    if (sameKey || marginal >= DESCRIBE_ABOVE) {
       const a = addresses[ai];
       const described = sameKey ? [{ name: 'irk_resolution' as const, llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` }] : [describePrior(a, context, priors[ai])];
       describePair(a, addresses[bi], context, rarity, described);
