@@ -63,37 +63,74 @@ const MIN_SEGMENT_GAP_MS = 30_000;
  * payload counts, advertising gaps, and the pauses longer than the smallest possible segment gap
  * (with the packet and occupied-second counts before each), so segments are cut afterwards without
  * reading the events again. The tail RSSI is read backwards and stops once every receiver has
- * its last EDGE_PACKETS values. All scratch arrays are made once per call and reset per address.
+ * its last EDGE_PACKETS values.
  */
 export function buildAddressProfiles(store: BleObservationStore): Array<BleAddressProfile | undefined> {
-  const { start, time, receiver: receiverOf, rssi: rssiOf, payload: payloadOf } = store.events;
-  const receivers = store.receiverNames.length;
-  const perReceiverCount = new Int32Array(receivers);
-  const headSum = new Float64Array(receivers);
-  const headN = new Int32Array(receivers);
-  const tailSum = new Float64Array(receivers);
-  const tailN = new Int32Array(receivers);
-  const rssiSum = new Float64Array(receivers);
-  const rssiN = new Int32Array(receivers);
-  const lastOnReceiver = new Float64Array(receivers);
-  // Payload counts per address: a dense array over payload ids (+1, so "no payload" is slot 0).
-  const payloadCounts = new Int32Array(store.payloadCount + 1);
-  const touchedPayloads = new Int32Array(store.payloadCount + 1);
-  const windowCounts = new Int32Array(store.payloadCount + 1);
-  // Receivers that heard the current address, kept sorted (there are few receivers).
-  const touched = new Int32Array(receivers);
-  let gapScratch = new Float64Array(1024);
-  const pauses = new BlePauses();
+  const start = store.events.start;
+  const profiler = new AddressProfiler(store);
   const profiles: Array<BleAddressProfile | undefined> = new Array(store.addressCount);
+  for (let a = 0; a < store.addressCount; a++) if (start[a + 1] > start[a]) profiles[a] = profiler.profile(a, start[a], start[a + 1]);
+  return profiles;
+}
 
-  for (let a = 0; a < store.addressCount; a++) {
-    const from = start[a];
-    const to = start[a + 1];
-    if (to === from) continue;
+/**
+ * The per-address work of buildAddressProfiles, with its scratch arrays made once per analysis
+ * and reset per address. A method called once per address rather than one loop over all of them:
+ * V8 optimizes a small function called thousands of times within the first analysis, while one
+ * long loop waits for on-stack replacement of a large function (slow to compile, and dropped
+ * again when the next analysis reaches code without type feedback) and meanwhile boxes every
+ * double it computes.
+ */
+class AddressProfiler {
+  private readonly time: Float64Array;
+  private readonly receiverOf: Int32Array;
+  private readonly rssiOf: Float64Array;
+  private readonly payloadOf: Int32Array;
+  private readonly perReceiverCount: Int32Array;
+  private readonly headSum: Float64Array;
+  private readonly headN: Int32Array;
+  private readonly tailSum: Float64Array;
+  private readonly tailN: Int32Array;
+  private readonly rssiSum: Float64Array;
+  private readonly rssiN: Int32Array;
+  private readonly lastOnReceiver: Float64Array;
+  /** Payload counts of the address: a dense array over payload ids (+1, so "no payload" is slot 0). */
+  private readonly payloadCounts: Int32Array;
+  private readonly touchedPayloads: Int32Array;
+  private readonly windowCounts: Int32Array;
+  /** Receivers that heard the current address, kept sorted (there are few receivers). */
+  private readonly touched: Int32Array;
+  private gapScratch = new Float64Array(1024);
+  private readonly pauses = new BlePauses();
+
+  constructor(store: BleObservationStore) {
+    const receivers = store.receiverNames.length;
+    this.time = store.events.time;
+    this.receiverOf = store.events.receiver;
+    this.rssiOf = store.events.rssi;
+    this.payloadOf = store.events.payload;
+    this.perReceiverCount = new Int32Array(receivers);
+    this.headSum = new Float64Array(receivers);
+    this.headN = new Int32Array(receivers);
+    this.tailSum = new Float64Array(receivers);
+    this.tailN = new Int32Array(receivers);
+    this.rssiSum = new Float64Array(receivers);
+    this.rssiN = new Int32Array(receivers);
+    this.lastOnReceiver = new Float64Array(receivers);
+    this.payloadCounts = new Int32Array(store.payloadCount + 1);
+    this.touchedPayloads = new Int32Array(store.payloadCount + 1);
+    this.windowCounts = new Int32Array(store.payloadCount + 1);
+    this.touched = new Int32Array(receivers);
+  }
+
+  /** The profile of address `a`, whose events are [from, to) (at least one). */
+  profile(a: number, from: number, to: number): BleAddressProfile {
+    const { time, receiverOf, rssiOf, payloadOf, perReceiverCount, headSum, headN, tailSum, tailN, rssiSum, rssiN, lastOnReceiver, payloadCounts, touchedPayloads, windowCounts, touched, pauses } = this;
     let touchedCount = 0;
     let distinctPayloads = 0;
     let gaps = 0;
-    if (gapScratch.length < to - from) gapScratch = new Float64Array(Math.max(to - from, gapScratch.length * 2));
+    if (this.gapScratch.length < to - from) this.gapScratch = new Float64Array(Math.max(to - from, this.gapScratch.length * 2));
+    const gapScratch = this.gapScratch;
     pauses.clear();
     let previousTs = time[from];
     let lastSecond = Number.NaN;
@@ -174,7 +211,7 @@ export function buildAddressProfiles(store: BleObservationStore): Array<BleAddre
       }
     }
     const edge = Math.min(EDGE_PACKETS, to - from);
-    profiles[a] = {
+    return {
       id: a,
       count: to - from,
       firstMs: time[from],
@@ -189,7 +226,6 @@ export function buildAddressProfiles(store: BleObservationStore): Array<BleAddre
       segments: pauses.segments(time, from, to, occupied, bleSegmentGapMs(advIntervalS)),
     };
   }
-  return profiles;
 }
 
 /**

@@ -55,4 +55,45 @@ describe('foldCorruptedAddresses', () => {
     expect(folded.get(3501)).toBe(0);
     expect(folded.has(3502)).toBe(false);
   });
+
+  it('matches a brute-force search over all pairs, with parents crowding the block buckets', () => {
+    let state = 5;
+    const random = () => {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      return state / 2 ** 32;
+    };
+    // 1,000 parents whose 16-bit blocks collide in the hash buckets (values spread over few high
+    // bits), and sparse children near some of them or anywhere.
+    const list: Array<[number, number]> = [];
+    for (let index = 0; index < 1000; index++) list.push([Math.floor(random() * 2 ** 12) * 2 ** 36 + Math.floor(random() * 2 ** 12) * 2 ** 20 + Math.floor(random() * 2 ** 12) * 2 ** 4, 30 + Math.floor(random() * 2000)]);
+    for (let index = 0; index < 1000; index++) {
+      const near = list[Math.floor(random() * 1000)][0];
+      const bits = Array.from({ length: Math.floor(random() * 4) }, () => Math.floor(random() * 48));
+      list.push([random() < 0.2 ? Math.floor(random() * 2 ** 48) : flip(near, ...new Set(bits)), 1 + Math.floor(random() * 24)]);
+    }
+    const bitCount = (bits: number) => {
+      let count = 0;
+      for (; bits !== 0; bits &= bits - 1) count++;
+      return count;
+    };
+    const flips = (x: number, y: number) => bitCount((x % 2 ** 24) ^ (y % 2 ** 24)) + bitCount(Math.floor(x / 2 ** 24) ^ Math.floor(y / 2 ** 24));
+    const parentOf = new Map<number, number>();
+    list.forEach(([value, count], id) => {
+      if (count >= 25) parentOf.set(value, id);
+    });
+    const expected = new Map<number, number>();
+    list.forEach(([value, count], id) => {
+      if (parentOf.has(value)) return;
+      let best = -1;
+      for (const parent of parentOf.values()) {
+        const [parentValue, parentCount] = list[parent];
+        if (flips(value, parentValue) > 2 || count >= Math.max(25, 0.05 * parentCount)) continue;
+        if (best < 0 || parentCount > list[best][1] || (parentCount === list[best][1] && parent < best)) best = parent;
+      }
+      if (best >= 0) expected.set(id, best);
+    });
+    const folded = fold(list);
+    expect(expected.size).toBeGreaterThan(200);
+    expect([...folded]).toEqual([...expected]);
+  });
 });

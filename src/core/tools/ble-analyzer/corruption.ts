@@ -41,8 +41,13 @@ export function foldCorruptedAddresses(values: Float64Array, counts: Int32Array,
   // A 48-bit value is held as two 24-bit halves so bit operations stay within 32-bit integers.
   const high = new Int32Array(parents.length);
   const low = new Int32Array(parents.length);
-  // Per block, parents chained by block value: head[block · 2^16 + value], then next[block · parents + parent].
-  const head = new Int32Array(3 << 16).fill(-1);
+  // Per block, parents chained by a hash of the block value: head[block · buckets + (value & mask)],
+  // then next[block · parents + parent]. A bucket may hold other block values too; the flip count
+  // below rejects them, so the table only needs about two buckets per parent, not all 2^16.
+  let buckets = 1024;
+  while (buckets < 2 * parents.length && buckets < 1 << 16) buckets *= 2;
+  const mask = buckets - 1;
+  const head = new Int32Array(3 * buckets).fill(-1);
   const next = new Int32Array(3 * parents.length);
   const blocks = new Int32Array(3);
   for (let index = 0; index < parents.length; index++) {
@@ -51,7 +56,7 @@ export function foldCorruptedAddresses(values: Float64Array, counts: Int32Array,
     low[index] = value % 2 ** 24;
     blocksOf(high[index], low[index], blocks);
     for (let block = 0; block < 3; block++) {
-      const slot = (block << 16) + blocks[block];
+      const slot = block * buckets + (blocks[block] & mask);
       next[block * parents.length + index] = head[slot];
       head[slot] = index;
     }
@@ -63,7 +68,7 @@ export function foldCorruptedAddresses(values: Float64Array, counts: Int32Array,
     const childCount = counts[child];
     let best = -1;
     for (let block = 0; block < 3; block++) {
-      for (let index = head[(block << 16) + blocks[block]]; index >= 0; index = next[block * parents.length + index]) {
+      for (let index = head[block * buckets + (blocks[block] & mask)]; index >= 0; index = next[block * parents.length + index]) {
         const flips = popcount24(high[index] ^ h) + popcount24(low[index] ^ l);
         if (flips > maxFlips) continue;
         const parent = parents[index];

@@ -57,16 +57,15 @@ export function selectKth(values: Float64Array, start: number, length: number, k
 
 /** Orders values[a], values[b], values[c] around their median, moves it to `c` and returns it. */
 function medianOfThree(values: Float64Array, a: number, b: number, c: number): number {
-  let x = values[a];
-  let y = values[b];
-  let z = values[c];
-  if (y < x) [x, y] = [y, x];
-  if (z < y) {
-    [y, z] = [z, y];
-    if (y < x) [x, y] = [y, x];
-  }
-  values[a] = x;
-  values[b] = z;
-  values[c] = y;
-  return y;
+  // Plain temporaries rather than destructuring swaps: no array is made before the code is optimized.
+  const x = values[a];
+  const y = values[b];
+  const z = values[c];
+  const low = Math.min(x, y);
+  const high = Math.max(x, y);
+  const median = z < low ? low : z > high ? high : z;
+  values[a] = Math.min(low, z);
+  values[b] = Math.max(high, z);
+  values[c] = median;
+  return median;
 }
