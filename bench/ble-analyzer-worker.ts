@@ -13,7 +13,9 @@ export interface AnalyzerBenchRequest {
   observations: number;
   addresses: number;
   durationS: number;
-  /** Timed runs after one untimed warm-up. */
+  /** Untimed runs first (the first of them is the cold one, before the JIT has seen the data). */
+  warmUpRuns: number;
+  /** Timed runs after the warm-up. */
   runs: number;
 }
 
@@ -26,6 +28,8 @@ export interface AnalyzerBenchResult {
   /** The narrower floor over five of those columns, kept for comparison with earlier reports. */
   five_column_floor_runs_ms: number[];
   analyze_runs_ms: number[];
+  /** The warm-up runs' times, in order: the first is the cold run. */
+  warm_up_runs_ms: number[];
   classified: number;
   candidates: number;
   clusters: number;
@@ -123,10 +127,17 @@ function run(request: AnalyzerBenchRequest): AnalyzerBenchResult {
     checksum += plainPass(batches, dictionarySize, 'five');
     fiveColumnRuns.push(performance.now() - started);
   }
+  let started = performance.now();
   let analysis = analyzeBle(selection, options);
+  const warmUpRuns = [performance.now() - started];
+  while (warmUpRuns.length < request.warmUpRuns) {
+    started = performance.now();
+    analysis = analyzeBle(selection, options);
+    warmUpRuns.push(performance.now() - started);
+  }
   const analyzeRuns: number[] = [];
   for (let index = 0; index < request.runs; index++) {
-    const started = performance.now();
+    started = performance.now();
     analysis = analyzeBle(selection, options);
     analyzeRuns.push(performance.now() - started);
   }
@@ -139,6 +150,7 @@ function run(request: AnalyzerBenchRequest): AnalyzerBenchResult {
     floor_runs_ms: floorRuns,
     five_column_floor_runs_ms: fiveColumnRuns,
     analyze_runs_ms: analyzeRuns,
+    warm_up_runs_ms: warmUpRuns,
     classified: analysis.classification.length,
     candidates: analysis.candidates.length,
     clusters: analysis.clusters.length,
