@@ -77,7 +77,15 @@ export function markNulls(codes: Int32Array, bitmap: Uint8Array, offset: number)
       const byte = bitmap[firstByte + (row >> 3)];
       if (byte === 0xff) continue;
       if (byte === 0) {
-        codes.fill(-1, row, row + 8);
+        // Eight plain stores: a fill() call per byte costs more than the stores themselves.
+        codes[row] = -1;
+        codes[row + 1] = -1;
+        codes[row + 2] = -1;
+        codes[row + 3] = -1;
+        codes[row + 4] = -1;
+        codes[row + 5] = -1;
+        codes[row + 6] = -1;
+        codes[row + 7] = -1;
         continue;
       }
       for (let bit = 0; bit < 8; bit++) if ((byte & (1 << bit)) === 0) codes[row + bit] = -1;
