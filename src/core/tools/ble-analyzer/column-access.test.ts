@@ -39,7 +39,7 @@ describe('BleCellReader', () => {
     const wide = vectorFromArray([1n, null, 3n, 4n, 5n], new Int64());
     const table = new Table({ local_name: names, tx_power: power, frame: wide });
     const batch = table.batches[0];
-    for (const name of ['local_name', 'tx_power', 'frame']) {
+    for (const name of ['local_name', 'tx_power', 'frame'] as const) {
       const vector = batch.getChild(name)!;
       const reader = new BleCellReader(vector);
       for (let row = 0; row < batch.numRows; row++) {

@@ -45,18 +45,22 @@ function asciiEntry(dictionary: Vector, code: number): string | undefined {
   const bitmap = data.nullBitmap;
   if (bitmap && bitmap.length > 0 && data.nullCount > 0 && !isValid(bitmap, data.offset + code)) return undefined;
   const offsets = data.valueOffsets as Int32Array;
-  const bytes = (data.values as Uint8Array).subarray(offsets[code], offsets[code + 1]);
-  if (bytes.length > 256) return undefined;
-  for (let index = 0; index < bytes.length; index++) if (bytes[index] >= 0x80) return undefined;
-  return charCodesToString(bytes);
+  return asciiText(data.values as Uint8Array, offsets[code], offsets[code + 1]);
 }
 
-/**
- * `String.fromCharCode` of a byte array, through `Reflect.apply`, which takes any array-like:
- * spreading the bytes would allocate an iterator result per byte.
- */
-function charCodesToString(bytes: Uint8Array): string {
-  return Reflect.apply(String.fromCharCode, null, bytes) as string;
+/** Scratch for `asciiText`: char codes are gathered here and made into a string in one call. */
+const charCodes: number[] = [];
+
+/** Bytes [from, to) as a string when all are ASCII and there are at most 256; else undefined. */
+function asciiText(bytes: Uint8Array, from: number, to: number): string | undefined {
+  if (to - from > 256) return undefined;
+  charCodes.length = to - from;
+  for (let index = from; index < to; index++) {
+    const byte = bytes[index];
+    if (byte >= 0x80) return undefined;
+    charCodes[index - from] = byte;
+  }
+  return String.fromCharCode.apply(null, charCodes);
 }
 
 function isValid(bitmap: Uint8Array, bit: number): boolean {
@@ -224,10 +228,9 @@ function asciiListText(vector: Vector, row: number): string | undefined {
   const bytes = items.values as Uint8Array;
   let text = '';
   for (let item = offsets[row]; item < offsets[row + 1]; item++) {
-    const value = bytes.subarray(itemOffsets[item], itemOffsets[item + 1]);
-    if (value.length > 256) return undefined;
-    for (let index = 0; index < value.length; index++) if (value[index] >= 0x80) return undefined;
-    text += (item > offsets[row] ? ',' : '') + charCodesToString(value);
+    const value = asciiText(bytes, itemOffsets[item], itemOffsets[item + 1]);
+    if (value === undefined) return undefined;
+    text += (item > offsets[row] ? ',' : '') + value;
   }
   return text;
 }
@@ -319,19 +322,4 @@ const enum CellKind {
   Generic,
   Number,
   Dictionary,
-}
-
-/** Scratch for `asciiText`: char codes are gathered here and made into a string in one call. */
-const charCodes: number[] = [];
-
-/** Bytes [from, to) as a string when all are ASCII and there are at most 256; else undefined. */
-function asciiText(bytes: Uint8Array, from: number, to: number): string | undefined {
-  if (to - from > 256) return undefined;
-  charCodes.length = to - from;
-  for (let index = from; index < to; index++) {
-    const byte = bytes[index];
-    if (byte >= 0x80) return undefined;
-    charCodes[index - from] = byte;
-  }
-  return String.fromCharCode.apply(null, charCodes);
 }
