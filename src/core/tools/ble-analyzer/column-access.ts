@@ -45,18 +45,22 @@ function asciiEntry(dictionary: Vector, code: number): string | undefined {
   const bitmap = data.nullBitmap;
   if (bitmap && bitmap.length > 0 && data.nullCount > 0 && !isValid(bitmap, data.offset + code)) return undefined;
   const offsets = data.valueOffsets as Int32Array;
-  const bytes = (data.values as Uint8Array).subarray(offsets[code], offsets[code + 1]);
-  if (bytes.length > 256) return undefined;
-  for (let index = 0; index < bytes.length; index++) if (bytes[index] >= 0x80) return undefined;
-  return charCodesToString(bytes);
+  return asciiText(data.values as Uint8Array, offsets[code], offsets[code + 1]);
 }
 
-/**
- * `String.fromCharCode` of a byte array, through `Reflect.apply`, which takes any array-like:
- * spreading the bytes would allocate an iterator result per byte.
- */
-function charCodesToString(bytes: Uint8Array): string {
-  return Reflect.apply(String.fromCharCode, null, bytes) as string;
+/** Scratch for `asciiText`: char codes are gathered here and made into a string in one call. */
+const charCodes: number[] = [];
+
+/** Bytes [from, to) as a string when all are ASCII and there are at most 256; else undefined. */
+function asciiText(bytes: Uint8Array, from: number, to: number): string | undefined {
+  if (to - from > 256) return undefined;
+  charCodes.length = to - from;
+  for (let index = from; index < to; index++) {
+    const byte = bytes[index];
+    if (byte >= 0x80) return undefined;
+    charCodes[index - from] = byte;
+  }
+  return String.fromCharCode.apply(null, charCodes);
 }
 
 function isValid(bitmap: Uint8Array, bit: number): boolean {
@@ -195,28 +199,6 @@ export function bleFalseBits(batch: RecordBatch, name: string): { bits: Uint8Arr
   return { bits, offset: 0 };
 }
 
-/** One cell of any column at one row, reading dictionary and numeric columns without the generic getter. */
-function cell(vector: Vector, row: number): unknown {
-  if (vector.data.length === 1) {
-    const data = vector.data[0];
-    const bitmap = nullBitmap(vector);
-    if (bitmap && !isValid(bitmap, data.offset + row)) return null;
-    if (DataType.isDictionary(vector.type) && data.dictionary) {
-      const code = (data.values as ArrayLike<number>)[row];
-      return asciiEntry(data.dictionary, code) ?? data.dictionary.get(code);
-    }
-    const type = vector.type;
-    if ((DataType.isInt(type) && type.bitWidth <= 32) || (DataType.isFloat(type) && type.precision !== Precision.HALF)) return (data.values as Float64Array)[row];
-  }
-  return vector.get(row);
-}
-
-/** A numeric cell, NaN for null, non-numbers or an absent column. */
-export function bleCellNumber(vector: Vector | undefined, row: number): number {
-  const value: unknown = vector ? cell(vector, row) : null;
-  return typeof value === 'number' ? value : Number.NaN;
-}
-
 /** A list-of-strings cell joined with commas ('' for null or an absent column). */
 export function bleListText(vector: Vector | undefined, row: number): string {
   if (!vector) return '';
@@ -246,17 +228,98 @@ function asciiListText(vector: Vector, row: number): string | undefined {
   const bytes = items.values as Uint8Array;
   let text = '';
   for (let item = offsets[row]; item < offsets[row + 1]; item++) {
-    const value = bytes.subarray(itemOffsets[item], itemOffsets[item + 1]);
-    if (value.length > 256) return undefined;
-    for (let index = 0; index < value.length; index++) if (value[index] >= 0x80) return undefined;
-    text += (item > offsets[row] ? ',' : '') + charCodesToString(value);
+    const value = asciiText(bytes, itemOffsets[item], itemOffsets[item + 1]);
+    if (value === undefined) return undefined;
+    text += (item > offsets[row] ? ',' : '') + value;
   }
   return text;
 }
 
-/** A scalar cell as text ('' for null or an absent column). */
-export function bleCellText(vector: Vector | undefined, row: number): string {
-  if (!vector) return '';
-  const value: unknown = cell(vector, row);
-  return value === null || value === undefined ? '' : String(value);
+/**
+ * One column of one batch prepared for reading single cells, dictionary and numeric columns
+ * without the generic getter: the per-column checks (chunking, nulls, type, dictionary layout)
+ * are done once instead of per cell. The payload features read seven cells of each payload's
+ * first row, for thousands of payloads per analysis.
+ */
+export class BleCellReader {
+  private readonly kind: CellKind;
+  private readonly values: ArrayLike<number> | undefined;
+  private readonly bitmap: Uint8Array | undefined;
+  private readonly offset: number;
+  private readonly dictionary: Vector | undefined;
+  /** A single-chunk UTF-8 dictionary without nulls: its entries are decoded from these directly. */
+  private readonly entryOffsets: Int32Array | undefined;
+  private readonly entryBytes: Uint8Array | undefined;
+
+  constructor(private readonly vector: Vector | undefined) {
+    this.kind = CellKind.Generic;
+    this.offset = 0;
+    if (!vector) {
+      this.kind = CellKind.Absent;
+      return;
+    }
+    if (vector.data.length !== 1) return;
+    const data = vector.data[0];
+    this.bitmap = nullBitmap(vector);
+    this.offset = data.offset;
+    const type = vector.type;
+    if (DataType.isDictionary(type) && data.dictionary) {
+      this.kind = CellKind.Dictionary;
+      this.values = data.values as ArrayLike<number>;
+      const dictionary: Vector = data.dictionary;
+      this.dictionary = dictionary;
+      if (dictionary.data.length === 1 && DataType.isUtf8(dictionary.type) && !nullBitmap(dictionary)) {
+        this.entryOffsets = dictionary.data[0].valueOffsets as Int32Array;
+        this.entryBytes = dictionary.data[0].values as Uint8Array;
+      }
+    } else if ((DataType.isInt(type) && type.bitWidth <= 32) || (DataType.isFloat(type) && type.precision !== Precision.HALF)) {
+      this.kind = CellKind.Number;
+      this.values = data.values as ArrayLike<number>;
+    }
+  }
+
+  /** A numeric cell, NaN for null, non-numbers or an absent column. */
+  number(row: number): number {
+    const value = this.cell(row);
+    return typeof value === 'number' ? value : Number.NaN;
+  }
+
+  /** A scalar cell as text, '' for null or an absent column. */
+  text(row: number): string {
+    const value = this.cell(row);
+    return value === null || value === undefined ? '' : String(value);
+  }
+
+  /** A list-of-strings cell joined with commas, '' for null or an absent column. */
+  listText(row: number): string {
+    return this.vector ? bleListText(this.vector, row) : '';
+  }
+
+  private cell(row: number): unknown {
+    switch (this.kind) {
+      case CellKind.Absent:
+        return null;
+      case CellKind.Generic:
+        return this.vector!.get(row);
+      default:
+        if (this.bitmap && !isValid(this.bitmap, this.offset + row)) return null;
+        if (this.kind === CellKind.Number) return this.values![row];
+        return this.entry(this.values![row]);
+    }
+  }
+
+  private entry(code: number): unknown {
+    if (this.entryOffsets && this.entryBytes) {
+      const text = asciiText(this.entryBytes, this.entryOffsets[code], this.entryOffsets[code + 1]);
+      if (text !== undefined) return text;
+    }
+    return asciiEntry(this.dictionary!, code) ?? this.dictionary!.get(code);
+  }
+}
+
+const enum CellKind {
+  Absent,
+  Generic,
+  Number,
+  Dictionary,
 }

@@ -1,7 +1,7 @@
-import type { RecordBatch, Vector } from 'apache-arrow';
+import type { RecordBatch } from 'apache-arrow';
 import type { SelectedBatch } from '../../data/selection-types.ts';
 import { parseBleAddress } from './ah.ts';
-import { bleCellNumber, bleCellText, bleCodedColumn, bleFalseBits, bleListText, bleNumberColumn, BleCodedColumn } from './column-access.ts';
+import { BleCellReader, bleCodedColumn, bleFalseBits, bleNumberColumn, BleCodedColumn } from './column-access.ts';
 import { BleGrowableFloat64, BleGrowableInt32 } from './growable.ts';
 
 /**
@@ -621,36 +621,37 @@ function sortGroup(groups: BleEventGroups, from: number, to: number): void {
   channel.set(channels, from);
 }
 
-/** The AD columns of one batch, looked up once (a column lookup makes a new Vector each time). */
+/** The AD columns of one batch, looked up and prepared once (a column lookup makes a new Vector each time). */
 export class BlePayloadColumns {
-  readonly companyId: Vector | undefined;
-  readonly manufacturerData: Vector | undefined;
-  readonly serviceUuids: Vector | undefined;
-  readonly txPower: Vector | undefined;
-  readonly localName: Vector | undefined;
-  readonly appearance: Vector | undefined;
-  readonly serviceDataUuid: Vector | undefined;
+  readonly companyId: BleCellReader;
+  readonly manufacturerData: BleCellReader;
+  readonly serviceUuids: BleCellReader;
+  readonly txPower: BleCellReader;
+  readonly localName: BleCellReader;
+  readonly appearance: BleCellReader;
+  readonly serviceDataUuid: BleCellReader;
 
   constructor(batch: RecordBatch) {
-    this.companyId = batch.getChild('company_id') ?? undefined;
-    this.manufacturerData = batch.getChild('manufacturer_data') ?? undefined;
-    this.serviceUuids = batch.getChild('service_uuids') ?? undefined;
-    this.txPower = batch.getChild('tx_power') ?? undefined;
-    this.localName = batch.getChild('local_name') ?? undefined;
-    this.appearance = batch.getChild('appearance') ?? undefined;
-    this.serviceDataUuid = batch.getChild('service_data_uuid') ?? undefined;
+    const reader = (name: string) => new BleCellReader(batch.getChild(name) ?? undefined);
+    this.companyId = reader('company_id');
+    this.manufacturerData = reader('manufacturer_data');
+    this.serviceUuids = reader('service_uuids');
+    this.txPower = reader('tx_power');
+    this.localName = reader('local_name');
+    this.appearance = reader('appearance');
+    this.serviceDataUuid = reader('service_data_uuid');
   }
 }
 
 /** The AD features of the payload at `row`: all are functions of the AD bytes, hence of the signature. */
 export function readPayloadFeatures(columns: BlePayloadColumns, row: number, signature: string): BlePayloadFeatures {
-  const companyId = bleCellNumber(columns.companyId, row);
-  const manufacturerData = bleCellText(columns.manufacturerData, row);
-  const serviceUuids = bleListText(columns.serviceUuids, row);
-  const txPower = bleCellNumber(columns.txPower, row);
-  const localName = bleCellText(columns.localName, row);
-  const appearance = bleCellNumber(columns.appearance, row);
-  const serviceDataUuid = bleCellText(columns.serviceDataUuid, row);
+  const companyId = columns.companyId.number(row);
+  const manufacturerData = columns.manufacturerData.text(row);
+  const serviceUuids = columns.serviceUuids.listText(row);
+  const txPower = columns.txPower.number(row);
+  const localName = columns.localName.text(row);
+  const appearance = columns.appearance.number(row);
+  const serviceDataUuid = columns.serviceDataUuid.text(row);
   // Rotating tokens change the bytes of manufacturer data but not its length or its first
   // octet (the vendor's message type, e.g. Apple's 0x10 Nearby Info): the template keeps those.
   const template = [
