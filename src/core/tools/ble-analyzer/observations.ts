@@ -1,7 +1,7 @@
 import type { RecordBatch } from 'apache-arrow';
 import type { SelectedBatch } from '../../data/selection-types.ts';
 import { parseBleAddress } from './ah.ts';
-import { BleCellReader, bleCodedColumn, bleFalseBits, bleNumberColumn, BleCodedColumn } from './column-access.ts';
+import { BleCellReader, BleCodeScratch, bleCodedColumn, bleFalseBits, bleNumberColumn, BleCodedColumn } from './column-access.ts';
 import { BleGrowableFloat64, BleGrowableInt32 } from './growable.ts';
 
 /**
@@ -236,6 +236,11 @@ export class BleScanner {
   private readonly receiverCache = new WeakMap<object, Int32Array>();
   private readonly payloadCache = new WeakMap<object, Int32Array>();
   private unknownReceiver = -1;
+  private readonly advertiserScratch = new BleCodeScratch();
+  private readonly initiatorScratch = new BleCodeScratch();
+  private readonly scannerScratch = new BleCodeScratch();
+  private readonly advTypeScratch = new BleCodeScratch();
+  private readonly addrTypeScratch = new BleCodeScratch();
   /** Per scanned batch: its columns and each row's transmitter (-1: no event), for the second pass. */
   private readonly scanned: Array<{ columns: BatchColumns; transmitter: Int32Array }> = [];
 
@@ -256,17 +261,18 @@ export class BleScanner {
     if (selected.selectedCount === 0 || batch.numRows === 0) return;
     const columns = this.options.columns;
     const time = bleNumberColumn(batch, batch.schema.metadata.get('sextant.time_column') ?? 'ts_ms');
-    const advertiser = bleCodedColumn(batch, columns.advertiser);
+    // The address and type columns are read by this pass only: their null-marked copies reuse scratch buffers.
+    const advertiser = bleCodedColumn(batch, columns.advertiser, this.advertiserScratch);
     if (!time || !advertiser) {
       store.selectedRows += selected.selectedCount;
       store.noTimestamp += time ? 0 : selected.selectedCount;
       store.noAddress += advertiser ? 0 : selected.selectedCount;
       return;
     }
-    const initiator = presentCodes(bleCodedColumn(batch, columns.initiator));
-    const scanner = columns.scanner ? presentCodes(bleCodedColumn(batch, columns.scanner)) : undefined;
-    const advType = bleCodedColumn(batch, 'adv_type');
-    const addrType = bleCodedColumn(batch, 'advertiser_addr_type');
+    const initiator = presentCodes(bleCodedColumn(batch, columns.initiator, this.initiatorScratch));
+    const scanner = columns.scanner ? presentCodes(bleCodedColumn(batch, columns.scanner, this.scannerScratch)) : undefined;
+    const advType = bleCodedColumn(batch, 'adv_type', this.advTypeScratch);
+    const addrType = bleCodedColumn(batch, 'advertiser_addr_type', this.addrTypeScratch);
     const txAdd = bleNumberColumn(batch, 'tx_add', true);
     const rxAdd = bleNumberColumn(batch, 'rx_add', true);
     const rssi = bleNumberColumn(batch, 'rssi', true);
@@ -309,7 +315,8 @@ export class BleScanner {
     };
     const transmitter = new Int32Array(rows);
     const counts = scanRows(store, batchColumns, transmitter);
-    this.scanned.push({ columns: batchColumns, transmitter });
+    // Kept for the second pass without the columns read from scratch buffers (the next batch overwrites them).
+    this.scanned.push({ columns: { ...batchColumns, advertiser: EMPTY_COLUMN, initiator: EMPTY_COLUMN, scanner: EMPTY_COLUMN, roleCodes: NO_CODES, typeCodes: NO_CODES }, transmitter });
     store.selectedRows += counts[0];
     store.crcBadExcluded += counts[1];
     store.crcBadIncluded += counts[2];
