@@ -84,6 +84,8 @@ export interface BleScreenedPairs {
   inverseCrowd: number;
   /** Concurrent pairs considered, for reporting. */
   concurrentPairs: number;
+  /** How many chains hand off around each chain's hand-offs (the score's co-rotation term reads it too). */
+  handoffCrowd: BleHandoffCrowd;
 }
 
 /**
@@ -527,5 +529,5 @@ export function screenChainPairs(
       keptB.push(y);
     }
   }
-  return { a: Int32Array.from(keptA), b: Int32Array.from(keptB), concurrent, inverseCrowd, concurrentPairs };
+  return { a: Int32Array.from(keptA), b: Int32Array.from(keptB), concurrent, inverseCrowd, concurrentPairs, handoffCrowd };
 }

@@ -3,10 +3,11 @@ import { advertisingClockEvidence, chainTiming, timingIsPrecise } from './advert
 import { channelSignatureEvidence, ChannelSignatureBuilder, type ChannelSignatures } from './channel-signature.ts';
 import { coRotationLogOdds, gaussianLogDensity } from './co-location-math.ts';
 import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel } from './co-location-candidates.ts';
+import type { BleHandoffCrowd } from './co-rotation.ts';
 import type { BleEventGroups } from './observations.ts';
 import type { BleLinkableAddress } from './linkage.ts';
 import { selectKth } from './quickselect.ts';
-import { lowerBound, upperBound } from './sorted-search.ts';
+import { lowerBound } from './sorted-search.ts';
 
 /**
  * Co-location linkage: joins hand-off chains that run at the same time into one device (the
@@ -255,7 +256,20 @@ interface PairEvidence {
 }
 
 /** The evidence of one chain pair, or undefined when no receiver heard both in the overlap. */
-function scorePair(sa: ChainSeries, sb: ChainSeries, events: BleEventGroups, receivers: number, fromMs: number, toMs: number, names: ReadonlyArray<string>, floors: Float64Array, crowdAt: (boundary: number, tolerance: number) => number, describe: boolean): PairEvidence | undefined {
+function scorePair(
+  sa: ChainSeries,
+  sb: ChainSeries,
+  /** Chain a's place among the chains (the crowd's index). */
+  chainA: number,
+  events: BleEventGroups,
+  receivers: number,
+  fromMs: number,
+  toMs: number,
+  names: ReadonlyArray<string>,
+  floors: Float64Array,
+  crowd: BleHandoffCrowd,
+  describe: boolean,
+): PairEvidence | undefined {
   const fromBin = Math.floor(fromMs / BIN_MS);
   const toBin = Math.floor(toMs / BIN_MS);
   // Long overlaps (chains alive together for an hour) are read at up to MAX_BINS evenly spaced
@@ -404,13 +418,13 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, events: BleEventGroups, rec
   let matched = 0;
   let crowdShare = 0;
   let previousMatch = Number.NaN;
-  for (const t of sb.boundaries) if (t >= fromMs - tolerance && t <= toMs + tolerance) inB++;
   const bBoundaries = sb.boundaries;
+  for (let index = 0; index < bBoundaries.length; index++) if (bBoundaries[index] >= fromMs - tolerance && bBoundaries[index] <= toMs + tolerance) inB++;
   for (let boundary = 0; boundary < sa.boundaries.length; boundary++) {
     const t = sa.boundaries[boundary];
     if (t < fromMs - tolerance || t > toMs + tolerance) continue;
     inA++;
-    crowdShare += crowdAt(boundary, tolerance);
+    crowdShare += crowd.shareAt(chainA, boundary, tolerance);
     // The first hand-off of the other chain (in its order) within the tolerance; when its
     // hand-offs ascend, that is the first one at or after t − tolerance, found by bisection.
     let first = 0;
@@ -549,33 +563,16 @@ export function scoreChainPairs(
   const channelBuilder = new ChannelSignatureBuilder(receivers);
   const series = chains.map((chain) => buildSeries(chain, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder));
   // The pairs worth scoring (co-location-candidates.ts): the others are not candidates.
-  const { a: screenedA, b: screenedB, concurrent, inverseCrowd } = screenChainPairs(chains, series, receivers, floors, SCREEN_MODEL);
-  // Every chain's hand-offs, sorted: how many chains hand off around a moment, per chain active then.
-  const allBoundaries = Float64Array.from(series.flatMap((one) => Array.from(one.boundaries))).sort();
-  let current = 0;
-  // How many chains hand off around each hand-off: each hand-off's place among all of them is
-  // found once by bisection; the few neighbours within a tolerance (a couple of seconds, against
-  // about one hand-off a second in a crowd) are then counted by stepping outward from it. The
-  // tolerance differs from pair to pair (it follows both chains' advertising intervals).
-  const boundaryPlace = series.map((one) => Int32Array.from(one.boundaries, (t) => upperBound(allBoundaries, t)));
-  const crowdAt = (boundary: number, tolerance: number): number => {
-    const t = series[current].boundaries[boundary];
-    const place = boundaryPlace[current][boundary];
-    let above = place;
-    while (above < allBoundaries.length && allBoundaries[above] <= t + tolerance) above++;
-    let below = place;
-    while (below > 0 && allBoundaries[below - 1] > t - tolerance) below--;
-    return Math.min(0.9, Math.max(0, above - below - 1) / Math.max(1, concurrent[current]));
-  };
+  // (Its count of the chains handing off around each hand-off is the co-rotation term's here too.)
+  const { a: screenedA, b: screenedB, concurrent, inverseCrowd, handoffCrowd } = screenChainPairs(chains, series, receivers, floors, SCREEN_MODEL);
   // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
   const scored: Array<{ a: number; b: number; from: number; to: number; crowd: number; logS: number; logT: number }> = [];
   for (let pair = 0; pair < screenedA.length; pair++) {
     const a = screenedA[pair];
     const b = screenedB[pair];
-    current = a;
     const from = Math.max(chains[a].firstMs, chains[b].firstMs);
     const to = Math.min(chains[a].lastMs, chains[b].lastMs);
-    const evidence = scorePair(series[a], series[b], events, receivers, from, to, receiverNames, floors, crowdAt, false);
+    const evidence = scorePair(series[a], series[b], a, events, receivers, from, to, receiverNames, floors, handoffCrowd, false);
     if (!evidence) continue;
     scored.push({ a, b, from, to, crowd: Math.max(2, (concurrent[a] + concurrent[b]) / 2), logS: evidence.logS, logT: evidence.logT });
   }
@@ -610,12 +607,11 @@ export function scoreChainPairs(
   const pairs: BleChainPair[] = [];
   for (const entry of scored) {
     const { a, b, from, to, crowd } = entry;
-    current = a;
     const [rawSame, travel] = posterior(entry, lambda, mu);
     const same = uncalibrated ? rawSame : calibrated('co_location', rawSame);
     let terms: BleCoLocationTerm[] | undefined;
     if (rawSame >= DESCRIBE_ABOVE || travel >= DESCRIBE_ABOVE) {
-      terms = scorePair(series[a], series[b], events, receivers, from, to, receiverNames, floors, crowdAt, true)!.terms;
+      terms = scorePair(series[a], series[b], a, events, receivers, from, to, receiverNames, floors, handoffCrowd, true)!.terms;
       const priorS = Math.log(lambda / crowd);
       const priorT = Math.log(mu / crowd);
       terms.unshift({

@@ -28,6 +28,9 @@ export interface BleHandoffChain {
  */
 export class BleHandoffCrowd {
   private readonly all: Float64Array;
+  /** Per chain: its hand-offs and its tolerance (copied out of the chains: the hot paths read only typed arrays). */
+  private readonly boundaries: Float64Array[];
+  private readonly tolerances: Float64Array;
   private readonly places: Int32Array[];
   /** Per chain: prefix sums of shareAt over its hand-offs at its own tolerance. */
   private readonly ownShares: Float64Array[];
@@ -35,10 +38,12 @@ export class BleHandoffCrowd {
   private readonly widestShares: Float64Array[];
 
   constructor(
-    private readonly chains: ReadonlyArray<{ boundaries: Float64Array; toleranceMs: number }>,
+    chains: ReadonlyArray<{ boundaries: Float64Array; toleranceMs: number }>,
     /** Per chain: how many chains are active with it. */
     private readonly concurrent: Int32Array,
   ) {
+    this.boundaries = chains.map((one) => one.boundaries);
+    this.tolerances = Float64Array.from(chains, (one) => one.toleranceMs);
     let total = 0;
     for (const one of chains) total += one.boundaries.length;
     const all = new Float64Array(total);
@@ -56,7 +61,7 @@ export class BleHandoffCrowd {
   }
 
   private shareSums(chain: number, tolerance: number): Float64Array {
-    const boundaries = this.chains[chain].boundaries;
+    const boundaries = this.boundaries[chain];
     const sums = new Float64Array(boundaries.length + 1);
     for (let boundary = 0; boundary < boundaries.length; boundary++) sums[boundary + 1] = sums[boundary] + this.shareAt(chain, boundary, tolerance);
     return sums;
@@ -67,7 +72,7 @@ export class BleHandoffCrowd {
    * tolerance is the chain's own, else one by one.
    */
   shareSum(chain: number, first: number, last: number, tolerance: number): number {
-    if (tolerance === this.chains[chain].toleranceMs) return this.ownShares[chain][last] - this.ownShares[chain][first];
+    if (tolerance === this.tolerances[chain]) return this.ownShares[chain][last] - this.ownShares[chain][first];
     let sum = 0;
     for (let boundary = first; boundary < last; boundary++) sum += this.shareAt(chain, boundary, tolerance);
     return sum;
@@ -89,7 +94,7 @@ export class BleHandoffCrowd {
   /** Share of the chains active with `chain` that hand off within `tolerance` of its hand-off `boundary` (at most 0.9). */
   shareAt(chain: number, boundary: number, tolerance: number): number {
     const all = this.all;
-    const t = this.chains[chain].boundaries[boundary];
+    const t = this.boundaries[chain][boundary];
     const place = this.places[chain][boundary];
     let above = place;
     while (above < all.length && all[above] <= t + tolerance) above++;
