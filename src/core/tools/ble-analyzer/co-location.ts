@@ -556,9 +556,11 @@ export function scoreChainPairs(
   const receivers = receiverNames.length;
   // Each receiver's weakest packets: about its sensitivity.
   const floors = new Float64Array(receivers).fill(Infinity);
-  for (let index = 0; index < events.rssi.length; index++) {
-    const rssi = events.rssi[index];
-    if (rssi < floors[events.receiver[index]]) floors[events.receiver[index]] = rssi;
+  const { rssi: rssiOf, receiver: receiverOf } = events;
+  for (let index = 0; index < rssiOf.length; index++) {
+    const rssi = rssiOf[index];
+    const receiver = receiverOf[index];
+    if (rssi < floors[receiver]) floors[receiver] = rssi;
   }
   const channelBuilder = new ChannelSignatureBuilder(receivers);
   const series = chains.map((chain) => buildSeries(chain, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder));
