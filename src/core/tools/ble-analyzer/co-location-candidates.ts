@@ -487,19 +487,7 @@ export function screenChainPairs(
   const firstAt = Float64Array.from(order, (chain) => chains[chain].firstMs);
   const lastAt = Float64Array.from(order, (chain) => chains[chain].lastMs);
   const concurrent = new Int32Array(chains.length);
-  // First sweep: how many chains each chain is active with (the prior's crowd). The later
-  // chain starts last, so the overlap is min(lasts) − its start.
-  let concurrentPairs = 0;
-  for (let oi = 0; oi < order.length; oi++) {
-    const lastA = lastAt[oi];
-    for (let oj = oi + 1; oj < order.length; oj++) {
-      if (firstAt[oj] > lastA - model.minOverlapMs) break;
-      if (Math.min(lastA, lastAt[oj]) - firstAt[oj] < model.minOverlapMs) continue;
-      concurrent[order[oi]]++;
-      concurrent[order[oj]]++;
-      concurrentPairs++;
-    }
-  }
+  const concurrentPairs = countConcurrent(order, firstAt, lastAt, model.minOverlapMs, concurrent);
   const screenChains: ScreenChain[] = series.map((one, index) => ({
     series: one,
     prefix: prefixSums(one, receivers),
@@ -518,8 +506,54 @@ export function screenChainPairs(
     covariationKnown: new Uint8Array(receivers),
     covariation: new Float64Array(receivers),
   };
-  const keptA: number[] = [];
-  const keptB: number[] = [];
+  const sweep: Sweep = { chains, order, firstAt, lastAt, concurrent, screenChains, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [], inverseCrowd: 0 };
+  screenSweep(sweep);
+  return { a: Int32Array.from(sweep.keptA), b: Int32Array.from(sweep.keptB), concurrent, inverseCrowd: sweep.inverseCrowd, concurrentPairs, handoffCrowd };
+}
+
+/**
+ * First sweep: how many chains each chain is active with (the prior's crowd), into
+ * `concurrent`; returns the number of concurrent pairs. The later chain starts last, so the
+ * overlap is min(lasts) − its start. (The sweeps are functions of their own: `screenChainPairs`
+ * runs once per analysis, and its optimised code does not always survive to the next.)
+ */
+function countConcurrent(order: Int32Array, firstAt: Float64Array, lastAt: Float64Array, minOverlapMs: number, concurrent: Int32Array): number {
+  let concurrentPairs = 0;
+  for (let oi = 0; oi < order.length; oi++) {
+    const lastA = lastAt[oi];
+    for (let oj = oi + 1; oj < order.length; oj++) {
+      if (firstAt[oj] > lastA - minOverlapMs) break;
+      if (Math.min(lastA, lastAt[oj]) - firstAt[oj] < minOverlapMs) continue;
+      concurrent[order[oi]]++;
+      concurrent[order[oj]]++;
+      concurrentPairs++;
+    }
+  }
+  return concurrentPairs;
+}
+
+/** What the second sweep reads, and the pairs it keeps. */
+interface Sweep {
+  chains: ReadonlyArray<{ firstMs: number; lastMs: number }>;
+  order: Int32Array;
+  firstAt: Float64Array;
+  lastAt: Float64Array;
+  concurrent: Int32Array;
+  screenChains: ScreenChain[];
+  handoffCrowd: BleHandoffCrowd;
+  receivers: number;
+  floors: Float64Array;
+  model: BleCoLocationScreenModel;
+  scratch: Scratch;
+  exhaustive: boolean;
+  keptA: number[];
+  keptB: number[];
+  inverseCrowd: number;
+}
+
+/** Second sweep: every concurrent pair through the screen (each found once, from the earlier-starting chain). */
+function screenSweep(sweep: Sweep): void {
+  const { chains, order, firstAt, lastAt, concurrent, screenChains, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA, keptB } = sweep;
   let inverseCrowd = 0;
   for (let oi = 0; oi < order.length; oi++) {
     const a = order[oi];
@@ -530,7 +564,7 @@ export function screenChainPairs(
       const b = order[oj];
       const x = a < b ? a : b;
       const y = a < b ? b : a;
-      if (levelSpread(series[x], series[y], receivers) > model.screenSpreadDb) continue;
+      if (levelSpread(screenChains[x].series, screenChains[y].series, receivers) > model.screenSpreadDb) continue;
       const from = Math.max(chains[x].firstMs, chains[y].firstMs);
       const to = Math.min(chains[x].lastMs, chains[y].lastMs);
       const crowd = Math.max(2, (concurrent[x] + concurrent[y]) / 2);
@@ -543,5 +577,5 @@ export function screenChainPairs(
       keptB.push(y);
     }
   }
-  return { a: Int32Array.from(keptA), b: Int32Array.from(keptB), concurrent, inverseCrowd, concurrentPairs, handoffCrowd };
+  sweep.inverseCrowd = inverseCrowd;
 }

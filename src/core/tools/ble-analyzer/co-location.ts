@@ -616,6 +616,22 @@ function describePair(receivers: number, names: ReadonlyArray<string>): BleCoLoc
   return terms;
 }
 
+/**
+ * Each receiver's weakest packets: about its sensitivity. (A function of its own, like the
+ * other loops over every event or pair: `scoreChainPairs` runs once per analysis, and its
+ * optimised code does not always survive from one analysis to the next.)
+ */
+function receiverFloors(events: BleEventGroups, receivers: number): Float64Array {
+  const floors = new Float64Array(receivers).fill(Infinity);
+  const { rssi: rssiOf, receiver: receiverOf } = events;
+  for (let index = 0; index < rssiOf.length; index++) {
+    const rssi = rssiOf[index];
+    const receiver = receiverOf[index];
+    if (rssi < floors[receiver]) floors[receiver] = rssi;
+  }
+  return floors;
+}
+
 export interface BleCoLocationResult {
   pairs: BleChainPair[];
 }
@@ -635,14 +651,7 @@ export function scoreChainPairs(
   uncalibrated = false,
 ): BleCoLocationResult {
   const receivers = receiverNames.length;
-  // Each receiver's weakest packets: about its sensitivity.
-  const floors = new Float64Array(receivers).fill(Infinity);
-  const { rssi: rssiOf, receiver: receiverOf } = events;
-  for (let index = 0; index < rssiOf.length; index++) {
-    const rssi = rssiOf[index];
-    const receiver = receiverOf[index];
-    if (rssi < floors[receiver]) floors[receiver] = rssi;
-  }
+  const floors = receiverFloors(events, receivers);
   const channelBuilder = new ChannelSignatureBuilder(receivers);
   const series = chains.map((chain) => buildSeries(chain, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder));
   // The pairs worth scoring (co-location-candidates.ts): the others are not candidates.
