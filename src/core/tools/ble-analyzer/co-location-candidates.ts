@@ -29,7 +29,7 @@
  */
 
 import { gaussianLogDensity } from './co-location-math.ts';
-import { BleHandoffCrowd, coRotationLogOddsOf, coRotationRange, type BleHandoffChain } from './co-rotation.ts';
+import { BleHandoffCrowd, coRotationLogOddsOf, coRotationQuickRange, coRotationRange, type BleHandoffChain } from './co-rotation.ts';
 
 /** What the screen reads of a chain's RSSI series (co-location.ts builds them). */
 export interface BleChainSeriesView {
@@ -84,6 +84,8 @@ export interface BleScreenedPairs {
   inverseCrowd: number;
   /** Concurrent pairs considered, for reporting. */
   concurrentPairs: number;
+  /** How many chains hand off around each chain's hand-offs (the score's co-rotation term reads it too). */
+  handoffCrowd: BleHandoffCrowd;
 }
 
 /**
@@ -174,6 +176,8 @@ interface Scratch {
   moving: Uint8Array;
   /** The co-rotation term's bounds. */
   range: Float64Array;
+  /** log of the model's offsetSd S, T and U (the same for every pair). */
+  logOffsetSd: Float64Array;
   /** Per receiver: the co-variation term's upper bound, whether it is known to be 0, and its value once computed. */
   covariationHigh: Float64Array;
   covariationKnown: Uint8Array;
@@ -316,8 +320,9 @@ function screenPair(
         evidenceT += share * (gaussianLogDensity(e2, noise[r] + model.levelSd.T ** 2) - unrelated);
       }
     }
-    evidenceS += offsetLogDensity(offset, model.offsetSd.S) - offsetLogDensity(offset, model.offsetSd.U);
-    evidenceT += offsetLogDensity(offset, model.offsetSd.T) - offsetLogDensity(offset, model.offsetSd.U);
+    const { logOffsetSd } = scratch;
+    evidenceS += offsetLogDensity(offset, model.offsetSd.S, logOffsetSd[0]) - offsetLogDensity(offset, model.offsetSd.U, logOffsetSd[2]);
+    evidenceT += offsetLogDensity(offset, model.offsetSd.T, logOffsetSd[1]) - offsetLogDensity(offset, model.offsetSd.U, logOffsetSd[2]);
   }
   const needS = Math.max(MIN_EVIDENCE_SAME, minimumEvidence);
   const needT = Math.max(MIN_EVIDENCE_TRAVEL, minimumEvidence);
@@ -331,7 +336,10 @@ function screenPair(
   // lies between COVARIATION_MIN and covariationMax, co-rotation (only for "one device") in its
   // range; the exact crowd share of the co-rotation term is summed last, if at all.
   const range = scratch.range;
-  let rotationExact = coRotationRange(ca.handoffs, cb.handoffs, fromMs, toMs, model.fixedPeriodMs, crowd, range);
+  // How far the co-rotation term is known: 0 bounded from the hand-offs in range, 1 from their
+  // coincidences (coRotationRange), 2 exactly.
+  coRotationQuickRange(ca.handoffs, cb.handoffs, fromMs, toMs, crowd, range);
+  let rotation = range[0] === range[1] ? 2 : 0;
   const values = scratch.covariation;
   let covariation = 0;
   let high = movingHigh;
@@ -344,16 +352,19 @@ function screenPair(
     const lowT = evidenceT + covariation + left * COVARIATION_MIN;
     const lowS = evidenceS + range[0] + covariation + left * COVARIATION_MIN;
     if (lowS >= needS + DECISION_MARGIN || lowT >= needT + DECISION_MARGIN) return Verdict.Keep;
-    if (left > 0) {
+    // The coincidences first where only "one device" can still pass (they cost about as much as one co-variation term).
+    if (rotation === 0 && (left === 0 || highT < needT - DECISION_MARGIN)) {
+      rotation = coRotationRange(ca.handoffs, cb.handoffs, fromMs, toMs, model.fixedPeriodMs, crowd, range) ? 2 : 1;
+    } else if (left > 0) {
       while (movingOn[r] === 0 || covariationKnown[r] === 1) r++;
       values[r] = covariationOf(sa, ca.masked, sb, cb.masked, r, fromBin, toBin, model);
       covariation += values[r];
       high -= covariationHigh[r];
       r++;
       left--;
-    } else if (!rotationExact) {
+    } else if (rotation < 2) {
       range[0] = range[1] = coRotationLogOddsOf(ca.handoffs, cb.handoffs, fromMs, toMs, model.fixedPeriodMs, crowd);
-      rotationExact = true;
+      rotation = 2;
     } else break;
   }
   // Every term known: the verdict from their sum in receiver order (as `exhaustive` sums them).
@@ -446,9 +457,9 @@ export function oneMovingLogOdds(varA: number, varB: number, n: number, model: P
   return Math.max(COVARIATION_MIN, model.oneMovingLogOdds + model.spreadContrastLogOdds * weight * Math.max(0, contrast - 1));
 }
 
-/** Log density of an offset of `offset` dB under a zero-mean Gaussian of `sd`, without the constant. */
-function offsetLogDensity(offset: number, sd: number): number {
-  return -Math.log(sd) - (offset * offset) / (2 * sd * sd);
+/** Log density of an offset of `offset` dB under a zero-mean Gaussian of `sd` (whose log is `logSd`), without the constant. */
+function offsetLogDensity(offset: number, sd: number, logSd: number): number {
+  return -logSd - (offset * offset) / (2 * sd * sd);
 }
 
 function isAscending(values: Float64Array): boolean {
@@ -476,19 +487,7 @@ export function screenChainPairs(
   const firstAt = Float64Array.from(order, (chain) => chains[chain].firstMs);
   const lastAt = Float64Array.from(order, (chain) => chains[chain].lastMs);
   const concurrent = new Int32Array(chains.length);
-  // First sweep: how many chains each chain is active with (the prior's crowd). The later
-  // chain starts last, so the overlap is min(lasts) − its start.
-  let concurrentPairs = 0;
-  for (let oi = 0; oi < order.length; oi++) {
-    const lastA = lastAt[oi];
-    for (let oj = oi + 1; oj < order.length; oj++) {
-      if (firstAt[oj] > lastA - model.minOverlapMs) break;
-      if (Math.min(lastA, lastAt[oj]) - firstAt[oj] < model.minOverlapMs) continue;
-      concurrent[order[oi]]++;
-      concurrent[order[oj]]++;
-      concurrentPairs++;
-    }
-  }
+  const concurrentPairs = countConcurrent(order, firstAt, lastAt, model.minOverlapMs, concurrent);
   const screenChains: ScreenChain[] = series.map((one, index) => ({
     series: one,
     prefix: prefixSums(one, receivers),
@@ -496,14 +495,65 @@ export function screenChainPairs(
     handoffs: { index, boundaries: one.boundaries, toleranceMs: one.toleranceMs, ascending: isAscending(one.boundaries) },
   }));
   const handoffCrowd = new BleHandoffCrowd(series, concurrent);
-  const scratch: Scratch = { diff: new Float64Array(receivers), noise: new Float64Array(receivers), common: new Float64Array(receivers), moving: new Uint8Array(receivers),
+  const scratch: Scratch = {
+    diff: new Float64Array(receivers),
+    noise: new Float64Array(receivers),
+    common: new Float64Array(receivers),
+    moving: new Uint8Array(receivers),
     range: new Float64Array(2),
+    logOffsetSd: Float64Array.from([model.offsetSd.S, model.offsetSd.T, model.offsetSd.U], Math.log),
     covariationHigh: new Float64Array(receivers),
     covariationKnown: new Uint8Array(receivers),
     covariation: new Float64Array(receivers),
   };
-  const keptA: number[] = [];
-  const keptB: number[] = [];
+  const sweep: Sweep = { chains, order, firstAt, lastAt, concurrent, screenChains, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [], inverseCrowd: 0 };
+  screenSweep(sweep);
+  return { a: Int32Array.from(sweep.keptA), b: Int32Array.from(sweep.keptB), concurrent, inverseCrowd: sweep.inverseCrowd, concurrentPairs, handoffCrowd };
+}
+
+/**
+ * First sweep: how many chains each chain is active with (the prior's crowd), into
+ * `concurrent`; returns the number of concurrent pairs. The later chain starts last, so the
+ * overlap is min(lasts) − its start. (The sweeps are functions of their own: `screenChainPairs`
+ * runs once per analysis, and its optimised code does not always survive to the next.)
+ */
+function countConcurrent(order: Int32Array, firstAt: Float64Array, lastAt: Float64Array, minOverlapMs: number, concurrent: Int32Array): number {
+  let concurrentPairs = 0;
+  for (let oi = 0; oi < order.length; oi++) {
+    const lastA = lastAt[oi];
+    for (let oj = oi + 1; oj < order.length; oj++) {
+      if (firstAt[oj] > lastA - minOverlapMs) break;
+      if (Math.min(lastA, lastAt[oj]) - firstAt[oj] < minOverlapMs) continue;
+      concurrent[order[oi]]++;
+      concurrent[order[oj]]++;
+      concurrentPairs++;
+    }
+  }
+  return concurrentPairs;
+}
+
+/** What the second sweep reads, and the pairs it keeps. */
+interface Sweep {
+  chains: ReadonlyArray<{ firstMs: number; lastMs: number }>;
+  order: Int32Array;
+  firstAt: Float64Array;
+  lastAt: Float64Array;
+  concurrent: Int32Array;
+  screenChains: ScreenChain[];
+  handoffCrowd: BleHandoffCrowd;
+  receivers: number;
+  floors: Float64Array;
+  model: BleCoLocationScreenModel;
+  scratch: Scratch;
+  exhaustive: boolean;
+  keptA: number[];
+  keptB: number[];
+  inverseCrowd: number;
+}
+
+/** Second sweep: every concurrent pair through the screen (each found once, from the earlier-starting chain). */
+function screenSweep(sweep: Sweep): void {
+  const { chains, order, firstAt, lastAt, concurrent, screenChains, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA, keptB } = sweep;
   let inverseCrowd = 0;
   for (let oi = 0; oi < order.length; oi++) {
     const a = order[oi];
@@ -514,7 +564,7 @@ export function screenChainPairs(
       const b = order[oj];
       const x = a < b ? a : b;
       const y = a < b ? b : a;
-      if (levelSpread(series[x], series[y], receivers) > model.screenSpreadDb) continue;
+      if (levelSpread(screenChains[x].series, screenChains[y].series, receivers) > model.screenSpreadDb) continue;
       const from = Math.max(chains[x].firstMs, chains[y].firstMs);
       const to = Math.min(chains[x].lastMs, chains[y].lastMs);
       const crowd = Math.max(2, (concurrent[x] + concurrent[y]) / 2);
@@ -527,5 +577,5 @@ export function screenChainPairs(
       keptB.push(y);
     }
   }
-  return { a: Int32Array.from(keptA), b: Int32Array.from(keptB), concurrent, inverseCrowd, concurrentPairs };
+  sweep.inverseCrowd = inverseCrowd;
 }

@@ -17,14 +17,17 @@ export function gaussianLogDensity(e2: number, variance: number): number {
   return -0.5 * Math.log(variance) - e2 / (2 * variance);
 }
 
+/** How often a hand-off of one set coincides with its sibling's when a device rotates its sets together. */
+export const CO_ROTATION_SYNCHRONIZED = 0.85;
+
 /**
  * The co-rotation log-odds of m coincident hand-offs among k: "one device" is an even mix of
- * sets rotating together (a coincidence 85 % of the time) and on their own timers (chance),
- * against chance alone.
+ * sets rotating together (a coincidence CO_ROTATION_SYNCHRONIZED of the time) and on their own
+ * timers (chance), against chance alone.
  */
 export function coRotationLogOdds(m: number, k: number, chance: number): number {
   const logChance = logBinomial(m, k, chance);
-  const synchronized = Math.log(0.5) + logBinomial(m, k, 0.85);
+  const synchronized = Math.log(0.5) + logBinomial(m, k, CO_ROTATION_SYNCHRONIZED);
   const byChance = Math.log(0.5) + logChance;
   const top = Math.max(synchronized, byChance);
   return top + Math.log(Math.exp(synchronized - top) + Math.exp(byChance - top)) - logChance;

@@ -1,12 +1,13 @@
 import { calibrated } from './calibration.ts';
-import { advertisingClockEvidence, chainTiming, timingIsPrecise } from './advertising-clock.ts';
-import { channelSignatureEvidence, ChannelSignatureBuilder, type ChannelSignatures } from './channel-signature.ts';
+import { advertisingClockEvidence, chainTiming, timingIsPrecise, type AdvertisingClockEvidence } from './advertising-clock.ts';
+import { channelSignatureEvidence, ChannelSignatureBuilder, type ChannelSignatureEvidence, type ChannelSignatures } from './channel-signature.ts';
 import { coRotationLogOdds, gaussianLogDensity } from './co-location-math.ts';
 import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel } from './co-location-candidates.ts';
+import type { BleHandoffCrowd } from './co-rotation.ts';
 import type { BleEventGroups } from './observations.ts';
 import type { BleLinkableAddress } from './linkage.ts';
 import { selectKth } from './quickselect.ts';
-import { lowerBound, upperBound } from './sorted-search.ts';
+import { lowerBound } from './sorted-search.ts';
 
 /**
  * Co-location linkage: joins hand-off chains that run at the same time into one device (the
@@ -155,6 +156,14 @@ function perReceiverScratch(receivers: number) {
     plainVar: new Float64Array(receivers),
     /** receivers × SCRATCH_PER_RECEIVER per-bin differences. */
     differences: new Float64Array(receivers * SCRATCH_PER_RECEIVER),
+    /** What the co-variation term read on each receiver (for the rationale): none, both moving or one. */
+    motion: new Uint8Array(receivers),
+    rho: new Float64Array(receivers),
+    bins: new Int32Array(receivers),
+    varianceA: new Float64Array(receivers),
+    varianceB: new Float64Array(receivers),
+    /** Receivers that heard one chain well and never the other (for the rationale): none, a or b. */
+    blindTo: new Uint8Array(receivers),
   };
 }
 let PER_RECEIVER = perReceiverScratch(8);
@@ -248,14 +257,51 @@ function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddres
   return { bin0, bins, mean, boundaries: Float64Array.from(boundaries), ascending, toleranceMs: Math.max(2_000, 2500 * interval), level, channels: channelBuilder.finish(), groups, spans, preciseTiming };
 }
 
-interface PairEvidence {
-  terms: BleCoLocationTerm[];
-  logS: number;
-  logT: number;
+const enum Motion {
+  None,
+  Both,
+  One,
 }
 
-/** The evidence of one chain pair, or undefined when no receiver heard both in the overlap. */
-function scorePair(sa: ChainSeries, sb: ChainSeries, events: BleEventGroups, receivers: number, fromMs: number, toMs: number, names: ReadonlyArray<string>, floors: Float64Array, crowdAt: (boundary: number, tolerance: number) => number, describe: boolean): PairEvidence | undefined {
+const enum Blind {
+  None,
+  HeardA,
+  HeardB,
+}
+
+/**
+ * The evidence of the pair `scorePair` read last, term by term: the two sums, and what the
+ * rationale of a reported pair says (`describePair`), kept as numbers so that scoring a pair
+ * builds no strings (and the score's code has no paths that only the few reported pairs take).
+ */
+const EVIDENCE = {
+  logS: 0,
+  logT: 0,
+  rotation: { k: 0, m: 0, toleranceMs: 0, chance: 0, llr: 0 },
+  consistency: { heard: 0, offset: 0, squares: 0, llrSame: 0, llrTravel: 0 },
+  level: { heard: 0, offset: 0, llrSame: 0, llrTravel: 0 },
+  covariation: { receivers: 0, llr: 0 },
+  blind: { count: 0, llrSame: 0, llrTravel: 0 },
+  signature: undefined as ChannelSignatureEvidence | undefined,
+  clock: undefined as AdvertisingClockEvidence | undefined,
+};
+
+/**
+ * The evidence of one chain pair into EVIDENCE; false when no receiver heard both in the
+ * overlap (the pair is not compared).
+ */
+function scorePair(
+  sa: ChainSeries,
+  sb: ChainSeries,
+  /** Chain a's place among the chains (the crowd's index). */
+  chainA: number,
+  events: BleEventGroups,
+  receivers: number,
+  fromMs: number,
+  toMs: number,
+  floors: Float64Array,
+  crowd: BleHandoffCrowd,
+): boolean {
   const fromBin = Math.floor(fromMs / BIN_MS);
   const toBin = Math.floor(toMs / BIN_MS);
   // Long overlaps (chains alive together for an hour) are read at up to MAX_BINS evenly spaced
@@ -263,20 +309,15 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, events: BleEventGroups, rec
   const step = Math.max(1, Math.floor((toBin - fromBin + 1) / MAX_BINS));
   // Per receiver: common bins, mean difference, correlation and motion of both series.
   if (PER_RECEIVER.receivers < receivers) PER_RECEIVER = perReceiverScratch(receivers);
-  const { diff, diffVar, common, clean, comfortable, onlyA, onlyB, levelA, levelB, plainVar, differences } = PER_RECEIVER;
-  // Rationale strings are built only when `describe` is set (the few reported pairs): every
-  // other pair only needs the two sums.
-  const terms: BleCoLocationTerm[] = [];
+  const { diff, diffVar, common, clean, comfortable, onlyA, onlyB, levelA, levelB, plainVar, differences, motion, rho: rhoOf, bins: binsOf, varianceA, varianceB, blindTo } = PER_RECEIVER;
+  const evidence = EVIDENCE;
   let logS = 0;
   let logT = 0;
-  const add = (name: BleCoLocationTermName, llrSame: number, llrTravel: number, text: string): void => {
-    terms.push({ name, llrSame, llrTravel, text: `${text} (same device ${signed(llrSame)}, travelled together ${signed(llrTravel)})` });
-  };
   let covariationS = 0;
   let covariationT = 0;
   let covariationReceivers = 0;
-  const covariationParts: string[] = [];
   for (let r = 0; r < receivers; r++) {
+    motion[r] = Motion.None;
     let n = 0;
     let sumA = 0;
     let sumB = 0;
@@ -357,11 +398,15 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, events: BleEventGroups, rec
       const z = Math.atanh(rho) * scale;
       const mu = Math.atanh(0.7) * scale;
       llr = Math.max(-3, Math.min(COVARIATION_MAX, z * mu - (mu * mu) / 2));
-      if (describe) covariationParts.push(`${names[r]} r=${rho.toFixed(2)} over ${n} bins`);
+      motion[r] = Motion.Both;
+      rhoOf[r] = rho;
     } else {
       llr = oneMovingLogOdds(varA, varB, n, SCREEN_MODEL);
-      if (describe) covariationParts.push(`${names[r]} only one of them moves (SD ${Math.sqrt(varA).toFixed(1)} vs ${Math.sqrt(varB).toFixed(1)} dB over ${n} bins)`);
+      motion[r] = Motion.One;
     }
+    binsOf[r] = n;
+    varianceA[r] = varA;
+    varianceB[r] = varB;
     covariationS += llr;
     covariationT += llr;
     covariationReceivers++;
@@ -371,7 +416,7 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, events: BleEventGroups, rec
   let weighted = 0;
   let anyCommon = false;
   for (let r = 0; r < receivers; r++) if (common[r] >= 3) anyCommon = true;
-  if (!anyCommon) return undefined;
+  if (!anyCommon) return false;
   for (let r = 0; r < receivers; r++) {
     if (comfortable[r] === 0) continue;
     // The offset on this receiver: the median per-bin difference (robust to the moments a walker
@@ -404,13 +449,13 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, events: BleEventGroups, rec
   let matched = 0;
   let crowdShare = 0;
   let previousMatch = Number.NaN;
-  for (const t of sb.boundaries) if (t >= fromMs - tolerance && t <= toMs + tolerance) inB++;
   const bBoundaries = sb.boundaries;
+  for (let index = 0; index < bBoundaries.length; index++) if (bBoundaries[index] >= fromMs - tolerance && bBoundaries[index] <= toMs + tolerance) inB++;
   for (let boundary = 0; boundary < sa.boundaries.length; boundary++) {
     const t = sa.boundaries[boundary];
     if (t < fromMs - tolerance || t > toMs + tolerance) continue;
     inA++;
-    crowdShare += crowdAt(boundary, tolerance);
+    crowdShare += crowd.shareAt(chainA, boundary, tolerance);
     // The first hand-off of the other chain (in its order) within the tolerance; when its
     // hand-offs ascend, that is the first one at or after t − tolerance, found by bisection.
     let first = 0;
@@ -439,8 +484,12 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, events: BleEventGroups, rec
     const chance = Math.min(0.9, Math.max(rate, inA > 0 ? crowdShare / inA : 0));
     const llr = coRotationLogOdds(m, k, chance);
     logS += llr;
-    if (describe) add('co_rotation', llr, 0, `${m} of ${k} hand-offs within ${(tolerance / 1000).toFixed(1)} s of each other (chance ${chance.toFixed(2)} each)`);
+    evidence.rotation.m = m;
+    evidence.rotation.chance = chance;
+    evidence.rotation.llr = llr;
   }
+  evidence.rotation.k = k;
+  evidence.rotation.toleranceMs = tolerance;
 
   if (heard >= 2) {
     // One radio: each receiver's difference departs from the common offset only by its own
@@ -461,64 +510,126 @@ function scorePair(sa: ChainSeries, sb: ChainSeries, events: BleEventGroups, rec
     }
     logS += llrSame;
     logT += llrTravel;
-    if (describe) add('tx_offset_consistency', llrSame, llrTravel, `RSSI difference ${offset.toFixed(1)} dB on ${heard} receivers, spread ${Math.sqrt(squares / heard).toFixed(1)} dB`);
+    evidence.consistency.offset = offset;
+    evidence.consistency.squares = squares;
+    evidence.consistency.llrSame = llrSame;
+    evidence.consistency.llrTravel = llrTravel;
   }
+  evidence.consistency.heard = heard;
+  evidence.level.heard = heard;
   if (heard > 0) {
-    const lvl = (sd: number) => -Math.log(sd) - (offset * offset) / (2 * sd * sd);
-    const llrSame = lvl(OFFSET_SD.S) - lvl(OFFSET_SD.U);
-    const llrTravel = lvl(OFFSET_SD.T) - lvl(OFFSET_SD.U);
+    const llrSame = offsetLogDensity(offset, OFFSET_SD.S) - offsetLogDensity(offset, OFFSET_SD.U);
+    const llrTravel = offsetLogDensity(offset, OFFSET_SD.T) - offsetLogDensity(offset, OFFSET_SD.U);
     logS += llrSame;
     logT += llrTravel;
-    if (describe) add('tx_offset_level', llrSame, llrTravel, `mean RSSI difference ${offset.toFixed(1)} dB`);
+    evidence.level.offset = offset;
+    evidence.level.llrSame = llrSame;
+    evidence.level.llrTravel = llrTravel;
   }
 
+  evidence.covariation.receivers = covariationReceivers;
   if (covariationReceivers > 0) {
     logS += covariationS;
     logT += covariationT;
-    if (describe) add('rssi_covariation', covariationS, covariationT, `RSSI co-variation ${covariationParts.join(', ')}`);
+    evidence.covariation.llr = covariationS;
   }
 
   let blind = 0;
-  const blindParts: string[] = [];
   for (let r = 0; r < receivers; r++) {
+    blindTo[r] = Blind.None;
     if (common[r] > 0) continue;
     // Heard one well and never the other, where the other's level would be comfortable.
     if (heard === 0) break;
     if (onlyA[r] >= 4 && levelA[r] - offset >= COMFORTABLE_DBM) {
       blind++;
-      if (describe) blindParts.push(`${names[r]} hears one at ${levelA[r].toFixed(0)} dBm, never the other`);
+      blindTo[r] = Blind.HeardA;
     } else if (onlyB[r] >= 4 && levelB[r] + offset >= COMFORTABLE_DBM) {
       blind++;
-      if (describe) blindParts.push(`${names[r]} hears one at ${levelB[r].toFixed(0)} dBm, never the other`);
+      blindTo[r] = Blind.HeardB;
     }
   }
+  evidence.blind.count = blind;
   if (blind > 0) {
     const llrSame = blind * Math.log(0.05 / 0.4);
     const llrTravel = blind * Math.log(0.3 / 0.4);
     logS += llrSame;
     logT += llrTravel;
-    if (describe) add('blind_spot', llrSame, llrTravel, blindParts.join(', '));
+    evidence.blind.llrSame = llrSame;
+    evidence.blind.llrTravel = llrTravel;
   }
   // The channel pattern and the clock are read last, and only while "one device" is still in
   // play: they cost the most per pair, and a pair already far below is not changed by them.
+  evidence.signature = undefined;
   if (sa.channels && sb.channels && logS > LATE_TERMS_SCREEN_LOG_ODDS) {
-    const signature = channelSignatureEvidence(sa.channels, sb.channels, receivers, fromMs, toMs);
-    if (signature) {
-      logS += signature.llrSame;
-      if (describe) {
-        const where = signature.receivers.map((r) => names[r]).join(', ');
-        add('channel_signature', signature.llrSame, 0, `RSSI pattern over channels 37–39 on ${where}: the two differ by ${signature.mismatchDb.toFixed(1)} dB rms where two spots differ by ${signature.spreadDb.toFixed(1)} dB`);
-      }
-    }
+    evidence.signature = channelSignatureEvidence(sa.channels, sb.channels, receivers, fromMs, toMs);
+    if (evidence.signature) logS += evidence.signature.llrSame;
   }
+  evidence.clock = undefined;
   if (sa.preciseTiming && sb.preciseTiming && logS > LATE_TERMS_SCREEN_LOG_ODDS) {
-    const clock = advertisingClockEvidence(sa.groups, sa.spans, sb.groups, sb.spans, events, fromMs, toMs);
-    if (clock) {
-      logS += clock.llrSame;
-      if (describe) add('advertising_clock', clock.llrSame, 0, `${clock.pairs} packet pairs within 2 s line up modulo 625 µs with resultant ${clock.resultant.toFixed(2)} (one controller ≈ 0.85, separate clocks ≈ ${(1 / Math.sqrt(clock.pairs)).toFixed(2)})`);
-    }
+    evidence.clock = advertisingClockEvidence(sa.groups, sa.spans, sb.groups, sb.spans, events, fromMs, toMs);
+    if (evidence.clock) logS += evidence.clock.llrSame;
   }
-  return { terms, logS, logT };
+  evidence.logS = logS;
+  evidence.logT = logT;
+  return true;
+}
+
+/** Log density of an offset of `offset` dB under a zero-mean Gaussian of `sd`, without the constant. */
+function offsetLogDensity(offset: number, sd: number): number {
+  return -Math.log(sd) - (offset * offset) / (2 * sd * sd);
+}
+
+/** The named terms of the pair `scorePair` read last (EVIDENCE), with their rationale, in the order they were added up. */
+function describePair(receivers: number, names: ReadonlyArray<string>): BleCoLocationTerm[] {
+  const { rotation, consistency, level, covariation, blind, signature, clock } = EVIDENCE;
+  const { motion, rho, bins, varianceA, varianceB, blindTo, levelA, levelB } = PER_RECEIVER;
+  const terms: BleCoLocationTerm[] = [];
+  const add = (name: BleCoLocationTermName, llrSame: number, llrTravel: number, text: string): void => {
+    terms.push({ name, llrSame, llrTravel, text: `${text} (same device ${signed(llrSame)}, travelled together ${signed(llrTravel)})` });
+  };
+  if (rotation.k > 0) add('co_rotation', rotation.llr, 0, `${rotation.m} of ${rotation.k} hand-offs within ${(rotation.toleranceMs / 1000).toFixed(1)} s of each other (chance ${rotation.chance.toFixed(2)} each)`);
+  if (consistency.heard >= 2) {
+    add('tx_offset_consistency', consistency.llrSame, consistency.llrTravel, `RSSI difference ${consistency.offset.toFixed(1)} dB on ${consistency.heard} receivers, spread ${Math.sqrt(consistency.squares / consistency.heard).toFixed(1)} dB`);
+  }
+  if (level.heard > 0) add('tx_offset_level', level.llrSame, level.llrTravel, `mean RSSI difference ${level.offset.toFixed(1)} dB`);
+  if (covariation.receivers > 0) {
+    const parts: string[] = [];
+    for (let r = 0; r < receivers; r++) {
+      if (motion[r] === Motion.Both) parts.push(`${names[r]} r=${rho[r].toFixed(2)} over ${bins[r]} bins`);
+      else if (motion[r] === Motion.One) parts.push(`${names[r]} only one of them moves (SD ${Math.sqrt(varianceA[r]).toFixed(1)} vs ${Math.sqrt(varianceB[r]).toFixed(1)} dB over ${bins[r]} bins)`);
+    }
+    add('rssi_covariation', covariation.llr, covariation.llr, `RSSI co-variation ${parts.join(', ')}`);
+  }
+  if (blind.count > 0) {
+    const parts: string[] = [];
+    for (let r = 0; r < receivers; r++) {
+      if (blindTo[r] === Blind.HeardA) parts.push(`${names[r]} hears one at ${levelA[r].toFixed(0)} dBm, never the other`);
+      else if (blindTo[r] === Blind.HeardB) parts.push(`${names[r]} hears one at ${levelB[r].toFixed(0)} dBm, never the other`);
+    }
+    add('blind_spot', blind.llrSame, blind.llrTravel, parts.join(', '));
+  }
+  if (signature) {
+    const where = signature.receivers.map((r) => names[r]).join(', ');
+    add('channel_signature', signature.llrSame, 0, `RSSI pattern over channels 37–39 on ${where}: the two differ by ${signature.mismatchDb.toFixed(1)} dB rms where two spots differ by ${signature.spreadDb.toFixed(1)} dB`);
+  }
+  if (clock) add('advertising_clock', clock.llrSame, 0, `${clock.pairs} packet pairs within 2 s line up modulo 625 µs with resultant ${clock.resultant.toFixed(2)} (one controller ≈ 0.85, separate clocks ≈ ${(1 / Math.sqrt(clock.pairs)).toFixed(2)})`);
+  return terms;
+}
+
+/**
+ * Each receiver's weakest packets: about its sensitivity. (A function of its own, like the
+ * other loops over every event or pair: `scoreChainPairs` runs once per analysis, and its
+ * optimised code does not always survive from one analysis to the next.)
+ */
+function receiverFloors(events: BleEventGroups, receivers: number): Float64Array {
+  const floors = new Float64Array(receivers).fill(Infinity);
+  const { rssi: rssiOf, receiver: receiverOf } = events;
+  for (let index = 0; index < rssiOf.length; index++) {
+    const rssi = rssiOf[index];
+    const receiver = receiverOf[index];
+    if (rssi < floors[receiver]) floors[receiver] = rssi;
+  }
+  return floors;
 }
 
 export interface BleCoLocationResult {
@@ -540,44 +651,21 @@ export function scoreChainPairs(
   uncalibrated = false,
 ): BleCoLocationResult {
   const receivers = receiverNames.length;
-  // Each receiver's weakest packets: about its sensitivity.
-  const floors = new Float64Array(receivers).fill(Infinity);
-  for (let index = 0; index < events.rssi.length; index++) {
-    const rssi = events.rssi[index];
-    if (rssi < floors[events.receiver[index]]) floors[events.receiver[index]] = rssi;
-  }
+  const floors = receiverFloors(events, receivers);
   const channelBuilder = new ChannelSignatureBuilder(receivers);
   const series = chains.map((chain) => buildSeries(chain, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder));
   // The pairs worth scoring (co-location-candidates.ts): the others are not candidates.
-  const { a: screenedA, b: screenedB, concurrent, inverseCrowd } = screenChainPairs(chains, series, receivers, floors, SCREEN_MODEL);
-  // Every chain's hand-offs, sorted: how many chains hand off around a moment, per chain active then.
-  const allBoundaries = Float64Array.from(series.flatMap((one) => Array.from(one.boundaries))).sort();
-  let current = 0;
-  // How many chains hand off around each hand-off: each hand-off's place among all of them is
-  // found once by bisection; the few neighbours within a tolerance (a couple of seconds, against
-  // about one hand-off a second in a crowd) are then counted by stepping outward from it. The
-  // tolerance differs from pair to pair (it follows both chains' advertising intervals).
-  const boundaryPlace = series.map((one) => Int32Array.from(one.boundaries, (t) => upperBound(allBoundaries, t)));
-  const crowdAt = (boundary: number, tolerance: number): number => {
-    const t = series[current].boundaries[boundary];
-    const place = boundaryPlace[current][boundary];
-    let above = place;
-    while (above < allBoundaries.length && allBoundaries[above] <= t + tolerance) above++;
-    let below = place;
-    while (below > 0 && allBoundaries[below - 1] > t - tolerance) below--;
-    return Math.min(0.9, Math.max(0, above - below - 1) / Math.max(1, concurrent[current]));
-  };
+  // (Its count of the chains handing off around each hand-off is the co-rotation term's here too.)
+  const { a: screenedA, b: screenedB, concurrent, inverseCrowd, handoffCrowd } = screenChainPairs(chains, series, receivers, floors, SCREEN_MODEL);
   // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
   const scored: Array<{ a: number; b: number; from: number; to: number; crowd: number; logS: number; logT: number }> = [];
   for (let pair = 0; pair < screenedA.length; pair++) {
     const a = screenedA[pair];
     const b = screenedB[pair];
-    current = a;
     const from = Math.max(chains[a].firstMs, chains[b].firstMs);
     const to = Math.min(chains[a].lastMs, chains[b].lastMs);
-    const evidence = scorePair(series[a], series[b], events, receivers, from, to, receiverNames, floors, crowdAt, false);
-    if (!evidence) continue;
-    scored.push({ a, b, from, to, crowd: Math.max(2, (concurrent[a] + concurrent[b]) / 2), logS: evidence.logS, logT: evidence.logT });
+    if (!scorePair(series[a], series[b], a, events, receivers, from, to, floors, handoffCrowd)) continue;
+    scored.push({ a, b, from, to, crowd: Math.max(2, (concurrent[a] + concurrent[b]) / 2), logS: EVIDENCE.logS, logT: EVIDENCE.logT });
   }
   // Empirical Bayes: a chain has about λ sibling sets and μ companions among the `crowd` chains
   // active with it, and how common multi-set phones and companions are differs from one
@@ -610,12 +698,13 @@ export function scoreChainPairs(
   const pairs: BleChainPair[] = [];
   for (const entry of scored) {
     const { a, b, from, to, crowd } = entry;
-    current = a;
     const [rawSame, travel] = posterior(entry, lambda, mu);
     const same = uncalibrated ? rawSame : calibrated('co_location', rawSame);
     let terms: BleCoLocationTerm[] | undefined;
     if (rawSame >= DESCRIBE_ABOVE || travel >= DESCRIBE_ABOVE) {
-      terms = scorePair(series[a], series[b], events, receivers, from, to, receiverNames, floors, crowdAt, true)!.terms;
+      // The pair's terms again (they were not kept: only the few reported pairs need them).
+      scorePair(series[a], series[b], a, events, receivers, from, to, floors, handoffCrowd);
+      terms = describePair(receivers, receiverNames);
       const priorS = Math.log(lambda / crowd);
       const priorT = Math.log(mu / crowd);
       terms.unshift({

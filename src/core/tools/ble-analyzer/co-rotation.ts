@@ -6,7 +6,7 @@
  * computes the same term.
  */
 
-import { coRotationLogOdds } from './co-location-math.ts';
+import { CO_ROTATION_SYNCHRONIZED, coRotationLogOdds } from './co-location-math.ts';
 import { lowerBound, upperBound } from './sorted-search.ts';
 
 /** A chain as the co-rotation term reads it. */
@@ -28,6 +28,9 @@ export interface BleHandoffChain {
  */
 export class BleHandoffCrowd {
   private readonly all: Float64Array;
+  /** Per chain: its hand-offs and its tolerance (copied out of the chains: the hot paths read only typed arrays). */
+  private readonly boundaries: Float64Array[];
+  private readonly tolerances: Float64Array;
   private readonly places: Int32Array[];
   /** Per chain: prefix sums of shareAt over its hand-offs at its own tolerance. */
   private readonly ownShares: Float64Array[];
@@ -35,10 +38,12 @@ export class BleHandoffCrowd {
   private readonly widestShares: Float64Array[];
 
   constructor(
-    private readonly chains: ReadonlyArray<{ boundaries: Float64Array; toleranceMs: number }>,
+    chains: ReadonlyArray<{ boundaries: Float64Array; toleranceMs: number }>,
     /** Per chain: how many chains are active with it. */
     private readonly concurrent: Int32Array,
   ) {
+    this.boundaries = chains.map((one) => one.boundaries);
+    this.tolerances = Float64Array.from(chains, (one) => one.toleranceMs);
     let total = 0;
     for (const one of chains) total += one.boundaries.length;
     const all = new Float64Array(total);
@@ -56,7 +61,7 @@ export class BleHandoffCrowd {
   }
 
   private shareSums(chain: number, tolerance: number): Float64Array {
-    const boundaries = this.chains[chain].boundaries;
+    const boundaries = this.boundaries[chain];
     const sums = new Float64Array(boundaries.length + 1);
     for (let boundary = 0; boundary < boundaries.length; boundary++) sums[boundary + 1] = sums[boundary] + this.shareAt(chain, boundary, tolerance);
     return sums;
@@ -67,7 +72,7 @@ export class BleHandoffCrowd {
    * tolerance is the chain's own, else one by one.
    */
   shareSum(chain: number, first: number, last: number, tolerance: number): number {
-    if (tolerance === this.chains[chain].toleranceMs) return this.ownShares[chain][last] - this.ownShares[chain][first];
+    if (tolerance === this.tolerances[chain]) return this.ownShares[chain][last] - this.ownShares[chain][first];
     let sum = 0;
     for (let boundary = first; boundary < last; boundary++) sum += this.shareAt(chain, boundary, tolerance);
     return sum;
@@ -89,7 +94,7 @@ export class BleHandoffCrowd {
   /** Share of the chains active with `chain` that hand off within `tolerance` of its hand-off `boundary` (at most 0.9). */
   shareAt(chain: number, boundary: number, tolerance: number): number {
     const all = this.all;
-    const t = this.chains[chain].boundaries[boundary];
+    const t = this.boundaries[chain][boundary];
     const place = this.places[chain][boundary];
     let above = place;
     while (above < all.length && all[above] <= t + tolerance) above++;
@@ -151,6 +156,34 @@ export function coRotationLogOddsOf(a: BleHandoffChain, b: BleHandoffChain, from
 const CO_ROTATION_MIN = Math.log(0.5);
 
 /**
+ * Bounds of the co-rotation term from the two chains' hand-offs in range alone (no coincidence
+ * counted), into `range`: with k ≤ K = min(hand-offs of each in range) and a chance c between
+ * its lowest (the other chain's rate, or the crowd's share at the first chain's own tolerance)
+ * and 0.9, the term log(½ + ½·(0.85/c)^m·(0.15/(1−c))^(k−m)) is at most the larger of
+ * K·log(0.85/c) and K·log(0.15/0.1), and at least ln ½ (0 when k = 0).
+ */
+export function coRotationQuickRange(a: BleHandoffChain, b: BleHandoffChain, fromMs: number, toMs: number, crowd: BleHandoffCrowd, range: Float64Array): void {
+  range[0] = CO_ROTATION_MIN;
+  if (!a.ascending || !b.ascending) {
+    range[1] = Infinity;
+    return;
+  }
+  const tolerance = Math.max(a.toleranceMs, b.toleranceMs);
+  const low = fromMs - tolerance;
+  const high = toMs + tolerance;
+  const inB = upperBound(b.boundaries, high) - lowerBound(b.boundaries, low);
+  const first = lowerBound(a.boundaries, low);
+  const end = upperBound(a.boundaries, high);
+  const k = Math.min(end - first, inB);
+  if (k <= 0) {
+    range[0] = range[1] = 0;
+    return;
+  }
+  const lowest = Math.min(0.9, Math.max((inB * 2 * tolerance) / Math.max(1, toMs - fromMs + 2 * tolerance), crowd.shareSumAtLeast(a.index, first, end) / (end - first)));
+  range[1] = Math.max(0, k * Math.log(CO_ROTATION_SYNCHRONIZED / lowest), k * Math.log((1 - CO_ROTATION_SYNCHRONIZED) / 0.1));
+}
+
+/**
  * The co-rotation term or bounds of it, cheaply: `range` gets [low, high]; the result says
  * whether they are the exact term (`coRotationLogOddsOf`, low = high). The coincidences are
  * counted exactly, by one merge of the two chains' ascending hand-offs; only the crowd's share at
@@ -158,7 +191,8 @@ const CO_ROTATION_MIN = Math.log(0.5);
  * by hand-off (between its sums at the first chain's own and at the widest tolerance). The term,
  * log(½ + ½·(0.85/c)^m·(0.15/(1−c))^(k−m)), is convex in the chance c (a log-sum-exp of a
  * function convex in c), so over the chance's range it is highest at one of the ends; it is
- * never below ln ½. Chains whose hand-offs do not ascend get the exact term.
+ * never below ln ½. Without coincidences (m = 0) and a chance no higher than 0.85 it is at most
+ * 0, which is all most pairs need to know. Chains whose hand-offs do not ascend get the exact term.
  */
 export function coRotationRange(a: BleHandoffChain, b: BleHandoffChain, fromMs: number, toMs: number, fixedPeriodMs: readonly [number, number], crowd: BleHandoffCrowd, range: Float64Array): boolean {
   if (!a.ascending || !b.ascending) {
@@ -197,14 +231,20 @@ export function coRotationRange(a: BleHandoffChain, b: BleHandoffChain, fromMs: 
   }
   const m = Math.min(matched, k);
   const rate = (Math.max(inA, inB) * 2 * tolerance) / Math.max(1, toMs - fromMs + 2 * tolerance);
-  if (tolerance === a.toleranceMs) {
-    const crowdShare = crowd.shareSum(a.index, first, end, tolerance);
-    range[0] = range[1] = coRotationLogOdds(m, k, Math.min(0.9, Math.max(rate, crowdShare / inA)));
+  const ownTolerance = tolerance === a.toleranceMs;
+  const chanceHigh = Math.min(0.9, Math.max(rate, (ownTolerance ? crowd.shareSum(a.index, first, end, tolerance) : crowd.shareSumAtMost(a.index, first, end)) / inA));
+  range[0] = CO_ROTATION_MIN;
+  if (m === 0 && chanceHigh <= CO_ROTATION_SYNCHRONIZED) {
+    // No coincidence where one is no likelier than for a synchronized pair: the term is
+    // log(½ + ½·(0.15/(1−c))^k) with 0.15/(1−c) ≤ 1, at most 0 (most pairs: no logs needed).
+    range[1] = 0;
+    return false;
+  }
+  if (ownTolerance) {
+    range[0] = range[1] = coRotationLogOdds(m, k, chanceHigh);
     return true;
   }
   const chanceLow = Math.min(0.9, Math.max(rate, crowd.shareSumAtLeast(a.index, first, end) / inA));
-  const chanceHigh = Math.min(0.9, Math.max(rate, crowd.shareSumAtMost(a.index, first, end) / inA));
-  range[0] = CO_ROTATION_MIN;
   range[1] = Math.max(coRotationLogOdds(m, k, chanceLow), coRotationLogOdds(m, k, chanceHigh));
   return false;
 }
