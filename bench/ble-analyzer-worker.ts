@@ -152,7 +152,7 @@ function run(request: AnalyzerBenchRequest): AnalyzerBenchResult {
     analyze_runs_ms: analyzeRuns,
     warm_up_runs_ms: warmUpRuns,
     classified: analysis.classification.length,
-    candidates: analysis.candidates.length,
+    candidates: analysis.candidatePairs,
     clusters: analysis.clusters.length,
     peak_rss_mb: peakRssMb(),
   };

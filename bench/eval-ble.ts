@@ -62,6 +62,7 @@ function runCell(scenario: string, model: RpaRotationModelName, seed: number): {
   );
   const selection = { batches, rowCount: batches.reduce((sum, batch) => sum + batch.selectedCount, 0) };
   const options: BleAnalysisOptions = {
+  includeCandidates: true,
     mode: 'both',
     linkageWindowS: WINDOW_S,
     minObservationCount: MIN_OBSERVATIONS,

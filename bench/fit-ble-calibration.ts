@@ -32,6 +32,7 @@ function main(): void {
         capture.table.batches.map((batch) => ({ captureId: capture.info.id, batch, mask: new Uint8Array(batch.numRows).fill(1), selectedCount: batch.numRows })),
       );
       const options: BleAnalysisOptions = {
+        includeCandidates: true,
         mode: 'both',
         linkageWindowS: 180,
         minObservationCount: 25,

@@ -23,6 +23,12 @@ export interface BleAnalysisOptions {
   includeCrcBad?: boolean;
   /** Report the model's raw probabilities, skipping the fitted calibration (for refitting it). */
   uncalibrated?: boolean;
+  /**
+   * Also list every scored candidate pair with its probability and factor texts (`candidates`):
+   * the evaluation and the calibration fit read them. The tool's output does not, so it leaves
+   * them out: tens of thousands of pairs, most of them near zero.
+   */
+  includeCandidates?: boolean;
 }
 
 export interface AddressClassification {
@@ -95,8 +101,10 @@ export interface BleAnalysis {
   /** Observations used after selection and CRC filtering. */
   observations: number;
   classification: AddressClassification[];
-  /** Every pair the sweep considered, with its probability (empty in classification mode). */
+  /** Every pair the sweep considered, with its probability: only with `includeCandidates` (and never in classification mode). */
   candidates: LinkCandidate[];
+  /** How many candidate pairs (hand-off and co-location) were scored, listed or not. */
+  candidatePairs: number;
   clusters: AddressCluster[];
   /** Distinct devices that travelled together (linkage modes only). */
   travelledTogether: TravelledTogether[];

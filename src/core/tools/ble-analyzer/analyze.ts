@@ -158,6 +158,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   classify(model0);
 
   let candidates: LinkCandidate[] = [];
+  let candidatePairs = 0;
   let clusters: BleAnalysis['clusters'] = [];
   let travelledTogether: TravelledTogether[] = [];
   let model = model0;
@@ -170,7 +171,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
       linkable.push({ profile, address: store.addressTexts[id], type, irk: irkOf[id] });
     }
     linkable.sort((x, y) => (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
-    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloadFeatures: (payload: number) => store.payloadFeatures(payload), receiverNames: store.receiverNames, dataStartMs, dataEndMs, irkLabels, uncalibrated: options.uncalibrated ?? false };
+    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloadFeatures: (payload: number) => store.payloadFeatures(payload), receiverNames: store.receiverNames, dataStartMs, dataEndMs, irkLabels, uncalibrated: options.uncalibrated ?? false, describeCandidates: options.includeCandidates ?? false };
     let links: BleLinks = linkAddresses(linkable, context);
     if (options.rotationModel === 'learned') {
       const lifetimes: number[] = [];
@@ -200,28 +201,8 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
     for (let e = 0; e < links.earlier.length; e++) if (links.probability[e] > 0.5) likely.push(bleLinkEdge(linkable, links, e));
     const chained = buildChains(linkable, likely);
     const { pairs } = scoreChainPairs(chained.chains, linkable, store.events, store.receiverNames, dataStartMs, dataEndMs, options.uncalibrated ?? false);
-    // Hand-off candidates, then co-location candidates, in one array of its final length.
-    candidates = new Array<LinkCandidate>(links.earlier.length + pairs.length);
-    for (let e = 0; e < links.earlier.length; e++) {
-      const factors = links.factors[e];
-      candidates[e] = {
-        earlier: linkable[links.earlier[e]].address,
-        later: linkable[links.later[e]].address,
-        probability: links.probability[e],
-        factors: factors ? namedTexts(factors) : [],
-      };
-    }
-    for (let index = 0; index < pairs.length; index++) {
-      const pair = pairs[index];
-      const aFirst = linkable[pair.memberA].profile.firstMs <= linkable[pair.memberB].profile.firstMs;
-      candidates[links.earlier.length + index] = {
-        earlier: linkable[aFirst ? pair.memberA : pair.memberB].address,
-        later: linkable[aFirst ? pair.memberB : pair.memberA].address,
-        probability: pair.same,
-        factors: pair.terms ? namedTexts(pair.terms) : [],
-        relation: 'co_location',
-      };
-    }
+    candidatePairs = links.earlier.length + pairs.length;
+    if (options.includeCandidates) candidates = candidateList(linkable, links, pairs);
     clusters = buildClusters(linkable, chained, pairs, irkLabels);
     travelledTogether = travelRelations(linkable, chained.chains, pairs, clusters);
   }
@@ -238,6 +219,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
     observations,
     classification,
     candidates,
+    candidatePairs,
     clusters,
     travelledTogether,
     segments,
@@ -248,6 +230,32 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
     foldedAddresses: folded.size,
     timeOrigins: [...store.captures].map(([captureId, timeOrigin]) => ({ captureId, timeOrigin })),
   };
+}
+
+/** Hand-off candidates, then co-location candidates, in one array of its final length. */
+function candidateList(linkable: ReadonlyArray<BleLinkableAddress>, links: BleLinks, pairs: ReadonlyArray<BleChainPair>): LinkCandidate[] {
+  const candidates = new Array<LinkCandidate>(links.earlier.length + pairs.length);
+  for (let e = 0; e < links.earlier.length; e++) {
+    const factors = links.factors[e];
+    candidates[e] = {
+      earlier: linkable[links.earlier[e]].address,
+      later: linkable[links.later[e]].address,
+      probability: links.probability[e],
+      factors: factors ? namedTexts(factors) : [],
+    };
+  }
+  for (let index = 0; index < pairs.length; index++) {
+    const pair = pairs[index];
+    const aFirst = linkable[pair.memberA].profile.firstMs <= linkable[pair.memberB].profile.firstMs;
+    candidates[links.earlier.length + index] = {
+      earlier: linkable[aFirst ? pair.memberA : pair.memberB].address,
+      later: linkable[aFirst ? pair.memberB : pair.memberA].address,
+      probability: pair.same,
+      factors: pair.terms ? namedTexts(pair.terms) : [],
+      relation: 'co_location',
+    };
+  }
+  return candidates;
 }
 
 /**

@@ -7,6 +7,7 @@ import { analyzeBle } from './analyze.ts';
 import { bleAddressAnalyzerManifest, bleAnalyzerOutputSchema } from './manifest.ts';
 
 const OPTIONS: BleAnalysisOptions = {
+  includeCandidates: true,
   mode: 'both',
   linkageWindowS: 180,
   minObservationCount: 25,
@@ -86,6 +87,17 @@ describe('co-location linkage of concurrent advertising sets', () => {
     const second = analyzeBle(selection, OPTIONS);
     expect(second.clusters).toEqual(first.clusters);
     expect(second.travelledTogether).toEqual(first.travelledTogether);
+  });
+
+  it('gives the same analysis without the candidate list (what the tool runs), only without the list', () => {
+    const { selection } = scenario('companions', 1);
+    const listed = analyzeBle(selection, OPTIONS);
+    const lean = analyzeBle(selection, { ...OPTIONS, includeCandidates: false });
+    expect(listed.candidates.length).toBe(listed.candidatePairs);
+    expect(listed.clusters.some((cluster) => cluster.rationale.length > 0)).toBe(true);
+    expect(listed.travelledTogether.length).toBeGreaterThan(0);
+    expect(lean.candidates).toEqual([]);
+    expect({ ...lean, candidates: listed.candidates }).toEqual(listed);
   });
 
   it('makes 1.1.0 a minor change from 1.0.0 under the compatibility policy', () => {

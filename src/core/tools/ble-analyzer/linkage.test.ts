@@ -9,6 +9,7 @@ import { bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './t
 const T0 = 1_712_131_200_000;
 const S = 1000;
 const options: BleAnalysisOptions = {
+  includeCandidates: true,
   mode: 'both',
   linkageWindowS: 180,
   minObservationCount: 25,

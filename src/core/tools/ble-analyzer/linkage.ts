@@ -48,6 +48,11 @@ export interface BleLinkContext {
   irkLabels: ReadonlyArray<string>;
   /** Skip the fitted calibration (calibration.ts). */
   uncalibrated?: boolean;
+  /**
+   * Describe every pair at or above DESCRIBE_ABOVE (for the candidate list); otherwise only the
+   * pairs clusters take (probability above 0.5), which are the same pairs described the same way.
+   */
+  describeCandidates?: boolean;
 }
 
 export interface BleLinkFactor {
@@ -473,6 +478,8 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
 
 /** Pairs below this probability are reported without factor texts (making them dominates the cost). */
 const DESCRIBE_ABOVE = 0.01;
+/** Clusters take the pairs above this probability (analyze.ts). */
+const LIKELY = 0.5;
 
 /** Scores and calibrates every candidate pair. */
 export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext): BleLinks {
@@ -510,7 +517,7 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     probability[e] = sameKey ? 1 : context.uncalibrated ? marginal : calibrated('handoff', marginal);
     // Described by the model's own probability: calibration lifts the many near-zero pairs to the
     // small base rate of their bin, and describing all of them would dominate the cost.
-    if (sameKey || marginal >= DESCRIBE_ABOVE) {
+    if ((sameKey || marginal >= DESCRIBE_ABOVE) && (context.describeCandidates || probability[e] > LIKELY)) {
       const a = addresses[ai];
       const described = sameKey ? [{ name: 'irk_resolution' as const, llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` }] : [describePrior(a, context, priors[ai])];
       describePair(a, addresses[bi], context, rarity, described);
