@@ -1,4 +1,4 @@
-import { BLE_NO_CHANNEL, type BleEventGroups } from './observations.ts';
+import { BLE_NO_CHANNEL } from './observations.ts';
 
 /**
  * The channel signature of a chain: how its RSSI at each receiver differs between the three
@@ -72,28 +72,6 @@ export class ChannelSignatureBuilder {
     this.stats[at + 1] += rssi;
     this.stats[at + 2] += rssi * rssi;
     this.any = true;
-  }
-
-  /** Events from..to − 1 of `events` (those with an RSSI), as `add` takes them one by one. */
-  addEvents(events: BleEventGroups, from: number, to: number): void {
-    const { time, receiver, rssi: rssiOf, channel: channelOf } = events;
-    const stats = this.stats;
-    const block0 = this.block0;
-    const blocks = this.blocks;
-    for (let index = from; index < to; index++) {
-      const rssi = rssiOf[index];
-      const channelIndex = channelOf[index];
-      if (Number.isNaN(rssi) || channelIndex === BLE_NO_CHANNEL) continue;
-      const channel = channelIndex - FIRST_CHANNEL;
-      if (channel < 0 || channel >= CHANNELS) continue;
-      const block = Math.floor(time[index] / BLOCK_MS) - block0;
-      if (block < 0 || block >= blocks) continue;
-      const at = ((receiver[index] * CHANNELS + channel) * (blocks + 1) + block + 1) * STATS;
-      stats[at] += 1;
-      stats[at + 1] += rssi;
-      stats[at + 2] += rssi * rssi;
-      this.any = true;
-    }
   }
 
   /** The chain's prefix sums, or undefined when none of its packets had an advertising channel. */

@@ -282,7 +282,8 @@ function screenPair(
     if (nA >= 6 && nB >= 6 && (varA >= moving * moving || varB >= moving * moving)) {
       movingOn[r] = 1;
       // Both still over the bins read: the term is exactly 0; one of them still: at most 0
-      // (only one moving costs, never helps); else at most covariationMax.
+      // (only one moving costs, never helps: oneMovingLogOdds and the spread contrast are
+      // negative); else at most covariationMax.
       const both = sampled - (overlapBins - nA) - (overlapBins - nB);
       const stillA = both >= 6 && (nA * varA) / both < stillSpread;
       const stillB = both >= 6 && (nB * varB) / both < stillSpread;

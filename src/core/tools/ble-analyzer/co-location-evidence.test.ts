@@ -55,33 +55,6 @@ describe('channel signature (frequency-selective multipath per spot)', () => {
     ];
     expect(channelSignatureEvidence(signatures(5, -70, flat)!, signatures(6, -74, flat)!, 2, T0, T0 + MINUTES * 60_000)).toBeUndefined();
   });
-
-  it('takes a range of events at once as it takes them one by one (those with an RSSI)', () => {
-    const random = seededRandom(7);
-    const count = 400;
-    const time = new Float64Array(count);
-    const receiver = new Int32Array(count);
-    const rssi = new Float64Array(count);
-    const channel = new Uint8Array(count);
-    for (let index = 0; index < count; index++) {
-      // Some packets before and after the chain's span, some without RSSI or channel, some on a secondary channel.
-      time[index] = T0 - 120_000 + index * 4_000;
-      receiver[index] = Math.floor(3 * random.uniform());
-      rssi[index] = random.uniform() < 0.1 ? Number.NaN : Math.round(-90 + 30 * random.uniform());
-      const draw = random.uniform();
-      channel[index] = draw < 0.1 ? BLE_NO_CHANNEL : draw < 0.15 ? 12 : 37 + Math.floor(3 * random.uniform());
-    }
-    const events: BleEventGroups = { start: Int32Array.from([0, count]), time, receiver, rssi, payload: new Int32Array(count), channel };
-    const oneByOne = new ChannelSignatureBuilder(3);
-    oneByOne.start(T0, T0 + MINUTES * 60_000);
-    for (let index = 10; index < count - 10; index++) if (!Number.isNaN(rssi[index])) oneByOne.add(receiver[index], channel[index], time[index], rssi[index]);
-    const atOnce = new ChannelSignatureBuilder(3);
-    atOnce.start(T0, T0 + MINUTES * 60_000);
-    atOnce.addEvents(events, 10, count - 10);
-    const expected = oneByOne.finish()!;
-    expect(expected.stats.some((value) => value !== 0)).toBe(true);
-    expect(atOnce.finish()).toEqual(expected);
-  });
 });
 
 /** Event groups of chains (one address each): packets at the given times, one receiver, channel 37. */

@@ -210,20 +210,18 @@ function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddres
   const count = new Uint16Array(receivers * bins);
   channelBuilder.start(chain.firstMs, chain.lastMs);
   let interval = 1;
-  const { start, time, receiver, rssi: rssiOf } = events;
+  const { start, time, receiver, rssi: rssiOf, channel } = events;
   for (const member of chain.members) {
     const { profile } = addresses[member];
     if (Number.isFinite(profile.advIntervalS)) interval = Math.max(interval, profile.advIntervalS);
-    const from = start[profile.id];
-    const to = start[profile.id + 1];
-    for (let index = from; index < to; index++) {
+    for (let index = start[profile.id], end = start[profile.id + 1]; index < end; index++) {
       const rssi = rssiOf[index];
       if (Number.isNaN(rssi)) continue;
       const slot = receiver[index] * bins + Math.floor(time[index] / BIN_MS) - bin0;
       sum[slot] += rssi;
       count[slot]++;
+      channelBuilder.add(receiver[index], channel[index], time[index], rssi);
     }
-    channelBuilder.addEvents(events, from, to);
   }
   const mean = new Float32Array(receivers * bins);
   for (let slot = 0; slot < mean.length; slot++) mean[slot] = count[slot] > 0 ? sum[slot] / count[slot] : Number.NaN;
