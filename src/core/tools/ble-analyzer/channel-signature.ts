@@ -1,4 +1,5 @@
-import { BLE_NO_CHANNEL } from './observations.ts';
+import { binRunEnd } from './bin-runs.ts';
+import { BLE_NO_CHANNEL, type BleEventGroups } from './observations.ts';
 
 /**
  * The channel signature of a chain: how its RSSI at each receiver differs between the three
@@ -72,6 +73,39 @@ export class ChannelSignatureBuilder {
     this.stats[at + 1] += rssi;
     this.stats[at + 2] += rssi * rssi;
     this.any = true;
+  }
+
+  /**
+   * What `add` does for each of events [from, to) of `events` whose RSSI is a number, with the
+   * block found once per run of events in one block (bin-runs.ts: the same block as a division
+   * per event; a chain's events are in time order within each member).
+   */
+  addEvents(events: BleEventGroups, from: number, to: number): void {
+    const { time, receiver, channel, rssi: rssiOf } = events;
+    const stats = this.stats;
+    const width = this.blocks + 1;
+    let any = false;
+    for (let runFrom = from; runFrom < to; ) {
+      const runTo = binRunEnd(time, runFrom, to, BLOCK_MS);
+      const block = Math.floor(time[runFrom] / BLOCK_MS) - this.block0;
+      if (block >= 0 && block < this.blocks) {
+        // Stored one block up, as in `add`.
+        const blockAt = block + 1;
+        for (let index = runFrom; index < runTo; index++) {
+          const rssi = rssiOf[index];
+          // Channels other than 37–39 (BLE_NO_CHANNEL among them) fall outside [0, CHANNELS).
+          const slot = channel[index] - FIRST_CHANNEL;
+          if (Number.isNaN(rssi) || !(slot >= 0 && slot < CHANNELS)) continue;
+          const at = ((receiver[index] * CHANNELS + slot) * width + blockAt) * STATS;
+          stats[at] += 1;
+          stats[at + 1] += rssi;
+          stats[at + 2] += rssi * rssi;
+          any = true;
+        }
+      }
+      runFrom = runTo;
+    }
+    if (any) this.any = true;
   }
 
   /** The chain's prefix sums, or undefined when none of its packets had an advertising channel. */

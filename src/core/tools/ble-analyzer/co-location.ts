@@ -6,6 +6,7 @@ import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel } fro
 import type { BleHandoffCrowd } from './co-rotation.ts';
 import type { BleEventGroups } from './observations.ts';
 import type { BleLinkableAddress } from './linkage.ts';
+import { binRunEnd } from './bin-runs.ts';
 import { selectKth } from './quickselect.ts';
 import { lowerBound } from './sorted-search.ts';
 
@@ -203,28 +204,47 @@ function signed(value: number): string {
   return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(1)}`;
 }
 
+/** Per-chain working arrays of `buildSeries` (RSSI sums and counts per receiver and bin), grown as needed and reused. */
+let SERIES_SUM = new Float32Array(0);
+let SERIES_COUNT = new Uint16Array(0);
+
 function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddress>, events: BleEventGroups, receivers: number, dataStartMs: number, dataEndMs: number, channelBuilder: ChannelSignatureBuilder): ChainSeries {
   const bin0 = Math.floor(chain.firstMs / BIN_MS);
   const bins = Math.floor(chain.lastMs / BIN_MS) - bin0 + 1;
-  const sum = new Float32Array(receivers * bins);
-  const count = new Uint16Array(receivers * bins);
+  const cells = receivers * bins;
+  if (SERIES_SUM.length < cells) {
+    SERIES_SUM = new Float32Array(Math.max(cells, 2 * SERIES_SUM.length));
+    SERIES_COUNT = new Uint16Array(SERIES_SUM.length);
+  }
+  const sum = SERIES_SUM;
+  const count = SERIES_COUNT;
+  sum.fill(0, 0, cells);
+  count.fill(0, 0, cells);
   channelBuilder.start(chain.firstMs, chain.lastMs);
   let interval = 1;
-  const { start, time, receiver, rssi: rssiOf, channel } = events;
+  const { start, time, receiver, rssi: rssiOf } = events;
   for (const member of chain.members) {
     const { profile } = addresses[member];
     if (Number.isFinite(profile.advIntervalS)) interval = Math.max(interval, profile.advIntervalS);
-    for (let index = start[profile.id], end = start[profile.id + 1]; index < end; index++) {
-      const rssi = rssiOf[index];
-      if (Number.isNaN(rssi)) continue;
-      const slot = receiver[index] * bins + Math.floor(time[index] / BIN_MS) - bin0;
-      sum[slot] += rssi;
-      count[slot]++;
-      channelBuilder.add(receiver[index], channel[index], time[index], rssi);
+    const end = start[profile.id + 1];
+    // A member's events are in time order: its bin changes only at bin edges, so they are read
+    // a bin at a time (bin-runs.ts; the bin is exactly the one a division per event gives).
+    for (let from = start[profile.id]; from < end; ) {
+      const to = binRunEnd(time, from, end, BIN_MS);
+      const row = Math.floor(time[from] / BIN_MS) - bin0;
+      for (let index = from; index < to; index++) {
+        const rssi = rssiOf[index];
+        if (Number.isNaN(rssi)) continue;
+        const slot = receiver[index] * bins + row;
+        sum[slot] += rssi;
+        count[slot]++;
+      }
+      channelBuilder.addEvents(events, from, to);
+      from = to;
     }
   }
-  const mean = new Float32Array(receivers * bins);
-  for (let slot = 0; slot < mean.length; slot++) mean[slot] = count[slot] > 0 ? sum[slot] / count[slot] : Number.NaN;
+  const mean = new Float32Array(cells);
+  for (let slot = 0; slot < cells; slot++) mean[slot] = count[slot] > 0 ? sum[slot] / count[slot] : Number.NaN;
   const level = new Float64Array(receivers);
   for (let r = 0; r < receivers; r++) {
     let total = 0;

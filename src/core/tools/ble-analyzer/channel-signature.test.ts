@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { ChannelSignatureBuilder } from './channel-signature.ts';
+import { BLE_NO_CHANNEL, type BleEventGroups } from './observations.ts';
+
+describe('ChannelSignatureBuilder.addEvents', () => {
+  it('collects exactly what `add` collects per event (NaN RSSI, unknown channels and out-of-span times skipped)', () => {
+    let state = 99;
+    const random = (): number => {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      return state / 2 ** 32;
+    };
+    const t0 = 1_712_131_200_000;
+    const length = 3000;
+    const time = Float64Array.from({ length }, () => t0 - 90_000 + random() * 900_000).sort();
+    // A few out-of-order events too (a chain's members can overlap in time).
+    time[1000] = t0 + 5_000;
+    time[2000] = t0 + 100_000.5;
+    const receiver = Int32Array.from({ length }, () => Math.floor(random() * 3));
+    const channels = [37, 38, 39, BLE_NO_CHANNEL, 12];
+    const channel = Uint8Array.from({ length }, () => channels[Math.floor(random() * channels.length)]);
+    const rssi = Float64Array.from({ length }, () => (random() < 0.05 ? Number.NaN : Math.round(-60 - 30 * random()) + (random() < 0.3 ? 0.25 : 0)));
+    const events: BleEventGroups = { start: Int32Array.from([0, length]), time, receiver, rssi, payload: new Int32Array(length), channel };
+    const firstMs = t0;
+    const lastMs = t0 + 600_000;
+
+    const perEvent = new ChannelSignatureBuilder(3);
+    perEvent.start(firstMs, lastMs);
+    for (let index = 0; index < length; index++) if (!Number.isNaN(rssi[index])) perEvent.add(receiver[index], channel[index], time[index], rssi[index]);
+    const expected = perEvent.finish();
+
+    const byRuns = new ChannelSignatureBuilder(3);
+    byRuns.start(firstMs, lastMs);
+    // In pieces, as a chain's members are added.
+    byRuns.addEvents(events, 0, 700);
+    byRuns.addEvents(events, 700, 701);
+    byRuns.addEvents(events, 701, length);
+    const actual = byRuns.finish();
+    expect(expected).toBeDefined();
+    expect(actual).toEqual(expected);
+  });
+
+  it('gives no signature when no event has an advertising channel', () => {
+    const length = 20;
+    const events: BleEventGroups = {
+      start: Int32Array.from([0, length]),
+      time: Float64Array.from({ length }, (_, index) => 1_000_000 + index * 1_000),
+      receiver: new Int32Array(length),
+      rssi: new Float64Array(length).fill(-70),
+      payload: new Int32Array(length),
+      channel: new Uint8Array(length).fill(BLE_NO_CHANNEL),
+    };
+    const builder = new ChannelSignatureBuilder(1);
+    builder.start(1_000_000, 1_019_000);
+    builder.addEvents(events, 0, length);
+    expect(builder.finish()).toBeUndefined();
+  });
+});
