@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { binRunEnd } from './bin-runs.ts';
 import { ChannelSignatureBuilder } from './channel-signature.ts';
 import { BLE_NO_CHANNEL, type BleEventGroups } from './observations.ts';
 
-describe('ChannelSignatureBuilder.addEvents', () => {
+describe('ChannelSignatureBuilder.blockAt and addAt', () => {
   it('collects exactly what `add` collects per event (NaN RSSI, unknown channels and out-of-span times skipped)', () => {
     let state = 99;
     const random = (): number => {
@@ -19,7 +20,6 @@ describe('ChannelSignatureBuilder.addEvents', () => {
     const channels = [37, 38, 39, BLE_NO_CHANNEL, 12];
     const channel = Uint8Array.from({ length }, () => channels[Math.floor(random() * channels.length)]);
     const rssi = Float64Array.from({ length }, () => (random() < 0.05 ? Number.NaN : Math.round(-60 - 30 * random()) + (random() < 0.3 ? 0.25 : 0)));
-    const events: BleEventGroups = { start: Int32Array.from([0, length]), time, receiver, rssi, payload: new Int32Array(length), channel };
     const firstMs = t0;
     const lastMs = t0 + 600_000;
 
@@ -28,12 +28,15 @@ describe('ChannelSignatureBuilder.addEvents', () => {
     for (let index = 0; index < length; index++) if (!Number.isNaN(rssi[index])) perEvent.add(receiver[index], channel[index], time[index], rssi[index]);
     const expected = perEvent.finish();
 
+    // Runs of one 10 s bin (each inside one block), as the co-location series walk them.
     const byRuns = new ChannelSignatureBuilder(3);
     byRuns.start(firstMs, lastMs);
-    // In pieces, as a chain's members are added.
-    byRuns.addEvents(events, 0, 700);
-    byRuns.addEvents(events, 700, 701);
-    byRuns.addEvents(events, 701, length);
+    for (let from = 0; from < length; ) {
+      const to = binRunEnd(time, from, length, 10_000);
+      const blockAt = byRuns.blockAt(time[from]);
+      for (let index = from; index < to; index++) if (blockAt >= 0 && !Number.isNaN(rssi[index])) byRuns.addAt(blockAt, receiver[index], channel[index], rssi[index]);
+      from = to;
+    }
     const actual = byRuns.finish();
     expect(expected).toBeDefined();
     expect(actual).toEqual(expected);
@@ -51,7 +54,8 @@ describe('ChannelSignatureBuilder.addEvents', () => {
     };
     const builder = new ChannelSignatureBuilder(1);
     builder.start(1_000_000, 1_019_000);
-    builder.addEvents(events, 0, length);
+    const blockAt = builder.blockAt(events.time[0]);
+    for (let index = 0; index < length; index++) builder.addAt(blockAt, events.receiver[index], events.channel[index], events.rssi[index]);
     expect(builder.finish()).toBeUndefined();
   });
 });

@@ -1,5 +1,4 @@
-import { binRunEnd } from './bin-runs.ts';
-import { BLE_NO_CHANNEL, type BleEventGroups } from './observations.ts';
+import { BLE_NO_CHANNEL } from './observations.ts';
 
 /**
  * The channel signature of a chain: how its RSSI at each receiver differs between the three
@@ -21,7 +20,8 @@ import { BLE_NO_CHANNEL, type BleEventGroups } from './observations.ts';
 const CHANNELS = 3;
 const FIRST_CHANNEL = 37;
 /** Block width of the prefix sums, ms: overlaps are read to the nearest block. */
-const BLOCK_MS = 60_000;
+export const CHANNEL_BLOCK_MS = 60_000;
+const BLOCK_MS = CHANNEL_BLOCK_MS;
 /** Packets a chain needs on a channel at a receiver for that channel to be compared. */
 const MIN_PACKETS = 5;
 /** Within-channel RSSI variance is at least this, dB² (whole-dB readings, receiver noise). */
@@ -76,36 +76,26 @@ export class ChannelSignatureBuilder {
   }
 
   /**
-   * What `add` does for each of events [from, to) of `events` whose RSSI is a number, with the
-   * block found once per run of events in one block (bin-runs.ts: the same block as a division
-   * per event; a chain's events are in time order within each member).
+   * For callers that walk their events a run at a time, where every event of a run lies in the
+   * block of `timeMs`: where that block's sums start, or −1 when it is outside the chain's span
+   * (`add` skips those events). Then `addAt` adds each event of the run.
    */
-  addEvents(events: BleEventGroups, from: number, to: number): void {
-    const { time, receiver, channel, rssi: rssiOf } = events;
+  blockAt(timeMs: number): number {
+    const block = Math.floor(timeMs / BLOCK_MS) - this.block0;
+    return block < 0 || block >= this.blocks ? -1 : (block + 1) * STATS;
+  }
+
+  /** What `add` does for an event in the block at `blockAt` (≥ 0). */
+  addAt(blockAt: number, receiver: number, channelIndex: number, rssi: number): void {
+    // Channels other than 37–39 (BLE_NO_CHANNEL among them) fall outside [0, CHANNELS).
+    const channel = channelIndex - FIRST_CHANNEL;
+    if (!(channel >= 0 && channel < CHANNELS)) return;
+    const at = (receiver * CHANNELS + channel) * (this.blocks + 1) * STATS + blockAt;
     const stats = this.stats;
-    const width = this.blocks + 1;
-    let any = false;
-    for (let runFrom = from; runFrom < to; ) {
-      const runTo = binRunEnd(time, runFrom, to, BLOCK_MS);
-      const block = Math.floor(time[runFrom] / BLOCK_MS) - this.block0;
-      if (block >= 0 && block < this.blocks) {
-        // Stored one block up, as in `add`.
-        const blockAt = block + 1;
-        for (let index = runFrom; index < runTo; index++) {
-          const rssi = rssiOf[index];
-          // Channels other than 37–39 (BLE_NO_CHANNEL among them) fall outside [0, CHANNELS).
-          const slot = channel[index] - FIRST_CHANNEL;
-          if (Number.isNaN(rssi) || !(slot >= 0 && slot < CHANNELS)) continue;
-          const at = ((receiver[index] * CHANNELS + slot) * width + blockAt) * STATS;
-          stats[at] += 1;
-          stats[at + 1] += rssi;
-          stats[at + 2] += rssi * rssi;
-          any = true;
-        }
-      }
-      runFrom = runTo;
-    }
-    if (any) this.any = true;
+    stats[at] += 1;
+    stats[at + 1] += rssi;
+    stats[at + 2] += rssi * rssi;
+    this.any = true;
   }
 
   /** The chain's prefix sums, or undefined when none of its packets had an advertising channel. */

@@ -1,6 +1,6 @@
 import { calibrated } from './calibration.ts';
 import { advertisingClockEvidence, chainTiming, timingIsPrecise, type AdvertisingClockEvidence } from './advertising-clock.ts';
-import { channelSignatureEvidence, ChannelSignatureBuilder, type ChannelSignatureEvidence, type ChannelSignatures } from './channel-signature.ts';
+import { CHANNEL_BLOCK_MS, channelSignatureEvidence, ChannelSignatureBuilder, type ChannelSignatureEvidence, type ChannelSignatures } from './channel-signature.ts';
 import { coRotationLogOdds, gaussianLogDensity } from './co-location-math.ts';
 import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel } from './co-location-candidates.ts';
 import type { BleHandoffCrowd } from './co-rotation.ts';
@@ -47,8 +47,9 @@ import { lowerBound } from './sorted-search.ts';
  * Priors: a chain has at most a couple of sibling sets among the chains active with it.
  */
 
-/** Width of the RSSI bins the series are built from, ms. */
+/** Width of the RSSI bins the series are built from, ms (a whole number of them make a channel-sum block, CHANNEL_BLOCK_MS). */
 const BIN_MS = 10_000;
+if (CHANNEL_BLOCK_MS % BIN_MS !== 0) throw new Error('co-location: a channel-sum block must be a whole number of RSSI bins');
 /** At most this many bins of an overlap are compared. */
 const MAX_BINS = 60;
 /** Whole-chain level differences that disagree across receivers by more than this (dB) are not compared further. */
@@ -222,7 +223,7 @@ function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddres
   count.fill(0, 0, cells);
   channelBuilder.start(chain.firstMs, chain.lastMs);
   let interval = 1;
-  const { start, time, receiver, rssi: rssiOf } = events;
+  const { start, time, receiver, rssi: rssiOf, channel } = events;
   for (const member of chain.members) {
     const { profile } = addresses[member];
     if (Number.isFinite(profile.advIntervalS)) interval = Math.max(interval, profile.advIntervalS);
@@ -232,14 +233,17 @@ function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddres
     for (let from = start[profile.id]; from < end; ) {
       const to = binRunEnd(time, from, end, BIN_MS);
       const row = Math.floor(time[from] / BIN_MS) - bin0;
+      // A bin lies inside one block of the channel sums (the block is a whole number of bins).
+      const blockAt = channelBuilder.blockAt(time[from]);
       for (let index = from; index < to; index++) {
         const rssi = rssiOf[index];
         if (Number.isNaN(rssi)) continue;
-        const slot = receiver[index] * bins + row;
+        const r = receiver[index];
+        const slot = r * bins + row;
         sum[slot] += rssi;
         count[slot]++;
+        if (blockAt >= 0) channelBuilder.addAt(blockAt, r, channel[index], rssi);
       }
-      channelBuilder.addEvents(events, from, to);
       from = to;
     }
   }
