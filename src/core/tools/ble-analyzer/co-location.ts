@@ -680,14 +680,23 @@ export function scoreChainPairs(
   // (Its count of the chains handing off around each hand-off is the co-rotation term's here too.)
   const { a: screenedA, b: screenedB, concurrent, inverseCrowd, handoffCrowd } = screenChainPairs(chains, series, receivers, floors, SCREEN_MODEL);
   // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
-  const scored: Array<{ a: number; b: number; from: number; to: number; crowd: number; logS: number; logT: number }> = [];
+  // Kept in typed arrays (a screened pair's index, its crowd and its two log-odds), not an object per pair.
+  const scoredPair = new Int32Array(screenedA.length);
+  const scoredCrowd = new Float64Array(screenedA.length);
+  const scoredLogS = new Float64Array(screenedA.length);
+  const scoredLogT = new Float64Array(screenedA.length);
+  let scoredCount = 0;
+  const overlapFrom = (pair: number): number => Math.max(chains[screenedA[pair]].firstMs, chains[screenedB[pair]].firstMs);
+  const overlapTo = (pair: number): number => Math.min(chains[screenedA[pair]].lastMs, chains[screenedB[pair]].lastMs);
   for (let pair = 0; pair < screenedA.length; pair++) {
     const a = screenedA[pair];
     const b = screenedB[pair];
-    const from = Math.max(chains[a].firstMs, chains[b].firstMs);
-    const to = Math.min(chains[a].lastMs, chains[b].lastMs);
-    if (!scorePair(series[a], series[b], a, events, receivers, from, to, floors, handoffCrowd)) continue;
-    scored.push({ a, b, from, to, crowd: Math.max(2, (concurrent[a] + concurrent[b]) / 2), logS: EVIDENCE.logS, logT: EVIDENCE.logT });
+    if (!scorePair(series[a], series[b], a, events, receivers, overlapFrom(pair), overlapTo(pair), floors, handoffCrowd)) continue;
+    scoredPair[scoredCount] = pair;
+    scoredCrowd[scoredCount] = Math.max(2, (concurrent[a] + concurrent[b]) / 2);
+    scoredLogS[scoredCount] = EVIDENCE.logS;
+    scoredLogT[scoredCount] = EVIDENCE.logT;
+    scoredCount++;
   }
   // Empirical Bayes: a chain has about λ sibling sets and μ companions among the `crowd` chains
   // active with it, and how common multi-set phones and companions are differs from one
@@ -695,20 +704,22 @@ export function scoreChainPairs(
   // expectation–maximisation over all pairs: the prior mass equals the expected posterior mass.
   let lambda = PRIOR_SAME;
   let mu = PRIOR_TRAVEL;
-  const posterior = (entry: (typeof scored)[number], l: number, m: number): [number, number] => {
-    const logS = Math.log(l / entry.crowd) + entry.logS;
-    const logT = Math.log(m / entry.crowd) + entry.logT;
+  // P(one device) of scored pair `entry` under rates l and m; its P(travelled together) is left in `posteriorTravel`.
+  let posteriorTravel = 0;
+  const posteriorSame = (entry: number, l: number, m: number): number => {
+    const logS = Math.log(l / scoredCrowd[entry]) + scoredLogS[entry];
+    const logT = Math.log(m / scoredCrowd[entry]) + scoredLogT[entry];
     const top = Math.max(0, logS, logT);
     const total = Math.exp(-top) + Math.exp(logS - top) + Math.exp(logT - top);
-    return [Math.exp(logS - top) / total, Math.exp(logT - top) / total];
+    posteriorTravel = Math.exp(logT - top) / total;
+    return Math.exp(logS - top) / total;
   };
-  for (let iteration = 0; iteration < 20 && scored.length > 0; iteration++) {
+  for (let iteration = 0; iteration < 20 && scoredCount > 0; iteration++) {
     let massS = 0;
     let massT = 0;
-    for (const entry of scored) {
-      const [same, travel] = posterior(entry, lambda, mu);
-      massS += same;
-      massT += travel;
+    for (let entry = 0; entry < scoredCount; entry++) {
+      massS += posteriorSame(entry, lambda, mu);
+      massT += posteriorTravel;
     }
     const nextLambda = Math.min(PRIOR_MAX, Math.max(PRIOR_MIN, massS / inverseCrowd));
     const nextMu = Math.min(PRIOR_MAX, Math.max(PRIOR_MIN, massT / inverseCrowd));
@@ -718,9 +729,15 @@ export function scoreChainPairs(
     if (settled) break;
   }
   const pairs: BleChainPair[] = [];
-  for (const entry of scored) {
-    const { a, b, from, to, crowd } = entry;
-    const [rawSame, travel] = posterior(entry, lambda, mu);
+  for (let entry = 0; entry < scoredCount; entry++) {
+    const pair = scoredPair[entry];
+    const a = screenedA[pair];
+    const b = screenedB[pair];
+    const from = overlapFrom(pair);
+    const to = overlapTo(pair);
+    const crowd = scoredCrowd[entry];
+    const rawSame = posteriorSame(entry, lambda, mu);
+    const travel = posteriorTravel;
     const same = uncalibrated ? rawSame : calibrated('co_location', rawSame);
     let terms: BleCoLocationTerm[] | undefined;
     if (rawSame >= DESCRIBE_ABOVE || travel >= DESCRIBE_ABOVE) {
