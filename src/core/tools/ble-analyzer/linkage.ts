@@ -39,8 +39,13 @@ export interface BleLinkableAddress {
 export interface BleLinkContext {
   linkageWindowS: number;
   model: BleRotationModel;
-  /** AD features of a payload id. */
-  payloadFeatures: (payload: number) => BlePayloadFeatures;
+  /**
+   * AD features of a payload id: the observation store itself. An object with a method, not a
+   * closure made per analysis: optimized code that inlines a closure keeps a weak reference to
+   * it and is thrown away when the previous analysis's closure is collected, so the hot loops
+   * ran unoptimized for a while in every analysis (seen on the 2M bench input).
+   */
+  payloads: BlePayloadSource;
   receiverNames: ReadonlyArray<string>;
   /** Time span of the analysed data (ms): addresses active at its edges are censored. */
   dataStartMs: number;
@@ -53,6 +58,11 @@ export interface BleLinkContext {
    * pairs clusters take (probability above 0.5), which are the same pairs described the same way.
    */
   describeCandidates?: boolean;
+}
+
+/** Where the AD features of a payload id come from (BleObservationStore). */
+export interface BlePayloadSource {
+  payloadFeatures(payload: number): BlePayloadFeatures;
 }
 
 export interface BleLinkFactor {
@@ -116,11 +126,11 @@ interface PayloadRarity {
   templateCount: Map<string, number>;
 }
 
-function templateOf(payloads: BleLinkContext['payloadFeatures'], payload: number): string {
-  return payload < 0 ? '(no AD data)' : payloads(payload).template;
+function templateOf(payloads: BlePayloadSource, payload: number): string {
+  return payload < 0 ? '(no AD data)' : payloads.payloadFeatures(payload).template;
 }
 
-function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: BleLinkContext['payloadFeatures']): PayloadRarity {
+function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: BlePayloadSource): PayloadRarity {
   const signatureCount = new Map<number, number>();
   const templateCount = new Map<string, number>();
   const count = (payload: number): void => {
@@ -195,8 +205,8 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
   const floor = 0.5 / n;
   const sigA = pa.tailPayload;
   const sigB = pb.headPayload;
-  const templateA = templateOf(context.payloadFeatures, sigA);
-  const templateB = templateOf(context.payloadFeatures, sigB);
+  const templateA = templateOf(context.payloads, sigA);
+  const templateB = templateOf(context.payloads, sigB);
   const templateShare = Math.max(floor, ((rarity.templateCount.get(templateA) ?? 1) - 1) / n);
   if (sigA === sigB && sigA >= 0) {
     const share = Math.max(floor, ((rarity.signatureCount.get(sigA) ?? 1) - 1) / n);
@@ -317,8 +327,8 @@ class PairScorer {
       this.irk[i] = irk;
       this.headPayload[i] = profile.headPayload;
       this.tailPayload[i] = profile.tailPayload;
-      const tailTemplate = templateOf(context.payloadFeatures, profile.tailPayload);
-      this.headTemplate[i] = templateId(templateOf(context.payloadFeatures, profile.headPayload));
+      const tailTemplate = templateOf(context.payloads, profile.tailPayload);
+      this.headTemplate[i] = templateId(templateOf(context.payloads, profile.headPayload));
       this.tailTemplate[i] = templateId(tailTemplate);
       const templateShare = Math.max(floor, ((rarity.templateCount.get(tailTemplate) ?? 1) - 1) / n);
       const signatureShare = Math.max(floor, ((rarity.signatureCount.get(profile.tailPayload) ?? 1) - 1) / n);
@@ -484,7 +494,7 @@ const LIKELY = 0.5;
 /** Scores and calibrates every candidate pair. */
 export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext): BleLinks {
   const pairs = sweepCandidates(addresses, context.linkageWindowS);
-  const rarity = payloadRarity(addresses, context.payloadFeatures);
+  const rarity = payloadRarity(addresses, context.payloads);
   const scorer = new PairScorer(addresses, context, rarity);
   const count = pairs.earlier.length;
   const candidateCount = new Int32Array(addresses.length);
