@@ -54,8 +54,11 @@ export interface BleLinkContext {
   /** Skip the fitted calibration (calibration.ts). */
   uncalibrated?: boolean;
   /**
-   * Describe every pair at or above DESCRIBE_ABOVE (for the candidate list); otherwise only the
-   * pairs clusters take (probability above 0.5), which are the same pairs described the same way.
+   * Describe every pair at or above DESCRIBE_ABOVE with all its factors (for the candidate list);
+   * otherwise only the pairs clusters take (probability above 0.5), with only the factors clusters
+   * read (rssi_continuity, payload_signature_match, adv_interval_similarity: clusterRationale in
+   * clusters.ts), described the same way. No other factor text reaches the output then, and those
+   * texts were the largest share of the objects the linkage made (and kept to the end).
    */
   describeCandidates?: boolean;
 }
@@ -86,7 +89,11 @@ export interface BleLinks {
   earlier: Int32Array;
   later: Int32Array;
   probability: Float64Array;
-  /** Factors of the pairs that are described (probability ≥ DESCRIBE_ABOVE or a shared IRK); undefined for the rest. */
+  /**
+   * Factors of the pairs that are described (probability ≥ DESCRIBE_ABOVE or a shared IRK, and
+   * above 0.5 without `describeCandidates`); undefined for the rest. Without `describeCandidates`
+   * only the factors clusters read (see BleLinkContext.describeCandidates).
+   */
   factors: Array<BleLinkFactor[] | undefined>;
 }
 
@@ -150,35 +157,39 @@ function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: B
 
 /**
  * The evidence of one candidate pair (A earlier, B later), each log-likelihood-ratio term
- * described. Only reported pairs are described (the text dominates the cost otherwise);
- * `PairScorer` sums the same terms for every pair.
+ * described; with `every` false only the factors clusters read (see
+ * BleLinkContext.describeCandidates). Only reported pairs are described (the text dominates the
+ * cost otherwise); `PairScorer` sums the same terms for every pair.
  */
-function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: BleLinkContext, rarity: PayloadRarity, factors: BleLinkFactor[]): void {
+function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: BleLinkContext, rarity: PayloadRarity, factors: BleLinkFactor[], every: boolean): void {
   const window = context.linkageWindowS;
   const pa = a.profile;
   const pb = b.profile;
   const gapS = (pb.firstMs - pa.lastMs) / 1000;
 
-  // Hand-off gap. Same emitter: mostly within a few advertising intervals (exponential), with a
-  // 15% chance of a capture gap anywhere in the window. Different emitters: uniform over the sweep range.
-  const interval = Math.max(Number.isFinite(pa.advIntervalS) ? pa.advIntervalS : 1, Number.isFinite(pb.advIntervalS) ? pb.advIntervalS : 1);
-  const scale = Math.max(1, 2 * interval);
-  const span = window + OVERLAP_LIMIT_S;
-  if (gapS >= -OVERLAP_TOLERANCE_S) {
-    const g = Math.max(0, gapS);
-    // NRPA broadcasters change address per burst and pause between bursts: their next address
-    // can start anywhere in the next minute or so, so half the mass goes to a broad component.
-    const broad = a.type === 'nrpa' ? 0.5 : 0.15;
-    const broadSpan = a.type === 'nrpa' ? Math.min(window, 90) : window;
-    const same = (1 - broad) * Math.exp(-g / scale) / scale + (g <= broadSpan ? broad / broadSpan : 0);
-    const llr = Math.log(same * span);
-    factors.push({ name: 'handoff_gap', llr, text: `hand-off gap ${toFixedOne(gapS)} s (${signed(llr)})` });
-  } else {
-    const overlapS = -gapS;
-    // Beyond the tolerance, each second of simultaneous activity is strong evidence of two emitters
-    // (but not proof: a phone's advertising sets overlap), hence the floor instead of −∞.
-    const llr = Math.max(-8, Math.log((0.03 * span) / OVERLAP_LIMIT_S) - 0.25 * overlapS);
-    factors.push({ name: 'co_occurrence', llr, text: `activity overlaps by ${toFixedOne(overlapS)} s (${signed(llr)})` });
+  // Hand-off gap (not read by clusters). Same emitter: mostly within a few advertising intervals
+  // (exponential), with a 15% chance of a capture gap anywhere in the window. Different emitters:
+  // uniform over the sweep range.
+  if (every) {
+    const interval = Math.max(Number.isFinite(pa.advIntervalS) ? pa.advIntervalS : 1, Number.isFinite(pb.advIntervalS) ? pb.advIntervalS : 1);
+    const scale = Math.max(1, 2 * interval);
+    const span = window + OVERLAP_LIMIT_S;
+    if (gapS >= -OVERLAP_TOLERANCE_S) {
+      const g = Math.max(0, gapS);
+      // NRPA broadcasters change address per burst and pause between bursts: their next address
+      // can start anywhere in the next minute or so, so half the mass goes to a broad component.
+      const broad = a.type === 'nrpa' ? 0.5 : 0.15;
+      const broadSpan = a.type === 'nrpa' ? Math.min(window, 90) : window;
+      const same = (1 - broad) * Math.exp(-g / scale) / scale + (g <= broadSpan ? broad / broadSpan : 0);
+      const llr = Math.log(same * span);
+      factors.push({ name: 'handoff_gap', llr, text: `hand-off gap ${toFixedOne(gapS)} s (${signed(llr)})` });
+    } else {
+      const overlapS = -gapS;
+      // Beyond the tolerance, each second of simultaneous activity is strong evidence of two emitters
+      // (but not proof: a phone's advertising sets overlap), hence the floor instead of −∞.
+      const llr = Math.max(-8, Math.log((0.03 * span) / OVERLAP_LIMIT_S) - 0.25 * overlapS);
+      factors.push({ name: 'co_occurrence', llr, text: `activity overlaps by ${toFixedOne(overlapS)} s (${signed(llr)})` });
+    }
   }
 
   // RSSI continuity: A's last packets against B's first, per receiver that heard both.
@@ -231,6 +242,8 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
     factors.push({ name: 'adv_interval_similarity', llr, text: `advertising interval ${Math.round(pa.advIntervalS * 1000)} → ${Math.round(pb.advIntervalS * 1000)} ms (${signed(llr)})` });
   }
 
+  // Address kind and IRK mismatch: not read by clusters.
+  if (!every) return;
   if (a.type !== b.type) factors.push({ name: 'address_kind', llr: -2.5, text: `${a.type} → ${b.type}: devices rarely switch address kind (−2.5)` });
   if (a.irk >= 0 && b.irk !== a.irk) {
     const llr = b.irk >= 0 ? -LOG_K_LIMIT : -8;
@@ -529,8 +542,9 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     // small base rate of their bin, and describing all of them would dominate the cost.
     if ((sameKey || marginal >= DESCRIBE_ABOVE) && (context.describeCandidates || probability[e] > LIKELY)) {
       const a = addresses[ai];
-      const described = sameKey ? [{ name: 'irk_resolution' as const, llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` }] : [describePrior(a, context, priors[ai])];
-      describePair(a, addresses[bi], context, rarity, described);
+      const every = context.describeCandidates ?? false;
+      const described: BleLinkFactor[] = !every ? [] : sameKey ? [{ name: 'irk_resolution', llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` }] : [describePrior(a, context, priors[ai])];
+      describePair(a, addresses[bi], context, rarity, described, every);
       factors[e] = described;
     }
   }
