@@ -313,11 +313,20 @@ function travelRelations(addresses: ReadonlyArray<BleLinkableAddress>, chains: R
   return relations;
 }
 
+type PayloadContent = 'manufacturer data' | 'service UUID' | 'advertising data';
+
+/** The note of a single-payload address, per kind of content: one string each, not one per address. */
+const STABLE_PAYLOAD_NOTE: Readonly<Record<PayloadContent, string>> = {
+  'manufacturer data': 'Stable manufacturer data payload signature',
+  'service UUID': 'Stable service UUID payload signature',
+  'advertising data': 'Stable advertising data payload signature',
+};
+
 function payloadNote(store: BleObservationStore, profile: BleAddressProfile): string | undefined {
   if (profile.dominantPayload < 0) return undefined;
   const features = store.payloadFeatures(profile.dominantPayload);
-  const what = features.manufacturerData ? 'manufacturer data' : features.serviceUuids ? 'service UUID' : 'advertising data';
-  if (profile.distinctPayloads === 1) return `Stable ${what} payload signature`;
+  const what: PayloadContent = features.manufacturerData ? 'manufacturer data' : features.serviceUuids ? 'service UUID' : 'advertising data';
+  if (profile.distinctPayloads === 1) return STABLE_PAYLOAD_NOTE[what];
   if (profile.dominantShare >= 0.8) return `Mostly stable ${what} payload signature (${Math.round(profile.dominantShare * 100)}% of packets)`;
   return `${profile.distinctPayloads} payload signatures (rotating ${what} content)`;
 }

@@ -42,6 +42,20 @@ const BASE: Record<AddressType, number> = { public: 0.98, random_static: 0.96, r
 
 const count = formatBleCount;
 
+/** `describeLifetimeRange` of the last model asked for: the same text for every RPA of a run. */
+let rangeMinS = Number.NaN;
+let rangeMaxS = Number.NaN;
+let rangeText = '';
+
+function lifetimeRange(model: RotationModelReport): string {
+  if (model.lifetimeMinS !== rangeMinS || model.lifetimeMaxS !== rangeMaxS) {
+    rangeText = describeLifetimeRange(model);
+    rangeMinS = model.lifetimeMinS;
+    rangeMaxS = model.lifetimeMaxS;
+  }
+  return rangeText;
+}
+
 function plural(value: number, word: string): string {
   return `${count(value)} ${word}${value === 1 ? '' : 's'}`;
 }
@@ -101,10 +115,10 @@ export function classifyBleAddress(input: BleClassInput): BleClassVerdict {
       if (lifetimeS > 1.5 * limit + 60) {
         confidence *= 0.7;
         evidence.push(
-          `Seen for ${formatDuration(lifetimeS)}, far longer than the ${input.rotationModel.name} rotation model allows (${describeLifetimeRange(input.rotationModel)}): a non-rotating implementation or a misread TxAdd`,
+          `Seen for ${formatDuration(lifetimeS)}, far longer than the ${input.rotationModel.name} rotation model allows (${lifetimeRange(input.rotationModel)}): a non-rotating implementation or a misread TxAdd`,
         );
       } else if (lifetimeS >= input.rotationModel.lifetimeMinS * 0.8) {
-        evidence.push(`Rotation cadence ~${formatDuration(lifetimeS)} (fits ${input.rotationModel.name}: ${describeLifetimeRange(input.rotationModel)})`);
+        evidence.push(`Rotation cadence ~${formatDuration(lifetimeS)} (fits ${input.rotationModel.name}: ${lifetimeRange(input.rotationModel)})`);
       } else {
         evidence.push(`Active for ${formatDuration(lifetimeS)} in the window`);
       }
