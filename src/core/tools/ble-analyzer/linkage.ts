@@ -126,6 +126,15 @@ function signed(llr: number): string {
   return `${llr >= 0 ? '+' : '−'}${toFixedOne(Math.abs(llr))}`;
 }
 
+/**
+ * The pieces as one flat string: the same text as a template literal, which V8 keeps as a tree
+ * of concatenation nodes (one object per piece). The factor texts clusters quote live to the end
+ * of the analysis, and each object that survives is copied by every scavenge on the way.
+ */
+function flatText(...pieces: Array<string | number>): string {
+  return pieces.join('');
+}
+
 /** Shares of templates and payloads among the linkable addresses, for rarity weighting. */
 interface PayloadRarity {
   total: number;
@@ -194,8 +203,7 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
 
   // RSSI continuity: A's last packets against B's first, per receiver that heard both.
   let rssiLlr = 0;
-  let heardBoth = 0;
-  let parts = '';
+  let parts: string[] | undefined;
   for (const ra of pa.receivers) {
     if (Number.isNaN(ra.tailRssi)) continue;
     let rb: (typeof pb.receivers)[number] | undefined;
@@ -206,10 +214,9 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
     const different = RSSI_DIFFERENT_SD_DB;
     const llr = clamp(RSSI_LOG_SD_RATIO - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
     rssiLlr += 0.8 * llr;
-    heardBoth++;
-    parts += `${heardBoth > 1 ? ', ' : ''}${context.receiverNames[ra.receiver]} Δ${toFixedOne(Math.abs(d))} dB`;
+    (parts ??= []).push(`${context.receiverNames[ra.receiver]} Δ${toFixedOne(Math.abs(d))} dB`);
   }
-  if (heardBoth > 0) factors.push({ name: 'rssi_continuity', llr: rssiLlr, text: `RSSI ${parts} (${signed(rssiLlr)})` });
+  if (parts) factors.push({ name: 'rssi_continuity', llr: rssiLlr, text: flatText('RSSI ', parts.join(', '), ' (', signed(rssiLlr), ')') });
 
   // Payload: exact signature carried over, else same template (vendor/model structure), else different.
   const n = Math.max(1, rarity.total - 1);
@@ -222,13 +229,13 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
   if (sigA === sigB && sigA >= 0) {
     const share = Math.max(floor, ((rarity.signatureCount.get(sigA) ?? 1) - 1) / n);
     const llr = Math.log(0.6 / share);
-    factors.push({ name: 'payload_signature_match', llr, text: `same payload signature (${Math.round(share * n)} other addresses carry it) (${signed(llr)})` });
+    factors.push({ name: 'payload_signature_match', llr, text: flatText('same payload signature (', Math.round(share * n), ' other addresses carry it) (', signed(llr), ')') });
   } else if (templateA === templateB) {
     const llr = Math.log(0.38 / templateShare);
     factors.push({
       name: 'payload_signature_match',
       llr,
-      text: `same AD template${sigA >= 0 ? ', rotating content' : ' (no AD data)'} (${Math.round(templateShare * n)} other addresses share it) (${signed(llr)})`,
+      text: flatText('same AD template', sigA >= 0 ? ', rotating content' : ' (no AD data)', ' (', Math.round(templateShare * n), ' other addresses share it) (', signed(llr), ')'),
     });
   } else {
     const llr = Math.log(0.02 / Math.max(0.05, 1 - templateShare));
@@ -239,7 +246,7 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
   if (Number.isFinite(pa.advIntervalS) && Number.isFinite(pb.advIntervalS)) {
     const r = Math.log(pa.advIntervalS / pb.advIntervalS);
     const llr = clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
-    factors.push({ name: 'adv_interval_similarity', llr, text: `advertising interval ${Math.round(pa.advIntervalS * 1000)} → ${Math.round(pb.advIntervalS * 1000)} ms (${signed(llr)})` });
+    factors.push({ name: 'adv_interval_similarity', llr, text: flatText('advertising interval ', Math.round(pa.advIntervalS * 1000), ' → ', Math.round(pb.advIntervalS * 1000), ' ms (', signed(llr), ')') });
   }
 
   // Address kind and IRK mismatch: not read by clusters.
@@ -532,6 +539,9 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
   // Calibrated in place: each pair's marginal is read before it is replaced.
   const probability = marginals;
   const factors: Array<BleLinkFactor[] | undefined> = new Array(count);
+  // Pairs are described into one scratch list and keep an exact-size copy: a list grown by push
+  // keeps room for more, and these lists live to the end of the analysis.
+  const described: BleLinkFactor[] = [];
   for (let e = 0; e < count; e++) {
     const ai = pairs.earlier[e];
     const bi = pairs.later[e];
@@ -543,9 +553,10 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     if ((sameKey || marginal >= DESCRIBE_ABOVE) && (context.describeCandidates || probability[e] > LIKELY)) {
       const a = addresses[ai];
       const every = context.describeCandidates ?? false;
-      const described: BleLinkFactor[] = !every ? [] : sameKey ? [{ name: 'irk_resolution', llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` }] : [describePrior(a, context, priors[ai])];
+      described.length = 0;
+      if (every) described.push(sameKey ? { name: 'irk_resolution', llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` } : describePrior(a, context, priors[ai]));
       describePair(a, addresses[bi], context, rarity, described, every);
-      factors[e] = described;
+      factors[e] = described.slice();
     }
   }
   return { earlier: pairs.earlier, later: pairs.later, probability, factors };
