@@ -5,6 +5,7 @@ import { bleAhFor, resolvesUnder, type BleAhFunction } from './ah.ts';
 import { buildAddressProfiles, type BleAddressProfile, type BleSegment } from './address-profiles.ts';
 import { classifyBleAddress } from './classify.ts';
 import { formatBleCount } from './count-format.ts';
+import { flatText } from './flat-text.ts';
 import { buildChains, buildClusters } from './clusters.ts';
 import { scoreChainPairs, type BleChainPair } from './co-location.ts';
 import { foldCorruptedAddresses } from './corruption.ts';
@@ -327,8 +328,9 @@ function payloadNote(store: BleObservationStore, profile: BleAddressProfile): st
   const features = store.payloadFeatures(profile.dominantPayload);
   const what: PayloadContent = features.manufacturerData ? 'manufacturer data' : features.serviceUuids ? 'service UUID' : 'advertising data';
   if (profile.distinctPayloads === 1) return STABLE_PAYLOAD_NOTE[what];
-  if (profile.dominantShare >= 0.8) return `Mostly stable ${what} payload signature (${Math.round(profile.dominantShare * 100)}% of packets)`;
-  return `${profile.distinctPayloads} payload signatures (rotating ${what} content)`;
+  // Flat strings: every address keeps its note to the end (flat-text.ts).
+  if (profile.dominantShare >= 0.8) return flatText('Mostly stable ', what, ' payload signature (', Math.round(profile.dominantShare * 100), '% of packets)');
+  return flatText(profile.distinctPayloads, ' payload signatures (rotating ', what, ' content)');
 }
 
 /** "name: text" of each factor or term, in order (the candidates' printed factors). */

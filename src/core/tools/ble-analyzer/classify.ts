@@ -2,6 +2,7 @@ import type { AddressType, RotationModelReport } from './analysis-types.ts';
 import { classifyRandomBits } from './address-bits.ts';
 import type { BleAddressProfile } from './address-profiles.ts';
 import { formatBleCount } from './count-format.ts';
+import { flatText } from './flat-text.ts';
 import { BLE_ROLE, BLE_VOTE } from './observations.ts';
 import { describeLifetimeRange, formatDuration } from './rotation-model.ts';
 
@@ -83,13 +84,13 @@ export function classifyBleAddress(input: BleClassInput): BleClassVerdict {
   } else if (publicVotes >= randomVotes) {
     type = 'public';
     confidence = BASE.public * (publicVotes / (publicVotes + randomVotes));
-    evidence.push(`Public address: TxAdd = 0 in ${count(publicVotes)} of ${count(publicVotes + randomVotes)} packets`);
+    evidence.push(flatText('Public address: TxAdd = 0 in ', count(publicVotes), ' of ', count(publicVotes + randomVotes), ' packets'));
   } else {
     const bits = classifyRandomBits(input.value);
     type = bits.type;
     confidence = BASE[type] * (randomVotes / (publicVotes + randomVotes));
     evidence.push(bits.reason);
-    evidence.push(`Random address: TxAdd = 1 in ${count(randomVotes)} of ${count(publicVotes + randomVotes)} packets`);
+    evidence.push(flatText('Random address: TxAdd = 1 in ', count(randomVotes), ' of ', count(publicVotes + randomVotes), ' packets'));
   }
   if (total > 0 && publicVotes > 0 && randomVotes > 0) {
     evidence.push(`Conflicting TxAdd: ${plural(publicVotes, 'packet')} say public, ${count(randomVotes)} random`);
@@ -118,9 +119,9 @@ export function classifyBleAddress(input: BleClassInput): BleClassVerdict {
           `Seen for ${formatDuration(lifetimeS)}, far longer than the ${input.rotationModel.name} rotation model allows (${lifetimeRange(input.rotationModel)}): a non-rotating implementation or a misread TxAdd`,
         );
       } else if (lifetimeS >= input.rotationModel.lifetimeMinS * 0.8) {
-        evidence.push(`Rotation cadence ~${formatDuration(lifetimeS)} (fits ${input.rotationModel.name}: ${lifetimeRange(input.rotationModel)})`);
+        evidence.push(flatText('Rotation cadence ~', formatDuration(lifetimeS), ' (fits ', input.rotationModel.name, ': ', lifetimeRange(input.rotationModel), ')'));
       } else {
-        evidence.push(`Active for ${formatDuration(lifetimeS)} in the window`);
+        evidence.push(flatText('Active for ', formatDuration(lifetimeS), ' in the window'));
       }
     }
     if ((type === 'public' || type === 'random_static') && input.dataSpanMs > 0 && profile.lastMs - profile.firstMs >= 0.8 * input.dataSpanMs) {

@@ -2,6 +2,7 @@ import type { AddressType } from './analysis-types.ts';
 import type { BleAddressProfile } from './address-profiles.ts';
 import type { BlePayloadFeatures } from './observations.ts';
 import { calibrated } from './calibration.ts';
+import { flatText } from './flat-text.ts';
 import { toFixedOne } from './fixed-one.ts';
 import { rotationFitRatio, type BleRotationModel } from './rotation-model.ts';
 import { matchingMarginals, type BleCandidatePairs } from './matching-marginals.ts';
@@ -124,15 +125,6 @@ function clamp(value: number, low: number, high: number): number {
 
 function signed(llr: number): string {
   return `${llr >= 0 ? '+' : '−'}${toFixedOne(Math.abs(llr))}`;
-}
-
-/**
- * The pieces as one flat string: the same text as a template literal, which V8 keeps as a tree
- * of concatenation nodes (one object per piece). The factor texts clusters quote live to the end
- * of the analysis, and each object that survives is copied by every scavenge on the way.
- */
-function flatText(...pieces: Array<string | number>): string {
-  return pieces.join('');
 }
 
 /** Shares of templates and payloads among the linkable addresses, for rarity weighting. */
