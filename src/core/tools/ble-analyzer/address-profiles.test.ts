@@ -42,7 +42,7 @@ function referenceProfile(store: BleObservationStore, a: number): BleAddressProf
         last = time[index];
       }
     }
-    return { receiver, count: mine.length, meanRssi: mean(rssi), headRssi: mean(rssi.slice(0, 12)), tailRssi: mean(rssi.slice(-12)) };
+    return { receiver, count: mine.length, headRssi: mean(rssi.slice(0, 12)), tailRssi: mean(rssi.slice(-12)) };
   });
   // The gaps were listed receiver by receiver; only their multiset matters for the quantile.
   gaps.sort((x, y) => x - y);

@@ -10,7 +10,6 @@ import { selectKth } from './quickselect.ts';
 export interface BleReceiverProfile {
   receiver: number;
   count: number;
-  meanRssi: number;
   /** Mean RSSI of the first / last few packets on this receiver (NaN without RSSI). */
   headRssi: number;
   tailRssi: number;
@@ -91,8 +90,6 @@ class AddressProfiler {
   private readonly headN: Int32Array;
   private readonly tailSum: Float64Array;
   private readonly tailN: Int32Array;
-  private readonly rssiSum: Float64Array;
-  private readonly rssiN: Int32Array;
   private readonly lastOnReceiver: Float64Array;
   /** Payload counts of the address: a dense array over payload ids (+1, so "no payload" is slot 0). */
   private readonly payloadCounts: Int32Array;
@@ -114,8 +111,6 @@ class AddressProfiler {
     this.headN = new Int32Array(receivers);
     this.tailSum = new Float64Array(receivers);
     this.tailN = new Int32Array(receivers);
-    this.rssiSum = new Float64Array(receivers);
-    this.rssiN = new Int32Array(receivers);
     this.lastOnReceiver = new Float64Array(receivers);
     this.payloadCounts = new Int32Array(store.payloadCount + 1);
     this.touchedPayloads = new Int32Array(store.payloadCount + 1);
@@ -125,7 +120,7 @@ class AddressProfiler {
 
   /** The profile of address `a`, whose events are [from, to) (at least one). */
   profile(a: number, from: number, to: number): BleAddressProfile {
-    const { time, receiverOf, rssiOf, payloadOf, perReceiverCount, headSum, headN, tailSum, tailN, rssiSum, rssiN, lastOnReceiver, payloadCounts, touchedPayloads, windowCounts, touched, pauses } = this;
+    const { time, receiverOf, rssiOf, payloadOf, perReceiverCount, headSum, headN, tailSum, tailN, lastOnReceiver, payloadCounts, touchedPayloads, windowCounts, touched, pauses } = this;
     let touchedCount = 0;
     let distinctPayloads = 0;
     let gaps = 0;
@@ -156,13 +151,9 @@ class AddressProfiler {
         }
       }
       const rssi = rssiOf[index];
-      if (rssi === rssi) {
-        rssiSum[receiver] += rssi;
-        rssiN[receiver]++;
-        if (headN[receiver] < EDGE_PACKETS) {
-          headSum[receiver] += rssi;
-          headN[receiver]++;
-        }
+      if (rssi === rssi && headN[receiver] < EDGE_PACKETS) {
+        headSum[receiver] += rssi;
+        headN[receiver]++;
       }
       const slot = payloadOf[index] + 1;
       if (payloadCounts[slot]++ === 0) touchedPayloads[distinctPayloads++] = slot;
@@ -189,13 +180,12 @@ class AddressProfiler {
       receiverProfiles[index] = {
         receiver,
         count: perReceiverCount[receiver],
-        meanRssi: rssiN[receiver] > 0 ? rssiSum[receiver] / rssiN[receiver] : Number.NaN,
         headRssi: headN[receiver] > 0 ? headSum[receiver] / headN[receiver] : Number.NaN,
         tailRssi: tailN[receiver] > 0 ? tailSum[receiver] / tailN[receiver] : Number.NaN,
       };
       perReceiverCount[receiver] = 0;
-      headSum[receiver] = tailSum[receiver] = rssiSum[receiver] = 0;
-      headN[receiver] = tailN[receiver] = rssiN[receiver] = 0;
+      headSum[receiver] = tailSum[receiver] = 0;
+      headN[receiver] = tailN[receiver] = 0;
     }
     const advIntervalS = gaps >= 4 ? lowerQuantile(gapScratch, gaps, 0.2) / 1000 : Number.NaN;
 

@@ -5,6 +5,7 @@ import { bleAhFor, resolvesUnder, type BleAhFunction } from './ah.ts';
 import { buildAddressProfiles, type BleAddressProfile, type BleSegment } from './address-profiles.ts';
 import { classifyBleAddress } from './classify.ts';
 import { formatBleCount } from './count-format.ts';
+import { flatText } from './flat-text.ts';
 import { buildChains, buildClusters } from './clusters.ts';
 import { scoreChainPairs, type BleChainPair } from './co-location.ts';
 import { foldCorruptedAddresses } from './corruption.ts';
@@ -171,7 +172,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
       linkable.push({ profile, address: store.addressTexts[id], type, irk: irkOf[id] });
     }
     linkable.sort((x, y) => (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
-    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloadFeatures: (payload: number) => store.payloadFeatures(payload), receiverNames: store.receiverNames, dataStartMs, dataEndMs, irkLabels, uncalibrated: options.uncalibrated ?? false, describeCandidates: options.includeCandidates ?? false };
+    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloads: store, receiverNames: store.receiverNames, dataStartMs, dataEndMs, irkLabels, uncalibrated: options.uncalibrated ?? false, describeCandidates: options.includeCandidates ?? false };
     let links: BleLinks = linkAddresses(linkable, context);
     if (options.rotationModel === 'learned') {
       const lifetimes: number[] = [];
@@ -313,13 +314,23 @@ function travelRelations(addresses: ReadonlyArray<BleLinkableAddress>, chains: R
   return relations;
 }
 
+type PayloadContent = 'manufacturer data' | 'service UUID' | 'advertising data';
+
+/** The note of a single-payload address, per kind of content: one string each, not one per address. */
+const STABLE_PAYLOAD_NOTE: Readonly<Record<PayloadContent, string>> = {
+  'manufacturer data': 'Stable manufacturer data payload signature',
+  'service UUID': 'Stable service UUID payload signature',
+  'advertising data': 'Stable advertising data payload signature',
+};
+
 function payloadNote(store: BleObservationStore, profile: BleAddressProfile): string | undefined {
   if (profile.dominantPayload < 0) return undefined;
   const features = store.payloadFeatures(profile.dominantPayload);
-  const what = features.manufacturerData ? 'manufacturer data' : features.serviceUuids ? 'service UUID' : 'advertising data';
-  if (profile.distinctPayloads === 1) return `Stable ${what} payload signature`;
-  if (profile.dominantShare >= 0.8) return `Mostly stable ${what} payload signature (${Math.round(profile.dominantShare * 100)}% of packets)`;
-  return `${profile.distinctPayloads} payload signatures (rotating ${what} content)`;
+  const what: PayloadContent = features.manufacturerData ? 'manufacturer data' : features.serviceUuids ? 'service UUID' : 'advertising data';
+  if (profile.distinctPayloads === 1) return STABLE_PAYLOAD_NOTE[what];
+  // Flat strings: every address keeps its note to the end (flat-text.ts).
+  if (profile.dominantShare >= 0.8) return flatText('Mostly stable ', what, ' payload signature (', Math.round(profile.dominantShare * 100), '% of packets)');
+  return flatText(profile.distinctPayloads, ' payload signatures (rotating ', what, ' content)');
 }
 
 /** "name: text" of each factor or term, in order (the candidates' printed factors). */

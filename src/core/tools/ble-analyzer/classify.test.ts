@@ -100,4 +100,25 @@ describe('address classification', () => {
     expect(verdict.confidence).toBeLessThan(0.7);
     expect(verdict.evidence.join(' ')).toMatch(/far longer than the spec_default rotation model allows/);
   });
+
+  it('names the range of the rotation model of each call (the range text is kept between calls)', () => {
+    const cadence = (model: ReturnType<typeof bleRotationModel>) =>
+      classifyBleAddress({
+        address: '7A:4C:21:9D:10:EF',
+        value: parseBleAddress('7A:4C:21:9D:10:EF')!,
+        votes: votes(0, 1000),
+        roles: Int32Array.of(1000, 0, 0, 0),
+        profile: {
+          id: 0, count: 1000, firstMs: 0, lastMs: 900_000, receivers: [], advIntervalS: 1, dominantPayload: -1, headPayload: -1,
+          tailPayload: -1, dominantShare: 1, distinctPayloads: 1, segments: [],
+        },
+        observations: 1000,
+        minObservationCount: 25,
+        rotationModel: model,
+        dataSpanMs: 3_600_000,
+      }).evidence.find((line) => line.startsWith('Rotation cadence'));
+    expect(cadence(bleRotationModel('spec_default'))).toBe('Rotation cadence ~15 min (fits spec_default: 13 min–16 min)');
+    expect(cadence({ ...bleRotationModel('spec_default'), name: 'learned', lifetimeMinS: 600, lifetimeMaxS: 1200 })).toBe('Rotation cadence ~15 min (fits learned: 10 min–20 min)');
+    expect(cadence(bleRotationModel('spec_default'))).toBe('Rotation cadence ~15 min (fits spec_default: 13 min–16 min)');
+  });
 });

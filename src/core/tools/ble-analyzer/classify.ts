@@ -2,6 +2,7 @@ import type { AddressType, RotationModelReport } from './analysis-types.ts';
 import { classifyRandomBits } from './address-bits.ts';
 import type { BleAddressProfile } from './address-profiles.ts';
 import { formatBleCount } from './count-format.ts';
+import { flatText } from './flat-text.ts';
 import { BLE_ROLE, BLE_VOTE } from './observations.ts';
 import { describeLifetimeRange, formatDuration } from './rotation-model.ts';
 
@@ -42,6 +43,20 @@ const BASE: Record<AddressType, number> = { public: 0.98, random_static: 0.96, r
 
 const count = formatBleCount;
 
+/** `describeLifetimeRange` of the last model asked for: the same text for every RPA of a run. */
+let rangeMinS = Number.NaN;
+let rangeMaxS = Number.NaN;
+let rangeText = '';
+
+function lifetimeRange(model: RotationModelReport): string {
+  if (model.lifetimeMinS !== rangeMinS || model.lifetimeMaxS !== rangeMaxS) {
+    rangeText = describeLifetimeRange(model);
+    rangeMinS = model.lifetimeMinS;
+    rangeMaxS = model.lifetimeMaxS;
+  }
+  return rangeText;
+}
+
 function plural(value: number, word: string): string {
   return `${count(value)} ${word}${value === 1 ? '' : 's'}`;
 }
@@ -69,13 +84,13 @@ export function classifyBleAddress(input: BleClassInput): BleClassVerdict {
   } else if (publicVotes >= randomVotes) {
     type = 'public';
     confidence = BASE.public * (publicVotes / (publicVotes + randomVotes));
-    evidence.push(`Public address: TxAdd = 0 in ${count(publicVotes)} of ${count(publicVotes + randomVotes)} packets`);
+    evidence.push(flatText('Public address: TxAdd = 0 in ', count(publicVotes), ' of ', count(publicVotes + randomVotes), ' packets'));
   } else {
     const bits = classifyRandomBits(input.value);
     type = bits.type;
     confidence = BASE[type] * (randomVotes / (publicVotes + randomVotes));
     evidence.push(bits.reason);
-    evidence.push(`Random address: TxAdd = 1 in ${count(randomVotes)} of ${count(publicVotes + randomVotes)} packets`);
+    evidence.push(flatText('Random address: TxAdd = 1 in ', count(randomVotes), ' of ', count(publicVotes + randomVotes), ' packets'));
   }
   if (total > 0 && publicVotes > 0 && randomVotes > 0) {
     evidence.push(`Conflicting TxAdd: ${plural(publicVotes, 'packet')} say public, ${count(randomVotes)} random`);
@@ -101,12 +116,12 @@ export function classifyBleAddress(input: BleClassInput): BleClassVerdict {
       if (lifetimeS > 1.5 * limit + 60) {
         confidence *= 0.7;
         evidence.push(
-          `Seen for ${formatDuration(lifetimeS)}, far longer than the ${input.rotationModel.name} rotation model allows (${describeLifetimeRange(input.rotationModel)}): a non-rotating implementation or a misread TxAdd`,
+          `Seen for ${formatDuration(lifetimeS)}, far longer than the ${input.rotationModel.name} rotation model allows (${lifetimeRange(input.rotationModel)}): a non-rotating implementation or a misread TxAdd`,
         );
       } else if (lifetimeS >= input.rotationModel.lifetimeMinS * 0.8) {
-        evidence.push(`Rotation cadence ~${formatDuration(lifetimeS)} (fits ${input.rotationModel.name}: ${describeLifetimeRange(input.rotationModel)})`);
+        evidence.push(flatText('Rotation cadence ~', formatDuration(lifetimeS), ' (fits ', input.rotationModel.name, ': ', lifetimeRange(input.rotationModel), ')'));
       } else {
-        evidence.push(`Active for ${formatDuration(lifetimeS)} in the window`);
+        evidence.push(flatText('Active for ', formatDuration(lifetimeS), ' in the window'));
       }
     }
     if ((type === 'public' || type === 'random_static') && input.dataSpanMs > 0 && profile.lastMs - profile.firstMs >= 0.8 * input.dataSpanMs) {

@@ -47,6 +47,22 @@ describe('linkage on hand-built scenarios', () => {
     expect(analysis.clusters[0].rationale.join('\n')).toMatch(/rotation_interval_fit[\s\S]*rssi_continuity[\s\S]*payload_signature_match/);
   });
 
+  it('gives the same clusters without the candidate list, which describes only the factors clusters read', () => {
+    // Rotating payloads (a template match, not an exact signature) so the rationale quotes the payload texts too.
+    const rows = [
+      ...background,
+      ...bleTestStream('7A:4C:21:9D:10:EF', T0 + 10 * S, T0 + 910 * S, 1000, { rssi: -62, payload: 'phone-token-1' }),
+      ...bleTestStream('61:D2:88:3C:A4:19', T0 + 911 * S, T0 + 1790 * S, 1000, { rssi: -63, payload: 'phone-token-2' }),
+      ...bleTestStream('4E:05:B7:12:6C:D8', T0 + 1791 * S, T0 + 2700 * S, 1000, { rssi: -61, payload: 'phone-token-3' }),
+    ];
+    const listed = analyze(rows);
+    const lean = analyze(rows, { includeCandidates: false });
+    expect(listed.clusters).toHaveLength(1);
+    expect(listed.clusters[0].rationale.join('\n')).toMatch(/rssi_continuity: 2 of 2[\s\S]*payload_signature_match: same AD template[\s\S]*adv_interval_similarity: advertising interval 1000 → 1000 ms/);
+    expect(lean.clusters).toEqual(listed.clusters);
+    expect({ ...lean, candidates: listed.candidates }).toEqual(listed);
+  });
+
   it('does not link addresses active at the same time on the same receiver', () => {
     const rows = [
       ...background,

@@ -2,6 +2,7 @@ import type { AddressType } from './analysis-types.ts';
 import type { BleAddressProfile } from './address-profiles.ts';
 import type { BlePayloadFeatures } from './observations.ts';
 import { calibrated } from './calibration.ts';
+import { flatText } from './flat-text.ts';
 import { toFixedOne } from './fixed-one.ts';
 import { rotationFitRatio, type BleRotationModel } from './rotation-model.ts';
 import { matchingMarginals, type BleCandidatePairs } from './matching-marginals.ts';
@@ -39,8 +40,13 @@ export interface BleLinkableAddress {
 export interface BleLinkContext {
   linkageWindowS: number;
   model: BleRotationModel;
-  /** AD features of a payload id. */
-  payloadFeatures: (payload: number) => BlePayloadFeatures;
+  /**
+   * AD features of a payload id: the observation store itself. An object with a method, not a
+   * closure made per analysis: optimized code that inlines a closure keeps a weak reference to
+   * it and is thrown away when the previous analysis's closure is collected, so the hot loops
+   * ran unoptimized for a while in every analysis (seen on the 2M bench input).
+   */
+  payloads: BlePayloadSource;
   receiverNames: ReadonlyArray<string>;
   /** Time span of the analysed data (ms): addresses active at its edges are censored. */
   dataStartMs: number;
@@ -49,10 +55,18 @@ export interface BleLinkContext {
   /** Skip the fitted calibration (calibration.ts). */
   uncalibrated?: boolean;
   /**
-   * Describe every pair at or above DESCRIBE_ABOVE (for the candidate list); otherwise only the
-   * pairs clusters take (probability above 0.5), which are the same pairs described the same way.
+   * Describe every pair at or above DESCRIBE_ABOVE with all its factors (for the candidate list);
+   * otherwise only the pairs clusters take (probability above 0.5), with only the factors clusters
+   * read (rssi_continuity, payload_signature_match, adv_interval_similarity: clusterRationale in
+   * clusters.ts), described the same way. No other factor text reaches the output then, and those
+   * texts were the largest share of the objects the linkage made (and kept to the end).
    */
   describeCandidates?: boolean;
+}
+
+/** Where the AD features of a payload id come from (BleObservationStore). */
+export interface BlePayloadSource {
+  payloadFeatures(payload: number): BlePayloadFeatures;
 }
 
 export interface BleLinkFactor {
@@ -76,7 +90,11 @@ export interface BleLinks {
   earlier: Int32Array;
   later: Int32Array;
   probability: Float64Array;
-  /** Factors of the pairs that are described (probability ≥ DESCRIBE_ABOVE or a shared IRK); undefined for the rest. */
+  /**
+   * Factors of the pairs that are described (probability ≥ DESCRIBE_ABOVE or a shared IRK, and
+   * above 0.5 without `describeCandidates`); undefined for the rest. Without `describeCandidates`
+   * only the factors clusters read (see BleLinkContext.describeCandidates).
+   */
   factors: Array<BleLinkFactor[] | undefined>;
 }
 
@@ -116,11 +134,11 @@ interface PayloadRarity {
   templateCount: Map<string, number>;
 }
 
-function templateOf(payloads: BleLinkContext['payloadFeatures'], payload: number): string {
-  return payload < 0 ? '(no AD data)' : payloads(payload).template;
+function templateOf(payloads: BlePayloadSource, payload: number): string {
+  return payload < 0 ? '(no AD data)' : payloads.payloadFeatures(payload).template;
 }
 
-function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: BleLinkContext['payloadFeatures']): PayloadRarity {
+function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: BlePayloadSource): PayloadRarity {
   const signatureCount = new Map<number, number>();
   const templateCount = new Map<string, number>();
   const count = (payload: number): void => {
@@ -140,41 +158,44 @@ function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: B
 
 /**
  * The evidence of one candidate pair (A earlier, B later), each log-likelihood-ratio term
- * described. Only reported pairs are described (the text dominates the cost otherwise);
- * `PairScorer` sums the same terms for every pair.
+ * described; with `every` false only the factors clusters read (see
+ * BleLinkContext.describeCandidates). Only reported pairs are described (the text dominates the
+ * cost otherwise); `PairScorer` sums the same terms for every pair.
  */
-function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: BleLinkContext, rarity: PayloadRarity, factors: BleLinkFactor[]): void {
+function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: BleLinkContext, rarity: PayloadRarity, factors: BleLinkFactor[], every: boolean): void {
   const window = context.linkageWindowS;
   const pa = a.profile;
   const pb = b.profile;
   const gapS = (pb.firstMs - pa.lastMs) / 1000;
 
-  // Hand-off gap. Same emitter: mostly within a few advertising intervals (exponential), with a
-  // 15% chance of a capture gap anywhere in the window. Different emitters: uniform over the sweep range.
-  const interval = Math.max(Number.isFinite(pa.advIntervalS) ? pa.advIntervalS : 1, Number.isFinite(pb.advIntervalS) ? pb.advIntervalS : 1);
-  const scale = Math.max(1, 2 * interval);
-  const span = window + OVERLAP_LIMIT_S;
-  if (gapS >= -OVERLAP_TOLERANCE_S) {
-    const g = Math.max(0, gapS);
-    // NRPA broadcasters change address per burst and pause between bursts: their next address
-    // can start anywhere in the next minute or so, so half the mass goes to a broad component.
-    const broad = a.type === 'nrpa' ? 0.5 : 0.15;
-    const broadSpan = a.type === 'nrpa' ? Math.min(window, 90) : window;
-    const same = (1 - broad) * Math.exp(-g / scale) / scale + (g <= broadSpan ? broad / broadSpan : 0);
-    const llr = Math.log(same * span);
-    factors.push({ name: 'handoff_gap', llr, text: `hand-off gap ${toFixedOne(gapS)} s (${signed(llr)})` });
-  } else {
-    const overlapS = -gapS;
-    // Beyond the tolerance, each second of simultaneous activity is strong evidence of two emitters
-    // (but not proof: a phone's advertising sets overlap), hence the floor instead of −∞.
-    const llr = Math.max(-8, Math.log((0.03 * span) / OVERLAP_LIMIT_S) - 0.25 * overlapS);
-    factors.push({ name: 'co_occurrence', llr, text: `activity overlaps by ${toFixedOne(overlapS)} s (${signed(llr)})` });
+  // Hand-off gap (not read by clusters). Same emitter: mostly within a few advertising intervals
+  // (exponential), with a 15% chance of a capture gap anywhere in the window. Different emitters:
+  // uniform over the sweep range.
+  if (every) {
+    const interval = Math.max(Number.isFinite(pa.advIntervalS) ? pa.advIntervalS : 1, Number.isFinite(pb.advIntervalS) ? pb.advIntervalS : 1);
+    const scale = Math.max(1, 2 * interval);
+    const span = window + OVERLAP_LIMIT_S;
+    if (gapS >= -OVERLAP_TOLERANCE_S) {
+      const g = Math.max(0, gapS);
+      // NRPA broadcasters change address per burst and pause between bursts: their next address
+      // can start anywhere in the next minute or so, so half the mass goes to a broad component.
+      const broad = a.type === 'nrpa' ? 0.5 : 0.15;
+      const broadSpan = a.type === 'nrpa' ? Math.min(window, 90) : window;
+      const same = (1 - broad) * Math.exp(-g / scale) / scale + (g <= broadSpan ? broad / broadSpan : 0);
+      const llr = Math.log(same * span);
+      factors.push({ name: 'handoff_gap', llr, text: `hand-off gap ${toFixedOne(gapS)} s (${signed(llr)})` });
+    } else {
+      const overlapS = -gapS;
+      // Beyond the tolerance, each second of simultaneous activity is strong evidence of two emitters
+      // (but not proof: a phone's advertising sets overlap), hence the floor instead of −∞.
+      const llr = Math.max(-8, Math.log((0.03 * span) / OVERLAP_LIMIT_S) - 0.25 * overlapS);
+      factors.push({ name: 'co_occurrence', llr, text: `activity overlaps by ${toFixedOne(overlapS)} s (${signed(llr)})` });
+    }
   }
 
   // RSSI continuity: A's last packets against B's first, per receiver that heard both.
   let rssiLlr = 0;
-  let heardBoth = 0;
-  let parts = '';
+  let parts: string[] | undefined;
   for (const ra of pa.receivers) {
     if (Number.isNaN(ra.tailRssi)) continue;
     let rb: (typeof pb.receivers)[number] | undefined;
@@ -185,29 +206,28 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
     const different = RSSI_DIFFERENT_SD_DB;
     const llr = clamp(RSSI_LOG_SD_RATIO - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
     rssiLlr += 0.8 * llr;
-    heardBoth++;
-    parts += `${heardBoth > 1 ? ', ' : ''}${context.receiverNames[ra.receiver]} Δ${toFixedOne(Math.abs(d))} dB`;
+    (parts ??= []).push(`${context.receiverNames[ra.receiver]} Δ${toFixedOne(Math.abs(d))} dB`);
   }
-  if (heardBoth > 0) factors.push({ name: 'rssi_continuity', llr: rssiLlr, text: `RSSI ${parts} (${signed(rssiLlr)})` });
+  if (parts) factors.push({ name: 'rssi_continuity', llr: rssiLlr, text: flatText('RSSI ', parts.join(', '), ' (', signed(rssiLlr), ')') });
 
   // Payload: exact signature carried over, else same template (vendor/model structure), else different.
   const n = Math.max(1, rarity.total - 1);
   const floor = 0.5 / n;
   const sigA = pa.tailPayload;
   const sigB = pb.headPayload;
-  const templateA = templateOf(context.payloadFeatures, sigA);
-  const templateB = templateOf(context.payloadFeatures, sigB);
+  const templateA = templateOf(context.payloads, sigA);
+  const templateB = templateOf(context.payloads, sigB);
   const templateShare = Math.max(floor, ((rarity.templateCount.get(templateA) ?? 1) - 1) / n);
   if (sigA === sigB && sigA >= 0) {
     const share = Math.max(floor, ((rarity.signatureCount.get(sigA) ?? 1) - 1) / n);
     const llr = Math.log(0.6 / share);
-    factors.push({ name: 'payload_signature_match', llr, text: `same payload signature (${Math.round(share * n)} other addresses carry it) (${signed(llr)})` });
+    factors.push({ name: 'payload_signature_match', llr, text: flatText('same payload signature (', Math.round(share * n), ' other addresses carry it) (', signed(llr), ')') });
   } else if (templateA === templateB) {
     const llr = Math.log(0.38 / templateShare);
     factors.push({
       name: 'payload_signature_match',
       llr,
-      text: `same AD template${sigA >= 0 ? ', rotating content' : ' (no AD data)'} (${Math.round(templateShare * n)} other addresses share it) (${signed(llr)})`,
+      text: flatText('same AD template', sigA >= 0 ? ', rotating content' : ' (no AD data)', ' (', Math.round(templateShare * n), ' other addresses share it) (', signed(llr), ')'),
     });
   } else {
     const llr = Math.log(0.02 / Math.max(0.05, 1 - templateShare));
@@ -218,9 +238,11 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
   if (Number.isFinite(pa.advIntervalS) && Number.isFinite(pb.advIntervalS)) {
     const r = Math.log(pa.advIntervalS / pb.advIntervalS);
     const llr = clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
-    factors.push({ name: 'adv_interval_similarity', llr, text: `advertising interval ${Math.round(pa.advIntervalS * 1000)} → ${Math.round(pb.advIntervalS * 1000)} ms (${signed(llr)})` });
+    factors.push({ name: 'adv_interval_similarity', llr, text: flatText('advertising interval ', Math.round(pa.advIntervalS * 1000), ' → ', Math.round(pb.advIntervalS * 1000), ' ms (', signed(llr), ')') });
   }
 
+  // Address kind and IRK mismatch: not read by clusters.
+  if (!every) return;
   if (a.type !== b.type) factors.push({ name: 'address_kind', llr: -2.5, text: `${a.type} → ${b.type}: devices rarely switch address kind (−2.5)` });
   if (a.irk >= 0 && b.irk !== a.irk) {
     const llr = b.irk >= 0 ? -LOG_K_LIMIT : -8;
@@ -317,8 +339,8 @@ class PairScorer {
       this.irk[i] = irk;
       this.headPayload[i] = profile.headPayload;
       this.tailPayload[i] = profile.tailPayload;
-      const tailTemplate = templateOf(context.payloadFeatures, profile.tailPayload);
-      this.headTemplate[i] = templateId(templateOf(context.payloadFeatures, profile.headPayload));
+      const tailTemplate = templateOf(context.payloads, profile.tailPayload);
+      this.headTemplate[i] = templateId(templateOf(context.payloads, profile.headPayload));
       this.tailTemplate[i] = templateId(tailTemplate);
       const templateShare = Math.max(floor, ((rarity.templateCount.get(tailTemplate) ?? 1) - 1) / n);
       const signatureShare = Math.max(floor, ((rarity.signatureCount.get(profile.tailPayload) ?? 1) - 1) / n);
@@ -484,7 +506,7 @@ const LIKELY = 0.5;
 /** Scores and calibrates every candidate pair. */
 export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext): BleLinks {
   const pairs = sweepCandidates(addresses, context.linkageWindowS);
-  const rarity = payloadRarity(addresses, context.payloadFeatures);
+  const rarity = payloadRarity(addresses, context.payloads);
   const scorer = new PairScorer(addresses, context, rarity);
   const count = pairs.earlier.length;
   const candidateCount = new Int32Array(addresses.length);
@@ -509,6 +531,9 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
   // Calibrated in place: each pair's marginal is read before it is replaced.
   const probability = marginals;
   const factors: Array<BleLinkFactor[] | undefined> = new Array(count);
+  // Pairs are described into one scratch list and keep an exact-size copy: a list grown by push
+  // keeps room for more, and these lists live to the end of the analysis.
+  const described: BleLinkFactor[] = [];
   for (let e = 0; e < count; e++) {
     const ai = pairs.earlier[e];
     const bi = pairs.later[e];
@@ -519,9 +544,11 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     // small base rate of their bin, and describing all of them would dominate the cost.
     if ((sameKey || marginal >= DESCRIBE_ABOVE) && (context.describeCandidates || probability[e] > LIKELY)) {
       const a = addresses[ai];
-      const described = sameKey ? [{ name: 'irk_resolution' as const, llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` }] : [describePrior(a, context, priors[ai])];
-      describePair(a, addresses[bi], context, rarity, described);
-      factors[e] = described;
+      const every = context.describeCandidates ?? false;
+      described.length = 0;
+      if (every) described.push(sameKey ? { name: 'irk_resolution', llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` } : describePrior(a, context, priors[ai]));
+      describePair(a, addresses[bi], context, rarity, described, every);
+      factors[e] = described.slice();
     }
   }
   return { earlier: pairs.earlier, later: pairs.later, probability, factors };
