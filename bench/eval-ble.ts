@@ -62,13 +62,13 @@ function runCell(scenario: string, model: RpaRotationModelName, seed: number): {
   );
   const selection = { batches, rowCount: batches.reduce((sum, batch) => sum + batch.selectedCount, 0) };
   const options: BleAnalysisOptions = {
-  includeCandidates: true,
     mode: 'both',
     linkageWindowS: WINDOW_S,
     minObservationCount: MIN_OBSERVATIONS,
     rotationModel: model,
     addressColumns: { advertiser: 'advertiser_addr', initiator: 'initiator_addr', scanner: 'scanner_addr' },
     ...(irks.length > 0 ? { irks } : {}),
+    includeCandidates: true,
   };
   const started = performance.now();
   const analysis = analyzeBle(selection, options);

@@ -32,7 +32,6 @@ function main(): void {
         capture.table.batches.map((batch) => ({ captureId: capture.info.id, batch, mask: new Uint8Array(batch.numRows).fill(1), selectedCount: batch.numRows })),
       );
       const options: BleAnalysisOptions = {
-        includeCandidates: true,
         mode: 'both',
         linkageWindowS: 180,
         minObservationCount: 25,
@@ -40,6 +39,7 @@ function main(): void {
         addressColumns: { advertiser: 'advertiser_addr', initiator: 'initiator_addr', scanner: 'scanner_addr' },
         uncalibrated: true,
         ...(irks.length > 0 ? { irks } : {}),
+        includeCandidates: true,
       };
       const analysis = analyzeBle({ batches, rowCount: batches.reduce((sum, batch) => sum + batch.selectedCount, 0) }, options);
       for (const candidate of analysis.candidates) {

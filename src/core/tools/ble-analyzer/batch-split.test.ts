@@ -9,12 +9,12 @@ import { bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './t
 const T0 = 1_712_131_200_000;
 const S = 1000;
 const options: BleAnalysisOptions = {
-  includeCandidates: true,
   mode: 'both',
   linkageWindowS: 120,
   minObservationCount: 10,
   rotationModel: 'spec_default',
   addressColumns: { advertiser: 'advertiser_addr', initiator: 'initiator_addr', scanner: 'scanner_addr' },
+  includeCandidates: true,
 };
 
 // Two receivers, rotating RPAs, a public beacon, a sparse address, a scanner and CRC-bad rows.

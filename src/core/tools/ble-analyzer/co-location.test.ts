@@ -7,12 +7,12 @@ import { analyzeBle } from './analyze.ts';
 import { bleAddressAnalyzerManifest, bleAnalyzerOutputSchema } from './manifest.ts';
 
 const OPTIONS: BleAnalysisOptions = {
-  includeCandidates: true,
   mode: 'both',
   linkageWindowS: 180,
   minObservationCount: 25,
   rotationModel: 'spec_default',
   addressColumns: { advertiser: 'advertiser_addr', initiator: 'initiator_addr', scanner: 'scanner_addr' },
+  includeCandidates: true,
 };
 
 function scenario(name: string, seed: number) {
