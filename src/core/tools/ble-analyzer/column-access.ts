@@ -328,11 +328,8 @@ export class BleCellReader {
   }
 
   private entry(code: number): unknown {
-    if (this.entryOffsets && this.entryBytes) {
-      const text = asciiText(this.entryBytes, this.entryOffsets[code], this.entryOffsets[code + 1]);
-      if (text !== undefined) return text;
-    }
-    return asciiEntry(this.dictionary!, code) ?? this.dictionary!.get(code);
+    const text = this.entryOffsets && this.entryBytes ? asciiText(this.entryBytes, this.entryOffsets[code], this.entryOffsets[code + 1]) : asciiEntry(this.dictionary!, code);
+    return text ?? this.dictionary!.get(code);
   }
 }
 

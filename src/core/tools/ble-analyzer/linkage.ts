@@ -1,6 +1,6 @@
 import type { AddressType } from './analysis-types.ts';
 import type { BleAddressProfile } from './address-profiles.ts';
-import type { BlePayloadFeatures } from './observations.ts';
+import type { BlePayloadFeatures } from './payload-features.ts';
 import { calibrated } from './calibration.ts';
 import { flatText } from './flat-text.ts';
 import { toFixedOne } from './fixed-one.ts';

@@ -1,8 +1,8 @@
-import type { RecordBatch } from 'apache-arrow';
 import type { SelectedBatch } from '../../data/selection-types.ts';
 import { parseBleAddress } from './ah.ts';
-import { BleCellReader, BleCodeScratch, bleCodedColumn, bleFalseBits, bleNumberColumn, BleCodedColumn } from './column-access.ts';
+import { BleCodeScratch, bleCodedColumn, bleFalseBits, bleNumberColumn, BleCodedColumn } from './column-access.ts';
 import { BleGrowableFloat64, BleGrowableInt32 } from './growable.ts';
+import { BlePayloadColumns, readPayloadFeatures, type BlePayloadFeatures } from './payload-features.ts';
 
 /**
  * The scan: two passes over the selected rows that turn them into mergeable per-address state.
@@ -38,18 +38,6 @@ const enum RowRole {
   NoAddress = 3,
 }
 
-export interface BlePayloadFeatures {
-  signature: string;
-  companyId: number;
-  manufacturerData: string;
-  serviceUuids: string;
-  txPower: number;
-  localName: string;
-  appearance: number;
-  serviceDataUuid: string;
-  /** Structure of the payload without its rotating content: what "same vendor and model" shares. */
-  template: string;
-}
 
 export interface BleScanColumns {
   advertiser: string;
@@ -626,50 +614,4 @@ function sortGroup(groups: BleEventGroups, from: number, to: number): void {
   rssi.set(rssis, from);
   payload.set(payloads, from);
   channel.set(channels, from);
-}
-
-/** The AD columns of one batch, looked up and prepared once (a column lookup makes a new Vector each time). */
-export class BlePayloadColumns {
-  readonly companyId: BleCellReader;
-  readonly manufacturerData: BleCellReader;
-  readonly serviceUuids: BleCellReader;
-  readonly txPower: BleCellReader;
-  readonly localName: BleCellReader;
-  readonly appearance: BleCellReader;
-  readonly serviceDataUuid: BleCellReader;
-
-  constructor(batch: RecordBatch) {
-    const reader = (name: string) => new BleCellReader(batch.getChild(name) ?? undefined);
-    this.companyId = reader('company_id');
-    this.manufacturerData = reader('manufacturer_data');
-    this.serviceUuids = reader('service_uuids');
-    this.txPower = reader('tx_power');
-    this.localName = reader('local_name');
-    this.appearance = reader('appearance');
-    this.serviceDataUuid = reader('service_data_uuid');
-  }
-}
-
-/** The AD features of the payload at `row`: all are functions of the AD bytes, hence of the signature. */
-export function readPayloadFeatures(columns: BlePayloadColumns, row: number, signature: string): BlePayloadFeatures {
-  const companyId = columns.companyId.number(row);
-  const manufacturerData = columns.manufacturerData.text(row);
-  const serviceUuids = columns.serviceUuids.listText(row);
-  const txPower = columns.txPower.number(row);
-  const localName = columns.localName.text(row);
-  const appearance = columns.appearance.number(row);
-  const serviceDataUuid = columns.serviceDataUuid.text(row);
-  // Rotating tokens change the bytes of manufacturer data but not its length or its first
-  // octet (the vendor's message type, e.g. Apple's 0x10 Nearby Info): the template keeps those.
-  const template = [
-    Number.isNaN(companyId) ? '' : companyId,
-    manufacturerData.length / 2,
-    manufacturerData.slice(0, 2),
-    serviceUuids,
-    serviceDataUuid,
-    Number.isNaN(txPower) ? '' : txPower,
-    Number.isNaN(appearance) ? '' : appearance,
-    localName,
-  ].join('|');
-  return { signature, companyId, manufacturerData, serviceUuids, txPower, localName, appearance, serviceDataUuid, template };
 }
