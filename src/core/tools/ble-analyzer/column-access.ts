@@ -25,6 +25,12 @@ export class BleCodedColumn {
     readonly allNull: boolean,
     private readonly dictionary: Vector | undefined,
     private readonly texts: ReadonlyArray<string> | undefined,
+    /**
+     * Set only by `bleCodedColumnWithNullBits`: then `codes` are the raw dictionary indices (a
+     * null row's index is meaningless) and bit `nullOffset + row` of this bitmap is 0 for a null row.
+     */
+    readonly nullBits: Uint8Array | undefined = undefined,
+    readonly nullOffset = 0,
   ) {}
 
   /** The string of a code (made once per code, by the caller's cache). */
@@ -135,7 +141,10 @@ export function bleCodedColumn(batch: RecordBatch, name: string, scratch?: BleCo
     const dictionary: Vector = data.dictionary;
     const bitmap = nullBitmap(vector);
     let codes: ArrayLike<number> = indices;
-    if (bitmap) {
+    if (bitmap && data.nullCount >= rows) {
+      // All null (the role address columns of advertising-only captures): nothing to copy or test.
+      codes = (scratch ? scratch.take(rows) : new Int32Array(rows)).fill(-1);
+    } else if (bitmap) {
       const copy = scratch ? scratch.take(rows) : new Int32Array(rows);
       // The typed-array copy, then nulls marked from the bitmap: this helper sees index arrays of
       // every width, so reading `indices` per row here would be a slow polymorphic access.
@@ -167,6 +176,29 @@ export function bleCodedColumn(batch: RecordBatch, name: string, scratch?: BleCo
     codes[row] = code;
   }
   return new BleCodedColumn(codes, texts.length, codes, rows > 0 && nulls === rows, undefined, texts);
+}
+
+/**
+ * Like `bleCodedColumn`, but a dictionary column with some nulls keeps its raw indices and hands
+ * its validity bitmap to the reader (`nullBits`) instead of a null-marked copy: for columns
+ * that live until the second pass of the scan, where a per-batch copy would be 4 bytes per row
+ * of memory held through the scan (and its garbage collections) to mark a few nulls.
+ */
+export function bleCodedColumnWithNullBits(batch: RecordBatch, name: string): BleCodedColumn | undefined {
+  const vector = batch.getChild(name);
+  if (!vector) return undefined;
+  const rows = batch.numRows;
+  const data = vector.data[0];
+  const bitmap = nullBitmap(vector);
+  if (!bitmap || rows === 0 || data.nullCount >= rows || !DataType.isDictionary(vector.type) || !data.dictionary || vector.data.length !== 1) return bleCodedColumn(batch, name);
+  const dictionary: Vector = data.dictionary;
+  return new BleCodedColumn(data.values as ArrayLike<number>, dictionary.length, dictionary, false, dictionary, undefined, bitmap, data.offset);
+}
+
+/** True when the column is absent or null in every row of the batch (read from its null count alone). */
+export function bleColumnAllNull(batch: RecordBatch, name: string): boolean {
+  const vector = batch.getChild(name);
+  return !vector || (batch.numRows > 0 && vector.nullCount >= batch.numRows);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Bool, Dictionary, Float64, Int32, Int8, Table, Uint8, Utf8, vectorFromArray, type RecordBatch } from 'apache-arrow';
+import { Bool, Dictionary, Float64, Int32, Int8, Table, Uint8, Utf8, vectorFromArray, type RecordBatch, type Vector } from 'apache-arrow';
 import type { SelectedBatch } from '../../data/selection-types.ts';
 import { parseBleAddress } from './ah.ts';
 import { BLE_NO_CHANNEL, BleScanner, type BleObservationStore } from './observations.ts';
@@ -64,7 +64,7 @@ function randomRows(random: () => number, count: number, options: { sortedTimes:
 function randomTable(rows: readonly RandomRow[], withAddrType: boolean, withChannel: boolean): Table {
   const dict = () => new Dictionary(new Utf8(), new Int32());
   const smallDict = () => new Dictionary(new Utf8(), new Int8());
-  const columns: Record<string, ReturnType<typeof vectorFromArray>> = {
+  const columns: Record<string, Vector> = {
     ts_ms: vectorFromArray(rows.map((row) => row.ts), new Float64()),
     receiver: vectorFromArray(rows.map((row) => row.receiver), dict()),
     rssi: vectorFromArray(rows.map((row) => row.rssi), new Int8()),

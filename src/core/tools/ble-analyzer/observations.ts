@@ -1,6 +1,7 @@
+import type { RecordBatch } from 'apache-arrow';
 import type { SelectedBatch } from '../../data/selection-types.ts';
 import { parseBleAddress } from './ah.ts';
-import { BleCodeScratch, bleCodedColumn, bleFalseBits, bleNumberColumn, BleCodedColumn } from './column-access.ts';
+import { BleCodeScratch, bleCodedColumn, bleCodedColumnWithNullBits, bleColumnAllNull, bleFalseBits, bleNumberColumn, BleCodedColumn } from './column-access.ts';
 import { BleGrowableFloat64, BleGrowableInt32 } from './growable.ts';
 import { BlePayloadColumns, readPayloadFeatures, type BlePayloadFeatures } from './payload-features.ts';
 
@@ -171,9 +172,21 @@ export class BleObservationStore {
   }
 }
 
-/** The global id of an address code met for the first time. */
-function newAddress(store: BleObservationStore, column: BleCodedColumn, map: Int32Array, code: number): number {
+/**
+ * Transmitted events per address by role and vote, counted by the first pass in one increment
+ * per event (slot `role * TALLY_VOTES + vote + 1`, vote -1 for none) instead of one for the role
+ * and one for the vote: a read-modify-write at a scattered index costs about as much as the rest
+ * of a row's work. `finish` adds them to the store's roles and votes. RowRole's transmitter
+ * roles have the numbers of BLE_ROLE's (advertiser 0, scanner 1, initiator 2).
+ */
+const TALLY_VOTES = VOTES + 1;
+/** Slots per address: three roles by five votes, padded to a power of two. */
+const TALLY = 16;
+
+/** The global id of an address code met for the first time (the caller re-reads the per-address arrays, which may have grown). */
+function newAddress(store: BleObservationStore, tallies: BleGrowableInt32, column: BleCodedColumn, map: Int32Array, code: number): number {
   const id = store.addressId(column.text(code).toUpperCase());
+  tallies.ensure((id + 1) * TALLY, 0);
   map[code] = id;
   return id;
 }
@@ -204,9 +217,9 @@ function derivedCodes(cache: WeakMap<object, Int8Array>, column: BleCodedColumn 
   return table;
 }
 
-/** An all-null address column reads like an absent one. */
-function presentCodes(column: BleCodedColumn | undefined): BleCodedColumn | undefined {
-  return column && !column.allNull ? column : undefined;
+/** An all-null address column reads like an absent one (and is not read at all). */
+function presentCodes(batch: RecordBatch, name: string | undefined, scratch: BleCodeScratch): BleCodedColumn | undefined {
+  return name === undefined || bleColumnAllNull(batch, name) ? undefined : bleCodedColumn(batch, name, scratch);
 }
 
 const NO_CODES = new Int32Array(0);
@@ -231,6 +244,7 @@ export class BleScanner {
   private readonly addrTypeScratch = new BleCodeScratch();
   /** Per scanned batch: its columns and each row's transmitter (-1: no event), for the second pass. */
   private readonly scanned: Array<{ columns: BatchColumns; transmitter: Int32Array }> = [];
+  private readonly state = new ScanState();
 
   constructor(private readonly options: BleScanOptions) {}
 
@@ -257,8 +271,8 @@ export class BleScanner {
       store.noAddress += advertiser ? 0 : selected.selectedCount;
       return;
     }
-    const initiator = presentCodes(bleCodedColumn(batch, columns.initiator, this.initiatorScratch));
-    const scanner = columns.scanner ? presentCodes(bleCodedColumn(batch, columns.scanner, this.scannerScratch)) : undefined;
+    const initiator = presentCodes(batch, columns.initiator, this.initiatorScratch);
+    const scanner = presentCodes(batch, columns.scanner, this.scannerScratch);
     const advType = bleCodedColumn(batch, 'adv_type', this.advTypeScratch);
     const addrType = bleCodedColumn(batch, 'advertiser_addr_type', this.addrTypeScratch);
     const txAdd = bleNumberColumn(batch, 'tx_add', true);
@@ -266,11 +280,11 @@ export class BleScanner {
     const rssi = bleNumberColumn(batch, 'rssi', true);
     const channel = bleNumberColumn(batch, batch.schema.metadata.get('sextant.channel_column') ?? 'channel', true);
     const crc = bleFalseBits(batch, 'crc_ok');
-    const receiver = bleCodedColumn(batch, 'receiver');
-    const signature = bleCodedColumn(batch, 'payload_signature');
+    // Read again by the second pass: raw codes and the null bitmap rather than a copy with nulls marked.
+    const receiver = bleCodedColumnWithNullBits(batch, 'receiver');
+    const signature = bleCodedColumnWithNullBits(batch, 'payload_signature');
 
     const rows = batch.numRows;
-    store.reserveAddresses(advertiser.size + (initiator?.size ?? 0) + (scanner?.size ?? 0));
     const roleOf = derivedCodes(this.roleCache, advType, (text) => ROLE_OF_ADV_TYPE[text] ?? (text.startsWith('RESERVED') ? RowRole.NoAddress : RowRole.Advertiser));
     const voteOf = derivedCodes(this.typeCache, addrType, (text) => VOTE_OF_TYPE_NAME[text] ?? -1);
     const batchColumns: BatchColumns = {
@@ -302,14 +316,9 @@ export class BleScanner {
       flags: (initiator ? HAS_INITIATOR : 0) | (scanner ? HAS_SCANNER : 0) | (roleOf ? HAS_ROLE : 0) | (voteOf ? HAS_TYPE : 0) | (txAdd ? HAS_TX : 0) | (rxAdd ? HAS_RX : 0) | (rssi ? HAS_RSSI : 0) | (crc ? HAS_CRC : 0) | (receiver ? HAS_RECEIVER : 0) | (signature ? HAS_SIGNATURE : 0) | (channel ? HAS_CHANNEL : 0),
     };
     const transmitter = new Int32Array(rows);
-    const counts = scanRows(store, batchColumns, transmitter);
+    scanRows(store, this.state, batchColumns, transmitter);
     // Kept for the second pass without the columns read from scratch buffers (the next batch overwrites them).
     this.scanned.push({ columns: { ...batchColumns, advertiser: EMPTY_COLUMN, initiator: EMPTY_COLUMN, scanner: EMPTY_COLUMN, roleCodes: NO_CODES, typeCodes: NO_CODES }, transmitter });
-    store.selectedRows += counts[0];
-    store.crcBadExcluded += counts[1];
-    store.crcBadIncluded += counts[2];
-    store.noTimestamp += counts[3];
-    store.noAddress += counts[4];
   }
 
   /**
@@ -319,11 +328,7 @@ export class BleScanner {
   finish(): BleObservationStore {
     const store = this.store;
     const addresses = store.addressCount;
-    const roles = store.roles.values;
-    const start = new Int32Array(addresses + 1);
-    for (let a = 0; a < addresses; a++) {
-      start[a + 1] = start[a] + roles[a * ROLES + BLE_ROLE.advertiser] + roles[a * ROLES + BLE_ROLE.scanner] + roles[a * ROLES + BLE_ROLE.initiator];
-    }
+    const start = addTallies(store, this.state.tallies.values);
     const events = start[addresses];
     const groups: BleEventGroups = {
       start,
@@ -336,7 +341,8 @@ export class BleScanner {
     const fill = start.slice(0, addresses);
     for (const { columns, transmitter } of this.scanned) placeEvents(this, store, columns, transmitter, fill, groups);
     this.scanned.length = 0;
-    for (let a = 0; a < addresses; a++) {
+    // Groups keep input order: while event times never went down in input order, all are in time order.
+    for (let a = 0; this.state.timesDescend && a < addresses; a++) {
       const from = start[a];
       const to = start[a + 1];
       const time = groups.time;
@@ -429,13 +435,48 @@ interface BatchColumns {
   flags: number;
 }
 
+/** What the first pass keeps besides the store: the transmitted-event tallies and the input order of event times. */
+class ScanState {
+  readonly tallies = new BleGrowableInt32(1024);
+  /** Time of the last event so far, in input order. */
+  lastEventTime = -Infinity;
+  /** Whether an event's time was ever below the one before it (then some group may need sorting). */
+  timesDescend = false;
+}
+
+/**
+ * Adds the tallies of transmitted events to the store's roles and votes; returns each address's
+ * group start (group sizes are the transmitter role counts).
+ */
+function addTallies(store: BleObservationStore, tallies: Int32Array): Int32Array {
+  const addresses = store.addressCount;
+  const roles = store.roles.values;
+  const votes = store.votes.values;
+  const start = new Int32Array(addresses + 1);
+  for (let a = 0; a < addresses; a++) {
+    let transmitted = 0;
+    for (let role = BLE_ROLE.advertiser; role <= BLE_ROLE.initiator; role++) {
+      const slot = a * TALLY + role * TALLY_VOTES;
+      let count = tallies[slot];
+      for (let vote = 0; vote < VOTES; vote++) {
+        const voted = tallies[slot + 1 + vote];
+        votes[a * VOTES + vote] += voted;
+        count += voted;
+      }
+      roles[a * ROLES + role] += count;
+      transmitted += count;
+    }
+    start[a + 1] = start[a] + transmitted;
+  }
+  return start;
+}
+
 /**
  * The first pass's row loop, apart from the scanner so that it is compiled once and reused by
- * every batch and run. Counts into the store's per-address arrays (reserved by the caller) and
- * writes each row's transmitter (-1 for rows without an event); returns [selected, CRC-bad
- * excluded, CRC-bad included, no timestamp, no address].
+ * every batch and run. Counts into the store's per-address arrays and the state's tallies,
+ * adds to the store's row totals, and writes each row's transmitter (-1 for rows without an event).
  */
-function scanRows(store: BleObservationStore, c: BatchColumns, transmitterOf: Int32Array): number[] {
+function scanRows(store: BleObservationStore, state: ScanState, c: BatchColumns, transmitterOf: Int32Array): void {
   const { rows, mask, time, advertiserMap, initiatorMap, scannerMap, roleCodes, roleOf, typeCodes, voteOf, tx, rx, crcBits, crcOffset, flags } = c;
   const advertiserCodes = c.advertiser.codes;
   const initiatorCodes = c.initiator.codes;
@@ -448,9 +489,13 @@ function scanRows(store: BleObservationStore, c: BatchColumns, transmitterOf: In
   const hasRx = (flags & HAS_RX) !== 0;
   const hasCrc = (flags & HAS_CRC) !== 0;
   const excludeCrcBad = c.excludeCrcBad;
-  const votes = store.votes.values;
-  const roles = store.roles.values;
-  const crcBadRows = store.crcBadRows.values;
+  // Re-read after each new address: the arrays grow then.
+  let votes = store.votes.values;
+  let roles = store.roles.values;
+  let crcBadRows = store.crcBadRows.values;
+  let tallies = state.tallies.values;
+  let lastEventTime = state.lastEventTime;
+  let timesDescend = state.timesDescend;
   let selectedRows = 0;
   let crcBadExcluded = 0;
   let crcBadIncluded = 0;
@@ -488,7 +533,10 @@ function scanRows(store: BleObservationStore, c: BatchColumns, transmitterOf: In
     const advCode = advertiserCodes[row];
     if (advCode >= 0) {
       adv = advertiserMap[advCode];
-      if (adv === -2) adv = newAddress(store, c.advertiser, advertiserMap, advCode);
+      if (adv === -2) {
+        adv = newAddress(store, state.tallies, c.advertiser, advertiserMap, advCode);
+        ({ votes, roles, crcBadRows, tallies } = grownArrays(store, state));
+      }
     }
     const txValue = hasTx ? tx[row] : Number.NaN;
     const rxValue = hasRx ? rx[row] : Number.NaN;
@@ -502,7 +550,10 @@ function scanRows(store: BleObservationStore, c: BatchColumns, transmitterOf: In
       const targetCode = hasInitiator ? initiatorCodes[row] : -1;
       if (targetCode >= 0) {
         let target = initiatorMap[targetCode];
-        if (target === -2) target = newAddress(store, c.initiator, initiatorMap, targetCode);
+        if (target === -2) {
+          target = newAddress(store, state.tallies, c.initiator, initiatorMap, targetCode);
+          ({ votes, roles, crcBadRows, tallies } = grownArrays(store, state));
+        }
         roles[target * ROLES + BLE_ROLE.referenced]++;
         if (crcBad) crcBadRows[target]++;
         if (rxValue === 0 || rxValue === 1) votes[target * VOTES + rxValue]++;
@@ -512,13 +563,19 @@ function scanRows(store: BleObservationStore, c: BatchColumns, transmitterOf: In
         const code = hasScanner ? scannerCodes[row] : -1;
         if (code >= 0) {
           transmitter = scannerMap[code];
-          if (transmitter === -2) transmitter = newAddress(store, c.scanner, scannerMap, code);
+          if (transmitter === -2) {
+            transmitter = newAddress(store, state.tallies, c.scanner, scannerMap, code);
+            ({ votes, roles, crcBadRows, tallies } = grownArrays(store, state));
+          }
         }
       } else {
         const code = hasInitiator ? initiatorCodes[row] : -1;
         if (code >= 0) {
           transmitter = initiatorMap[code];
-          if (transmitter === -2) transmitter = newAddress(store, c.initiator, initiatorMap, code);
+          if (transmitter === -2) {
+            transmitter = newAddress(store, state.tallies, c.initiator, initiatorMap, code);
+            ({ votes, roles, crcBadRows, tallies } = grownArrays(store, state));
+          }
         }
       }
       transmitterVote = txValue === 0 ? BLE_VOTE.public : txValue === 1 ? BLE_VOTE.random : -1;
@@ -537,11 +594,23 @@ function scanRows(store: BleObservationStore, c: BatchColumns, transmitterOf: In
       crcBadIncluded++;
       crcBadRows[transmitter]++;
     }
-    if (transmitterVote >= 0) votes[transmitter * VOTES + transmitterVote]++;
-    roles[transmitter * ROLES + (role === RowRole.ScanRequest ? BLE_ROLE.scanner : role === RowRole.ConnectRequest ? BLE_ROLE.initiator : BLE_ROLE.advertiser)]++;
+    tallies[transmitter * TALLY + role * TALLY_VOTES + transmitterVote + 1]++;
     transmitterOf[row] = transmitter;
+    if (ts < lastEventTime) timesDescend = true;
+    lastEventTime = ts;
   }
-  return [selectedRows, crcBadExcluded, crcBadIncluded, noTimestamp, noAddress];
+  state.lastEventTime = lastEventTime;
+  state.timesDescend = timesDescend;
+  store.selectedRows += selectedRows;
+  store.crcBadExcluded += crcBadExcluded;
+  store.crcBadIncluded += crcBadIncluded;
+  store.noTimestamp += noTimestamp;
+  store.noAddress += noAddress;
+}
+
+/** The per-address arrays as they are after a new address (once per address, not per row). */
+function grownArrays(store: BleObservationStore, state: ScanState): { votes: Int32Array; roles: Int32Array; crcBadRows: Int32Array; tallies: Int32Array } {
+  return { votes: store.votes.values, roles: store.roles.values, crcBadRows: store.crcBadRows.values, tallies: state.tallies.values };
 }
 
 /** The second pass's row loop: each event of one batch into its address's group, at `fill[address]`. */
@@ -549,6 +618,13 @@ function placeEvents(scanner: BleScanner, store: BleObservationStore, c: BatchCo
   const { rows, time, rssi, channel, receiverMap, payloadMap, flags } = c;
   const receiverCodes = c.receiver.codes;
   const signatureCodes = c.signature.codes;
+  // Null rows of the receiver and signature columns: raw codes with a validity bitmap (see bleCodedColumnWithNullBits).
+  const receiverNulls = c.receiver.nullBits ?? NO_BITS;
+  const receiverNullOffset = c.receiver.nullOffset;
+  const hasReceiverNulls = c.receiver.nullBits !== undefined;
+  const signatureNulls = c.signature.nullBits ?? NO_BITS;
+  const signatureNullOffset = c.signature.nullOffset;
+  const hasSignatureNulls = c.signature.nullBits !== undefined;
   const hasRssi = (flags & HAS_RSSI) !== 0;
   const hasReceiver = (flags & HAS_RECEIVER) !== 0;
   const hasSignature = (flags & HAS_SIGNATURE) !== 0;
@@ -564,7 +640,11 @@ function placeEvents(scanner: BleScanner, store: BleObservationStore, c: BatchCo
     const at = fill[transmitter]++;
     eventTime[at] = time[row];
     let receiverId: number;
-    const receiverCode = hasReceiver ? receiverCodes[row] : -1;
+    let receiverCode = hasReceiver ? receiverCodes[row] : -1;
+    if (hasReceiverNulls) {
+      const bit = receiverNullOffset + row;
+      if ((receiverNulls[bit >> 3] & (1 << (bit & 7))) === 0) receiverCode = -1;
+    }
     if (receiverCode >= 0) {
       receiverId = receiverMap[receiverCode];
       if (receiverId === -2) receiverId = scanner.newReceiver(c.receiver, receiverMap, receiverCode);
@@ -577,7 +657,11 @@ function placeEvents(scanner: BleScanner, store: BleObservationStore, c: BatchCo
     const channelIndex = hasChannel ? channel[row] : Number.NaN;
     eventChannel[at] = channelIndex >= 0 && channelIndex < BLE_NO_CHANNEL ? channelIndex : BLE_NO_CHANNEL;
     let payload = -1;
-    const payloadCode = hasSignature ? signatureCodes[row] : -1;
+    let payloadCode = hasSignature ? signatureCodes[row] : -1;
+    if (hasSignatureNulls) {
+      const bit = signatureNullOffset + row;
+      if ((signatureNulls[bit >> 3] & (1 << (bit & 7))) === 0) payloadCode = -1;
+    }
     if (payloadCode >= 0) {
       payload = payloadMap[payloadCode];
       if (payload === -2) {
