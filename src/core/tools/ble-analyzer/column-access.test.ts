@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Dictionary, Int32, Int64, Int8, Table, Utf8, vectorFromArray } from 'apache-arrow';
-import { BleCellReader, markNulls } from './column-access.ts';
+import { BleCellReader, bleCodedColumn, bleCodedColumnWithNullBits, bleColumnAllNull, BleCodeScratch, markNulls } from './column-access.ts';
 
 /** The plain per-row rule markNulls must agree with. */
 function markNullsRowByRow(codes: Int32Array, bitmap: Uint8Array, offset: number): void {
@@ -50,5 +50,43 @@ describe('BleCellReader', () => {
     }
     const absent = new BleCellReader(undefined);
     expect([absent.text(0), absent.number(0), absent.listText(0)]).toEqual(['', Number.NaN, '']);
+  });
+});
+
+describe('coded columns', () => {
+  const names = ['a', null, 'b', 'a', null, 'c', 'b', null, 'a', 'c', 'c'];
+  const table = new Table({
+    some: vectorFromArray(names, new Dictionary(new Utf8(), new Int32())),
+    none: vectorFromArray(names.map(() => null), new Dictionary(new Utf8(), new Int32())),
+    full: vectorFromArray(names.map((name) => name ?? 'z'), new Dictionary(new Utf8(), new Int32())),
+  });
+  /** Each row's text through a coded column (null for null), read the way the scan reads it. */
+  const texts = (column: NonNullable<ReturnType<typeof bleCodedColumn>>, rows: number) =>
+    Array.from({ length: rows }, (_, row) => {
+      const code = column.codes[row];
+      const bits = column.nullBits;
+      const bit = column.nullOffset + row;
+      const valid = code >= 0 && (!bits || (bits[bit >> 3] & (1 << (bit & 7))) !== 0);
+      return valid ? column.text(code) : null;
+    });
+
+  it('read the same rows with a null-marked copy, with the null bitmap, and all-null columns as all -1, at any row offset', () => {
+    for (let from = 0; from < names.length; from++) {
+      for (const batch of table.slice(from).batches) {
+        const rows = batch.numRows;
+        for (const name of ['some', 'none', 'full']) {
+          const expected = Array.from({ length: rows }, (_, row) => (batch.getChild(name)!.get(row) as string | null) ?? null);
+          expect(texts(bleCodedColumn(batch, name)!, rows)).toEqual(expected);
+          expect(texts(bleCodedColumn(batch, name, new BleCodeScratch())!, rows)).toEqual(expected);
+          expect(texts(bleCodedColumnWithNullBits(batch, name)!, rows)).toEqual(expected);
+          expect(bleColumnAllNull(batch, name)).toBe(expected.every((text) => text === null));
+        }
+        // With some nulls the bitmap form keeps the raw indices instead of copying them.
+        if (batch.getChild('some')!.nullCount > 0) expect(bleCodedColumnWithNullBits(batch, 'some')!.nullBits).toBeDefined();
+        expect(bleCodedColumnWithNullBits(batch, 'full')!.nullBits).toBeUndefined();
+      }
+    }
+    expect(bleColumnAllNull(table.batches[0], 'absent')).toBe(true);
+    expect(bleCodedColumnWithNullBits(table.batches[0], 'absent')).toBeUndefined();
   });
 });

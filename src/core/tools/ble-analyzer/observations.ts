@@ -328,6 +328,8 @@ export class BleScanner {
   finish(): BleObservationStore {
     const store = this.store;
     const addresses = store.addressCount;
+    // Addresses made outside the row loop (the store's addressId is public) have no tallies yet.
+    this.state.tallies.ensure(addresses * TALLY, 0);
     const start = addTallies(store, this.state.tallies.values);
     const events = start[addresses];
     const groups: BleEventGroups = {
