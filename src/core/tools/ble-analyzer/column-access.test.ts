@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Dictionary, Int32, Int64, Int8, Table, Utf8, vectorFromArray } from 'apache-arrow';
+import { Dictionary, Int32, Int64, Int8, Table, Utf8, vectorFromArray, type RecordBatch } from 'apache-arrow';
 import { BleCellReader, bleCodedColumn, bleCodedColumnWithNullBits, bleColumnAllNull, BleCodeScratch, markNulls } from './column-access.ts';
 
 /** The plain per-row rule markNulls must agree with. */
@@ -74,7 +74,7 @@ describe('coded columns', () => {
     for (let from = 0; from < names.length; from++) {
       for (const batch of table.slice(from).batches) {
         const rows = batch.numRows;
-        for (const name of ['some', 'none', 'full']) {
+        for (const name of ['some', 'none', 'full'] as const) {
           const expected = Array.from({ length: rows }, (_, row) => (batch.getChild(name)!.get(row) as string | null) ?? null);
           expect(texts(bleCodedColumn(batch, name)!, rows)).toEqual(expected);
           expect(texts(bleCodedColumn(batch, name, new BleCodeScratch())!, rows)).toEqual(expected);
@@ -86,7 +86,7 @@ describe('coded columns', () => {
         expect(bleCodedColumnWithNullBits(batch, 'full')!.nullBits).toBeUndefined();
       }
     }
-    expect(bleColumnAllNull(table.batches[0], 'absent')).toBe(true);
-    expect(bleCodedColumnWithNullBits(table.batches[0], 'absent')).toBeUndefined();
+    expect(bleColumnAllNull(table.batches[0] as RecordBatch, 'absent')).toBe(true);
+    expect(bleCodedColumnWithNullBits(table.batches[0] as RecordBatch, 'absent')).toBeUndefined();
   });
 });
