@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Dictionary, Int32, Int64, Int8, Table, Utf8, vectorFromArray, type RecordBatch } from 'apache-arrow';
+import { Dictionary, Field, Int32, Int64, Int8, List, Table, Utf8, vectorFromArray, type RecordBatch } from 'apache-arrow';
 import { BleCellReader, bleCodedColumn, bleCodedColumnWithNullBits, bleColumnAllNull, BleCodeScratch, markNulls } from './column-access.ts';
 
 /** The plain per-row rule markNulls must agree with. */
@@ -46,6 +46,19 @@ describe('BleCellReader', () => {
         const expected = generic(vector.get(row));
         expect(reader.text(row)).toBe(expected.text);
         expect(reader.number(row)).toBe(expected.number);
+      }
+    }
+    // List cells, joined with commas: ASCII items, a non-ASCII item (read through the generic getter), empty lists and nulls, at row offsets.
+    const lists = vectorFromArray([['180f', 'fe9f'], null, [], ['fd6f'], ['Bücher', 'x'], ['180a']], new List(new Field('item', new Utf8(), false)));
+    const listTable = new Table({ service_uuids: lists });
+    for (let from = 0; from < listTable.numRows; from++) {
+      for (const batch of listTable.slice(from).batches) {
+        const vector = batch.getChild('service_uuids')!;
+        const reader = new BleCellReader(vector);
+        for (let row = 0; row < batch.numRows; row++) {
+          const value = vector.get(row);
+          expect(reader.listText(row)).toBe(value === null ? '' : Array.from(value.toArray() as ArrayLike<unknown>, String).join(','));
+        }
       }
     }
     const absent = new BleCellReader(undefined);

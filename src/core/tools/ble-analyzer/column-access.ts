@@ -275,13 +275,16 @@ function asciiListText(vector: Vector, row: number): string | undefined {
   const items = data.children[0];
   if (!items || !DataType.isUtf8(items.type) || items.nullCount > 0) return undefined;
   const offsets = data.valueOffsets as Int32Array;
-  const itemOffsets = items.valueOffsets as Int32Array;
-  const bytes = items.values as Uint8Array;
+  return asciiItems(items.values as Uint8Array, items.valueOffsets as Int32Array, offsets[row], offsets[row + 1]);
+}
+
+/** Items [from, to) of a Utf8 column joined with commas when all are ASCII; else undefined. */
+function asciiItems(bytes: Uint8Array, itemOffsets: Int32Array, from: number, to: number): string | undefined {
   let text = '';
-  for (let item = offsets[row]; item < offsets[row + 1]; item++) {
+  for (let item = from; item < to; item++) {
     const value = asciiText(bytes, itemOffsets[item], itemOffsets[item + 1]);
     if (value === undefined) return undefined;
-    text += (item > offsets[row] ? ',' : '') + value;
+    text += (item > from ? ',' : '') + value;
   }
   return text;
 }
@@ -301,6 +304,10 @@ export class BleCellReader {
   /** A single-chunk UTF-8 dictionary without nulls: its entries are decoded from these directly. */
   private readonly entryOffsets: Int32Array | undefined;
   private readonly entryBytes: Uint8Array | undefined;
+  /** A single-chunk list of non-null UTF-8 items: list cells are read from these directly (see asciiListText). */
+  private readonly listOffsets: Int32Array | undefined;
+  private readonly itemOffsets: Int32Array | undefined;
+  private readonly itemBytes: Uint8Array | undefined;
 
   constructor(private readonly vector: Vector | undefined) {
     this.kind = CellKind.Generic;
@@ -326,6 +333,13 @@ export class BleCellReader {
     } else if ((DataType.isInt(type) && type.bitWidth <= 32) || (DataType.isFloat(type) && type.precision !== Precision.HALF)) {
       this.kind = CellKind.Number;
       this.values = data.values as ArrayLike<number>;
+    } else if (DataType.isList(type)) {
+      const items = data.children[0];
+      if (items && DataType.isUtf8(items.type) && items.nullCount === 0) {
+        this.listOffsets = data.valueOffsets as Int32Array;
+        this.itemOffsets = items.valueOffsets as Int32Array;
+        this.itemBytes = items.values as Uint8Array;
+      }
     }
   }
 
@@ -343,6 +357,11 @@ export class BleCellReader {
 
   /** A list-of-strings cell joined with commas, '' for null or an absent column. */
   listText(row: number): string {
+    if (this.listOffsets && this.itemOffsets && this.itemBytes) {
+      if (this.bitmap && !isValid(this.bitmap, this.offset + row)) return '';
+      const text = asciiItems(this.itemBytes, this.itemOffsets, this.listOffsets[row], this.listOffsets[row + 1]);
+      if (text !== undefined) return text;
+    }
     return this.vector ? bleListText(this.vector, row) : '';
   }
 
