@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Bool, Dictionary, Float64, Int32, Int8, Table, Uint8, Utf8, vectorFromArray, type RecordBatch, type Vector } from 'apache-arrow';
 import type { SelectedBatch } from '../../data/selection-types.ts';
 import { parseBleAddress } from './ah.ts';
-import { BLE_NO_CHANNEL, BleScanner, type BleObservationStore } from './observations.ts';
+import { BLE_NO_CHANNEL, BleScanner, colonAddressValue, type BleObservationStore } from './observations.ts';
 
 /** A small deterministic generator, so failures reproduce. */
 function generator(seed: number): () => number {
@@ -274,5 +274,25 @@ describe('BleScanner', () => {
     const whole = scan([]);
     expect(scan([1, 2, 250, 499])).toEqual(whole);
     expect(scan([100, 200, 300, 400])).toEqual(whole);
+  });
+});
+
+describe('colonAddressValue', () => {
+  it('gives parseBleAddress\'s value for colon-separated addresses and undefined for any other text', () => {
+    const random = generator(5);
+    const chars = '0123456789abcdefABCDEFgG:-';
+    const texts = ['7A:4C:21:9D:10:EF', '7a:4c:21:9d:10:ef', 'FF:FF:FF:FF:FF:FF', '00:00:00:00:00:00', '7A-4C-21-9D-10-EF', '7A4C219D10EF', '7A:4C:21:9D:10:E', '7A:4C:21:9D:10:EFF', '7A:4C-21:9D:10:EF', ''];
+    for (let index = 0; index < 3000; index++) {
+      const template = texts[Math.floor(random() * 4)];
+      // Random single-character edits of valid addresses, so near misses are covered too.
+      const at = Math.floor(random() * template.length);
+      texts.push(template.slice(0, at) + chars[Math.floor(random() * chars.length)] + template.slice(at + 1));
+    }
+    for (const text of texts) {
+      const fast = colonAddressValue(text);
+      if (fast !== undefined) expect(fast, text).toBe(parseBleAddress(text));
+      else expect(text.length === 17 && text.includes(':') ? parseBleAddress(text) : undefined, text).toBeUndefined();
+    }
+    expect(colonAddressValue('7A:4C:21:9D:10:EF')).toBe(0x7a4c219d10ef);
   });
 });
