@@ -148,7 +148,10 @@ export class BleObservationStore {
     return id;
   }
 
-  /** Room for `more` new addresses, so the per-address arrays keep their buffers during a batch. */
+  /**
+   * Room for `more` new addresses, so the per-address arrays keep their buffers during a batch.
+   * (The scanner no longer calls it: its row loop re-reads the arrays after each new address.)
+   */
   reserveAddresses(more: number): void {
     const capacity = this.addressCount + more;
     this.votes.reserve(capacity * VOTES);
@@ -196,9 +199,9 @@ export class BleObservationStore {
 /**
  * Transmitted events per address by role and vote, counted by the first pass in one increment
  * per event (slot `role * TALLY_VOTES + vote + 1`, vote -1 for none) instead of one for the role
- * and one for the vote: a read-modify-write at a scattered index costs about as much as the rest
- * of a row's work. `finish` adds them to the store's roles and votes. RowRole's transmitter
- * roles have the numbers of BLE_ROLE's (advertiser 0, scanner 1, initiator 2).
+ * and one for the vote: each read-modify-write at an address-dependent index costs the row loop
+ * about 2 ms per million rows. `finish` adds them to the store's roles and votes. RowRole's
+ * transmitter roles have the numbers of BLE_ROLE's (advertiser 0, scanner 1, initiator 2).
  */
 const TALLY_VOTES = VOTES + 1;
 /** Slots per address: three roles by five votes, padded to a power of two. */
