@@ -122,15 +122,13 @@ const COVARIATION_MIN = -3;
 const SPREAD_CONTRAST_FULL_BINS = 5;
 
 /**
- * Per chain, receiver and bin boundary: prefix sums of heard bins, bin means and squared bin
- * means, side by side ([(r·(bins + 1) + i)·3 + 0/1/2]), so a pair's overlap on a receiver is
- * read from two nearby places per chain (most of the screen's time is these reads).
+ * Per chain, bin boundary and receiver: prefix sums of heard bins, bin means and squared bin
+ * means, side by side and every receiver's next to each other ([at + (i·receivers + r)·3 + 0/1/2]
+ * from the chain's offset `at` in the screen's one array of them), so a pair's overlap is read from
+ * two small places per chain, whatever the receiver (most of the screen's time is these reads, and
+ * a chain's sums do not stay in the cache from one pair to the next). Entry 0 is all zeros.
  */
-type ChainPrefix = Float64Array;
-
-function prefixSums(series: BleChainSeriesView, receivers: number): ChainPrefix {
-  const stride = series.bins + 1;
-  const sums = new Float64Array(receivers * stride * 3);
+function writePrefixSums(series: BleChainSeriesView, receivers: number, sums: Float64Array, at: number): void {
   for (let r = 0; r < receivers; r++) {
     let n = 0;
     let s = 0;
@@ -142,22 +140,21 @@ function prefixSums(series: BleChainSeriesView, receivers: number): ChainPrefix 
         s += value;
         q += value * value;
       }
-      const at = (r * stride + bin + 1) * 3;
-      sums[at] = n;
-      sums[at + 1] = s;
-      sums[at + 2] = q;
+      const cell = at + ((bin + 1) * receivers + r) * 3;
+      sums[cell] = n;
+      sums[cell + 1] = s;
+      sums[cell + 2] = q;
     }
   }
-  return sums;
 }
 
-/** Largest minus smallest per-receiver difference of two chains' whole-life levels (0 with fewer than two shared receivers). */
-function levelSpread(sa: BleChainSeriesView, sb: BleChainSeriesView, receivers: number): number {
+/** Largest minus smallest per-receiver difference of chains x's and y's whole-life levels (0 with fewer than two shared receivers). */
+function levelSpread(level: Float64Array, x: number, y: number, receivers: number): number {
   let low = Infinity;
   let high = -Infinity;
   for (let r = 0; r < receivers; r++) {
-    const a = sa.level[r];
-    const b = sb.level[r];
+    const a = level[x * receivers + r];
+    const b = level[y * receivers + r];
     if (Number.isNaN(a) || Number.isNaN(b)) continue;
     const d = a - b;
     if (d < low) low = d;
@@ -178,10 +175,19 @@ interface Scratch {
   range: Float64Array;
   /** log of the model's offsetSd S, T and U (the same for every pair). */
   logOffsetSd: Float64Array;
-  /** Per receiver: the co-variation term's upper bound, whether it is known to be 0, and its value once computed. */
+  /** Per receiver: the co-variation term's upper bound, what is known of it (Covariation), and its value once computed. */
   covariationHigh: Float64Array;
   covariationKnown: Uint8Array;
   covariation: Float64Array;
+}
+
+/** What the screen knows of a receiver's co-variation term. */
+const enum Covariation {
+  /** Not computed yet. */
+  Open,
+  /** Exactly 0 (neither chain moves over the bins the term reads). */
+  Zero,
+  Computed,
 }
 
 /** What the screen makes of a pair. */
@@ -192,12 +198,54 @@ const enum Verdict {
   Keep,
 }
 
-/** What the screen precomputes per chain. */
-interface ScreenChain {
-  series: BleChainSeriesView;
-  prefix: ChainPrefix;
+/**
+ * What the screen precomputes per chain, in a few flat arrays indexed by chain (one allocation
+ * each, and the pair loops read typed arrays, not an object per chain and its arrays).
+ */
+interface ScreenData {
+  /** First bin and bin count per chain. */
+  bin0: Float64Array;
+  bins: Int32Array;
+  /** Whole-life levels, [chain · receivers + r]. */
+  level: Float64Array;
+  /** Every chain's prefix sums (`writePrefixSums`), chain c's from `prefixAt[c]`. */
+  prefix: Float64Array;
+  prefixAt: Int32Array;
+  /** Every chain's masked bins (`writeMaskedBins`), chain c's from `maskedAt[c]`. */
   masked: MaskedBins;
-  handoffs: BleHandoffChain;
+  maskedAt: Int32Array;
+  handoffs: BleHandoffChain[];
+}
+
+function screenData(series: ReadonlyArray<BleChainSeriesView>, receivers: number): ScreenData {
+  const chains = series.length;
+  const bin0 = new Float64Array(chains);
+  const bins = new Int32Array(chains);
+  const level = new Float64Array(chains * receivers);
+  const prefixAt = new Int32Array(chains);
+  const maskedAt = new Int32Array(chains);
+  let prefixSize = 0;
+  let maskedSize = 0;
+  for (let chain = 0; chain < chains; chain++) {
+    const one = series[chain];
+    bin0[chain] = one.bin0;
+    bins[chain] = one.bins;
+    for (let r = 0; r < receivers; r++) level[chain * receivers + r] = one.level[r];
+    prefixAt[chain] = prefixSize;
+    maskedAt[chain] = maskedSize;
+    prefixSize += (one.bins + 1) * receivers * 3;
+    maskedSize += 2 * receivers * one.bins;
+  }
+  const prefix = new Float64Array(prefixSize);
+  const masked = new Float32Array(maskedSize);
+  const handoffs: BleHandoffChain[] = [];
+  for (let chain = 0; chain < chains; chain++) {
+    const one = series[chain];
+    writePrefixSums(one, receivers, prefix, prefixAt[chain]);
+    writeMaskedBins(one, receivers, masked, maskedAt[chain]);
+    handoffs.push({ index: chain, boundaries: one.boundaries, toleranceMs: one.toleranceMs, ascending: isAscending(one.boundaries) });
+  }
+  return { bin0, bins, level, prefix, prefixAt, masked, maskedAt, handoffs };
 }
 
 /**
@@ -220,8 +268,9 @@ const DECISION_MARGIN = 1e-9;
  * The early decisions only take bounds, so they are the full verdict's (tests compare the two).
  */
 function screenPair(
-  ca: ScreenChain,
-  cb: ScreenChain,
+  data: ScreenData,
+  x: number,
+  y: number,
   fromMs: number,
   toMs: number,
   receivers: number,
@@ -233,19 +282,18 @@ function screenPair(
   minimumEvidence: number,
   exhaustive: boolean,
 ): Verdict {
-  const sa = ca.series;
-  const sb = cb.series;
-  const pa = ca.prefix;
-  const pb = cb.prefix;
+  const { prefix, handoffs } = data;
+  const binsA = data.bins[x];
+  const binsB = data.bins[y];
+  const prefixA = data.prefixAt[x];
+  const prefixB = data.prefixAt[y];
   const fromBin = Math.floor(fromMs / model.binMs);
   const toBin = Math.floor(toMs / model.binMs);
-  const strideA = sa.bins + 1;
-  const strideB = sb.bins + 1;
   // Overlap bins in each chain's own prefix coordinates, clipped to the chain.
-  const a0 = Math.max(0, fromBin - sa.bin0);
-  const a1 = Math.min(sa.bins, toBin - sa.bin0 + 1);
-  const b0 = Math.max(0, fromBin - sb.bin0);
-  const b1 = Math.min(sb.bins, toBin - sb.bin0 + 1);
+  const a0 = Math.max(0, fromBin - data.bin0[x]);
+  const a1 = Math.min(binsA, toBin - data.bin0[x] + 1);
+  const b0 = Math.max(0, fromBin - data.bin0[y]);
+  const b1 = Math.min(binsB, toBin - data.bin0[y] + 1);
   const { diff, noise, common } = scratch;
   let heard = 0;
   let anyCommon = false;
@@ -267,18 +315,18 @@ function screenPair(
   for (let r = 0; r < receivers; r++) {
     common[r] = 0;
     movingOn[r] = 0;
-    const endA = (r * strideA + a1) * 3;
-    const startA = (r * strideA + a0) * 3;
-    const endB = (r * strideB + b1) * 3;
-    const startB = (r * strideB + b0) * 3;
-    const nA = pa[endA] - pa[startA];
-    const nB = pb[endB] - pb[startB];
+    const endA = prefixA + (a1 * receivers + r) * 3;
+    const startA = prefixA + (a0 * receivers + r) * 3;
+    const endB = prefixB + (b1 * receivers + r) * 3;
+    const startB = prefixB + (b0 * receivers + r) * 3;
+    const nA = prefix[endA] - prefix[startA];
+    const nB = prefix[endB] - prefix[startB];
     if (nA < 3 || nB < 3) continue;
     anyCommon = true;
-    const meanA = (pa[endA + 1] - pa[startA + 1]) / nA;
-    const meanB = (pb[endB + 1] - pb[startB + 1]) / nB;
-    const varA = Math.max(0, (pa[endA + 2] - pa[startA + 2]) / nA - meanA * meanA);
-    const varB = Math.max(0, (pb[endB + 2] - pb[startB + 2]) / nB - meanB * meanB);
+    const meanA = (prefix[endA + 1] - prefix[startA + 1]) / nA;
+    const meanB = (prefix[endB + 1] - prefix[startB + 1]) / nB;
+    const varA = Math.max(0, (prefix[endA + 2] - prefix[startA + 2]) / nA - meanA * meanA);
+    const varB = Math.max(0, (prefix[endB + 2] - prefix[startB + 2]) / nB - meanB * meanB);
     if (nA >= 6 && nB >= 6 && (varA >= moving * moving || varB >= moving * moving)) {
       movingOn[r] = 1;
       // Both still over the bins read: the term is exactly 0; one of them still: at most 0
@@ -287,9 +335,9 @@ function screenPair(
       const both = sampled - (overlapBins - nA) - (overlapBins - nB);
       const stillA = both >= 6 && (nA * varA) / both < stillSpread;
       const stillB = both >= 6 && (nB * varB) / both < stillSpread;
-      covariationKnown[r] = stillA && stillB ? 1 : 0;
+      covariationKnown[r] = stillA && stillB ? Covariation.Zero : Covariation.Open;
       covariationHigh[r] = stillA || stillB ? 0 : model.covariationMax;
-      if (covariationKnown[r] === 0) {
+      if (covariationKnown[r] === Covariation.Open) {
         movingHigh += covariationHigh[r];
         toCompute++;
       }
@@ -328,9 +376,9 @@ function screenPair(
   const needS = Math.max(MIN_EVIDENCE_SAME, minimumEvidence);
   const needT = Math.max(MIN_EVIDENCE_TRAVEL, minimumEvidence);
   if (exhaustive) {
-    evidenceS += coRotationLogOddsOf(ca.handoffs, cb.handoffs, fromMs, toMs, model.fixedPeriodMs, crowd);
+    evidenceS += coRotationLogOddsOf(handoffs[x], handoffs[y], fromMs, toMs, model.fixedPeriodMs, crowd);
     let covariation = 0;
-    for (let r = 0; r < receivers; r++) if (movingOn[r] === 1) covariation += covariationOf(sa, ca.masked, sb, cb.masked, r, fromBin, toBin, model);
+    for (let r = 0; r < receivers; r++) if (movingOn[r] === 1) covariation += covariationOf(data, x, y, r, fromBin, toBin, model);
     return evidenceS + covariation >= needS || evidenceT + covariation >= needT ? Verdict.Keep : Verdict.Drop;
   }
   // The costlier terms only while they can change the verdict: each receiver's co-variation
@@ -339,13 +387,12 @@ function screenPair(
   const range = scratch.range;
   // How far the co-rotation term is known: 0 bounded from the hand-offs in range, 1 from their
   // coincidences (coRotationRange), 2 exactly.
-  coRotationQuickRange(ca.handoffs, cb.handoffs, fromMs, toMs, crowd, range);
+  coRotationQuickRange(handoffs[x], handoffs[y], fromMs, toMs, crowd, range);
   let rotation = range[0] === range[1] ? 2 : 0;
   const values = scratch.covariation;
   let covariation = 0;
   let high = movingHigh;
   let left = toCompute;
-  let r = 0;
   for (;;) {
     const highT = evidenceT + covariation + high;
     const highS = evidenceS + range[1] + covariation + high;
@@ -355,43 +402,44 @@ function screenPair(
     if (lowS >= needS + DECISION_MARGIN || lowT >= needT + DECISION_MARGIN) return Verdict.Keep;
     // The coincidences first where only "one device" can still pass (they cost about as much as one co-variation term).
     if (rotation === 0 && (left === 0 || highT < needT - DECISION_MARGIN)) {
-      rotation = coRotationRange(ca.handoffs, cb.handoffs, fromMs, toMs, model.fixedPeriodMs, crowd, range) ? 2 : 1;
+      rotation = coRotationRange(handoffs[x], handoffs[y], fromMs, toMs, model.fixedPeriodMs, crowd, range) ? 2 : 1;
     } else if (left > 0) {
-      while (movingOn[r] === 0 || covariationKnown[r] === 1) r++;
-      values[r] = covariationOf(sa, ca.masked, sb, cb.masked, r, fromBin, toBin, model);
-      covariation += values[r];
-      high -= covariationHigh[r];
-      r++;
+      // The receiver whose term may lift the sum the most first (where one chain is still, the
+      // term adds at most 0): its value lowers the upper bound the most.
+      let next = -1;
+      for (let r = 0; r < receivers; r++) if (movingOn[r] === 1 && covariationKnown[r] === Covariation.Open && (next < 0 || covariationHigh[r] > covariationHigh[next])) next = r;
+      values[next] = covariationOf(data, x, y, next, fromBin, toBin, model);
+      covariationKnown[next] = Covariation.Computed;
+      covariation += values[next];
+      high -= covariationHigh[next];
       left--;
     } else if (rotation < 2) {
-      range[0] = range[1] = coRotationLogOddsOf(ca.handoffs, cb.handoffs, fromMs, toMs, model.fixedPeriodMs, crowd);
+      range[0] = range[1] = coRotationLogOddsOf(handoffs[x], handoffs[y], fromMs, toMs, model.fixedPeriodMs, crowd);
       rotation = 2;
     } else break;
   }
   // Every term known: the verdict from their sum in receiver order (as `exhaustive` sums them).
   covariation = 0;
-  for (let r = 0; r < receivers; r++) if (movingOn[r] === 1) covariation += covariationKnown[r] === 1 ? 0 : values[r];
+  for (let r = 0; r < receivers; r++) if (movingOn[r] === 1) covariation += covariationKnown[r] === Covariation.Zero ? 0 : values[r];
   evidenceS += range[0];
   return evidenceS + covariation >= needS || evidenceT + covariation >= needT ? Verdict.Keep : Verdict.Drop;
 }
 
 /**
- * A chain's bin means with their "heard" flags side by side ([(r·bins + bin)·2 + 0/1]: the mean,
- * 0 where not heard; 1 where heard, else 0), so the co-variation sums over the bins both chains
- * were heard in are products instead of branches: a bin one chain missed adds exact zeros.
+ * A chain's bin means with their "heard" flags side by side ([at + (r·bins + bin)·2 + 0/1]: the
+ * mean, 0 where not heard; 1 where heard, else 0), so the co-variation sums over the bins both
+ * chains were heard in are products instead of branches: a bin one chain missed adds exact zeros.
  */
 type MaskedBins = Float32Array;
 
-function maskedBins(series: BleChainSeriesView, receivers: number): MaskedBins {
+function writeMaskedBins(series: BleChainSeriesView, receivers: number, masked: MaskedBins, at: number): void {
   const cells = receivers * series.bins;
-  const masked = new Float32Array(2 * cells);
   for (let cell = 0; cell < cells; cell++) {
     const value = series.mean[cell];
     if (Number.isNaN(value)) continue;
-    masked[2 * cell] = value;
-    masked[2 * cell + 1] = 1;
+    masked[at + 2 * cell] = value;
+    masked[at + 2 * cell + 1] = 1;
   }
-  return masked;
 }
 
 /**
@@ -400,12 +448,17 @@ function maskedBins(series: BleChainSeriesView, receivers: number): MaskedBins {
  * a small penalty when only one does. The sums are the score's, term for term: a bin either
  * chain missed adds zeros (x · 0 and 0 · y), which leaves every sum as it was.
  */
-function covariationOf(sa: BleChainSeriesView, xa: MaskedBins, sb: BleChainSeriesView, xb: MaskedBins, r: number, fromBin: number, toBin: number, model: BleCoLocationScreenModel): number {
+function covariationOf(data: ScreenData, x: number, y: number, r: number, fromBin: number, toBin: number, model: BleCoLocationScreenModel): number {
+  const masked = data.masked;
+  const bin0A = data.bin0[x];
+  const bin0B = data.bin0[y];
+  const binsA = data.bins[x];
+  const binsB = data.bins[y];
   const step = Math.max(1, Math.floor((toBin - fromBin + 1) / model.maxBins));
   // The sampled bins inside both chains (an overlap lies inside both; clipped all the same).
-  const inside = Math.max(sa.bin0, sb.bin0);
+  const inside = Math.max(bin0A, bin0B);
   const first = fromBin < inside ? fromBin + Math.ceil((inside - fromBin) / step) * step : fromBin;
-  const last = Math.min(toBin, sa.bin0 + sa.bins - 1, sb.bin0 + sb.bins - 1);
+  const last = Math.min(toBin, bin0A + binsA - 1, bin0B + binsB - 1);
   let n = 0;
   let sumA = 0;
   let sumB = 0;
@@ -413,13 +466,13 @@ function covariationOf(sa: BleChainSeriesView, xa: MaskedBins, sb: BleChainSerie
   let sumBB = 0;
   let sumAB = 0;
   const stride = 2 * step;
-  let ia = 2 * (r * sa.bins + first - sa.bin0);
-  let ib = 2 * (r * sb.bins + first - sb.bin0);
+  let ia = data.maskedAt[x] + 2 * (r * binsA + first - bin0A);
+  let ib = data.maskedAt[y] + 2 * (r * binsB + first - bin0B);
   for (let bin = first; bin <= last; bin += step, ia += stride, ib += stride) {
-    const va = xa[ia];
-    const heardA = xa[ia + 1];
-    const vb = xb[ib];
-    const heardB = xb[ib + 1];
+    const va = masked[ia];
+    const heardA = masked[ia + 1];
+    const vb = masked[ib];
+    const heardB = masked[ib + 1];
     n += heardA * heardB;
     sumA += va * heardB;
     sumB += vb * heardA;
@@ -489,12 +542,7 @@ export function screenChainPairs(
   const lastAt = Float64Array.from(order, (chain) => chains[chain].lastMs);
   const concurrent = new Int32Array(chains.length);
   const concurrentPairs = countConcurrent(order, firstAt, lastAt, model.minOverlapMs, concurrent);
-  const screenChains: ScreenChain[] = series.map((one, index) => ({
-    series: one,
-    prefix: prefixSums(one, receivers),
-    masked: maskedBins(one, receivers),
-    handoffs: { index, boundaries: one.boundaries, toleranceMs: one.toleranceMs, ascending: isAscending(one.boundaries) },
-  }));
+  const data = screenData(series, receivers);
   const handoffCrowd = new BleHandoffCrowd(series, concurrent);
   const scratch: Scratch = {
     diff: new Float64Array(receivers),
@@ -507,9 +555,9 @@ export function screenChainPairs(
     covariationKnown: new Uint8Array(receivers),
     covariation: new Float64Array(receivers),
   };
-  const sweep: Sweep = { chains, order, firstAt, lastAt, concurrent, screenChains, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [], inverseCrowd: 0 };
-  screenSweep(sweep);
-  return { a: Int32Array.from(sweep.keptA), b: Int32Array.from(sweep.keptB), concurrent, inverseCrowd: sweep.inverseCrowd, concurrentPairs, handoffCrowd };
+  const sweep: Sweep = { chains, order, firstAt, lastAt, concurrent, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [] };
+  const inverseCrowd = screenSweep(sweep);
+  return { a: Int32Array.from(sweep.keptA), b: Int32Array.from(sweep.keptB), concurrent, inverseCrowd, concurrentPairs, handoffCrowd };
 }
 
 /**
@@ -540,7 +588,7 @@ interface Sweep {
   firstAt: Float64Array;
   lastAt: Float64Array;
   concurrent: Int32Array;
-  screenChains: ScreenChain[];
+  data: ScreenData;
   handoffCrowd: BleHandoffCrowd;
   receivers: number;
   floors: Float64Array;
@@ -549,12 +597,16 @@ interface Sweep {
   exhaustive: boolean;
   keptA: number[];
   keptB: number[];
-  inverseCrowd: number;
 }
 
-/** Second sweep: every concurrent pair through the screen (each found once, from the earlier-starting chain). */
-function screenSweep(sweep: Sweep): void {
-  const { chains, order, firstAt, lastAt, concurrent, screenChains, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA, keptB } = sweep;
+/**
+ * Second sweep: every concurrent pair through the screen (each found once, from the
+ * earlier-starting chain); returns the prior's denominator (`inverseCrowd`). (Returned, not stored
+ * in `sweep`: a store after the loop has no type feedback when the loop's code is optimised on
+ * the stack, and then discarded the first time it runs, once per analysis.)
+ */
+function screenSweep(sweep: Sweep): number {
+  const { chains, order, firstAt, lastAt, concurrent, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA, keptB } = sweep;
   let inverseCrowd = 0;
   for (let oi = 0; oi < order.length; oi++) {
     const a = order[oi];
@@ -565,12 +617,12 @@ function screenSweep(sweep: Sweep): void {
       const b = order[oj];
       const x = a < b ? a : b;
       const y = a < b ? b : a;
-      if (levelSpread(screenChains[x].series, screenChains[y].series, receivers) > model.screenSpreadDb) continue;
+      if (levelSpread(data.level, x, y, receivers) > model.screenSpreadDb) continue;
       const from = Math.max(chains[x].firstMs, chains[y].firstMs);
       const to = Math.min(chains[x].lastMs, chains[y].lastMs);
       const crowd = Math.max(2, (concurrent[x] + concurrent[y]) / 2);
       const minimumEvidence = Math.log(MIN_POSTERIOR_ODDS) - Math.log(model.priorMax / crowd);
-      const verdict = screenPair(screenChains[x], screenChains[y], from, to, receivers, floors, model, scratch, handoffCrowd, minimumEvidence, exhaustive);
+      const verdict = screenPair(data, x, y, from, to, receivers, floors, model, scratch, handoffCrowd, minimumEvidence, exhaustive);
       if (verdict === Verdict.NotCompared) continue;
       inverseCrowd += 1 / crowd;
       if (verdict === Verdict.Drop) continue;
@@ -578,5 +630,5 @@ function screenSweep(sweep: Sweep): void {
       keptB.push(y);
     }
   }
-  sweep.inverseCrowd = inverseCrowd;
+  return inverseCrowd;
 }

@@ -6,7 +6,7 @@ import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel } fro
 import type { BleHandoffCrowd } from './co-rotation.ts';
 import type { BleEventGroups } from './observations.ts';
 import type { BleLinkableAddress } from './linkage.ts';
-import { binRunEnd } from './bin-runs.ts';
+import { binEdgesExact } from './bin-runs.ts';
 import { selectKth } from './quickselect.ts';
 import { lowerBound } from './sorted-search.ts';
 
@@ -224,38 +224,46 @@ function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddres
   channelBuilder.start(chain.firstMs, chain.lastMs);
   let interval = 1;
   const { start, time, receiver, rssi: rssiOf, channel } = events;
-  for (const member of chain.members) {
-    const { profile } = addresses[member];
+  for (let m = 0; m < chain.members.length; m++) {
+    const { profile } = addresses[chain.members[m]];
     if (Number.isFinite(profile.advIntervalS)) interval = Math.max(interval, profile.advIntervalS);
     const end = start[profile.id + 1];
-    // A member's events are in time order: its bin changes only at bin edges, so they are read
-    // a bin at a time (bin-runs.ts; the bin is exactly the one a division per event gives).
-    for (let from = start[profile.id]; from < end; ) {
-      const to = binRunEnd(time, from, end, BIN_MS);
-      const row = Math.floor(time[from] / BIN_MS) - bin0;
+    // A member's events are in time order: its bin changes only at bin edges, so each bin's
+    // events are read as a run, found by comparing times with the bin's edges (bin-runs.ts: the
+    // bin is exactly the one a division per event gives), in the same pass that adds them up.
+    for (let index = start[profile.id]; index < end; ) {
+      const bin = Math.floor(time[index] / BIN_MS);
+      const row = bin - bin0;
+      const low = bin * BIN_MS;
+      const high = low + BIN_MS;
+      const runs = binEdgesExact(bin, BIN_MS);
       // A bin lies inside one block of the channel sums (the block is a whole number of bins).
-      const blockAt = channelBuilder.blockAt(time[from]);
-      for (let index = from; index < to; index++) {
+      const blockAt = channelBuilder.blockAt(time[index]);
+      do {
         const rssi = rssiOf[index];
-        if (Number.isNaN(rssi)) continue;
-        const r = receiver[index];
-        const slot = r * bins + row;
-        sum[slot] += rssi;
-        count[slot]++;
-        if (blockAt >= 0) channelBuilder.addAt(blockAt, r, channel[index], rssi);
-      }
-      from = to;
+        if (!Number.isNaN(rssi)) {
+          const r = receiver[index];
+          const slot = r * bins + row;
+          sum[slot] += rssi;
+          count[slot]++;
+          if (blockAt >= 0) channelBuilder.addAt(blockAt, r, channel[index], rssi);
+        }
+        index++;
+      } while (runs && index < end && time[index] < high && time[index] >= low);
     }
   }
+  // Bin means and each receiver's whole-life level in one pass over the sums.
   const mean = new Float32Array(cells);
-  for (let slot = 0; slot < cells; slot++) mean[slot] = count[slot] > 0 ? sum[slot] / count[slot] : Number.NaN;
   const level = new Float64Array(receivers);
   for (let r = 0; r < receivers; r++) {
     let total = 0;
     let n = 0;
-    for (let bin = 0; bin < bins; bin++) {
-      total += sum[r * bins + bin];
-      n += count[r * bins + bin];
+    for (let slot = r * bins; slot < (r + 1) * bins; slot++) {
+      const binCount = count[slot];
+      const binSum = sum[slot];
+      mean[slot] = binCount > 0 ? binSum / binCount : Number.NaN;
+      total += binSum;
+      n += binCount;
     }
     level[r] = n > 0 ? total / n : Number.NaN;
   }
