@@ -86,6 +86,19 @@ export interface BleScreenedPairs {
   concurrentPairs: number;
   /** How many chains hand off around each chain's hand-offs (the score's co-rotation term reads it too). */
   handoffCrowd: BleHandoffCrowd;
+  /** Every chain's bin means with "heard" flags (the score reads them too). */
+  masked: BleMaskedBins;
+}
+
+/**
+ * Every chain's bin means with their "heard" flags side by side: chain c's receiver r and bin i
+ * at values[at[c] + (r·bins + i)·2 + 0/1] (the mean, 0 where not heard; 1 where heard, else 0),
+ * so sums over the bins two chains were both heard in are products instead of branches: a bin
+ * one chain missed adds exact zeros.
+ */
+export interface BleMaskedBins {
+  values: Float32Array;
+  at: Int32Array;
 }
 
 /**
@@ -211,9 +224,7 @@ interface ScreenData {
   /** Every chain's prefix sums (`writePrefixSums`), chain c's from `prefixAt[c]`. */
   prefix: Float64Array;
   prefixAt: Int32Array;
-  /** Every chain's masked bins (`writeMaskedBins`), chain c's from `maskedAt[c]`. */
-  masked: MaskedBins;
-  maskedAt: Int32Array;
+  masked: BleMaskedBins;
   handoffs: BleHandoffChain[];
 }
 
@@ -245,7 +256,7 @@ function screenData(series: ReadonlyArray<BleChainSeriesView>, receivers: number
     writeMaskedBins(one, receivers, masked, maskedAt[chain]);
     handoffs.push({ index: chain, boundaries: one.boundaries, toleranceMs: one.toleranceMs, ascending: isAscending(one.boundaries) });
   }
-  return { bin0, bins, level, prefix, prefixAt, masked, maskedAt, handoffs };
+  return { bin0, bins, level, prefix, prefixAt, masked: { values: masked, at: maskedAt }, handoffs };
 }
 
 /**
@@ -425,14 +436,8 @@ function screenPair(
   return evidenceS + covariation >= needS || evidenceT + covariation >= needT ? Verdict.Keep : Verdict.Drop;
 }
 
-/**
- * A chain's bin means with their "heard" flags side by side ([at + (r·bins + bin)·2 + 0/1]: the
- * mean, 0 where not heard; 1 where heard, else 0), so the co-variation sums over the bins both
- * chains were heard in are products instead of branches: a bin one chain missed adds exact zeros.
- */
-type MaskedBins = Float32Array;
-
-function writeMaskedBins(series: BleChainSeriesView, receivers: number, masked: MaskedBins, at: number): void {
+/** A chain's bin means and "heard" flags into `masked` from `at` (BleMaskedBins). */
+function writeMaskedBins(series: BleChainSeriesView, receivers: number, masked: Float32Array, at: number): void {
   const cells = receivers * series.bins;
   for (let cell = 0; cell < cells; cell++) {
     const value = series.mean[cell];
@@ -449,7 +454,7 @@ function writeMaskedBins(series: BleChainSeriesView, receivers: number, masked: 
  * chain missed adds zeros (x · 0 and 0 · y), which leaves every sum as it was.
  */
 function covariationOf(data: ScreenData, x: number, y: number, r: number, fromBin: number, toBin: number, model: BleCoLocationScreenModel): number {
-  const masked = data.masked;
+  const masked = data.masked.values;
   const bin0A = data.bin0[x];
   const bin0B = data.bin0[y];
   const binsA = data.bins[x];
@@ -466,8 +471,8 @@ function covariationOf(data: ScreenData, x: number, y: number, r: number, fromBi
   let sumBB = 0;
   let sumAB = 0;
   const stride = 2 * step;
-  let ia = data.maskedAt[x] + 2 * (r * binsA + first - bin0A);
-  let ib = data.maskedAt[y] + 2 * (r * binsB + first - bin0B);
+  let ia = data.masked.at[x] + 2 * (r * binsA + first - bin0A);
+  let ib = data.masked.at[y] + 2 * (r * binsB + first - bin0B);
   for (let bin = first; bin <= last; bin += step, ia += stride, ib += stride) {
     const va = masked[ia];
     const heardA = masked[ia + 1];
@@ -557,7 +562,7 @@ export function screenChainPairs(
   };
   const sweep: Sweep = { chains, order, firstAt, lastAt, concurrent, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [] };
   const inverseCrowd = screenSweep(sweep);
-  return { a: Int32Array.from(sweep.keptA), b: Int32Array.from(sweep.keptB), concurrent, inverseCrowd, concurrentPairs, handoffCrowd };
+  return { a: Int32Array.from(sweep.keptA), b: Int32Array.from(sweep.keptB), concurrent, inverseCrowd, concurrentPairs, handoffCrowd, masked: data.masked };
 }
 
 /**

@@ -2,7 +2,7 @@ import { calibrated } from './calibration.ts';
 import { advertisingClockEvidence, chainTiming, timingIsPrecise, type AdvertisingClockEvidence } from './advertising-clock.ts';
 import { CHANNEL_BLOCK_MS, channelSignatureEvidence, ChannelSignatureBuilder, type ChannelSignatureEvidence, type ChannelSignatures } from './channel-signature.ts';
 import { coRotationLogOdds, gaussianLogDensity } from './co-location-math.ts';
-import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel } from './co-location-candidates.ts';
+import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel, type BleMaskedBins } from './co-location-candidates.ts';
 import type { BleHandoffCrowd } from './co-rotation.ts';
 import type { BleEventGroups } from './observations.ts';
 import type { BleLinkableAddress } from './linkage.ts';
@@ -134,7 +134,7 @@ const DESCRIBE_ABOVE = 0.01;
  * changes a cluster.
  */
 const LATE_TERMS_SCREEN_LOG_ODDS = -6;
-/** Per-bin differences kept per receiver (never more than MAX_BINS + 1 per pair). */
+/** Per-bin differences kept per receiver (a pair's sampled bins: fewer than 2 · MAX_BINS). */
 const SCRATCH_PER_RECEIVER = 256;
 
 /**
@@ -323,8 +323,11 @@ const EVIDENCE = {
 function scorePair(
   sa: ChainSeries,
   sb: ChainSeries,
-  /** Chain a's place among the chains (the crowd's index). */
+  /** The chains' places among the chains (the crowd's and the masked bins' index). */
   chainA: number,
+  chainB: number,
+  /** Every chain's bin means with "heard" flags (co-location-candidates.ts made them for its screen). */
+  masked: BleMaskedBins,
   events: BleEventGroups,
   receivers: number,
   fromMs: number,
@@ -369,34 +372,39 @@ function scorePair(
     let bOnly = 0;
     let aOnlyLevel = 0;
     let bOnlyLevel = 0;
-    for (let bin = fromBin; bin <= toBin; bin += step) {
-      const ia = bin - sa.bin0;
-      const ib = bin - sb.bin0;
-      const va = ia >= 0 && ia < sa.bins ? sa.mean[r * sa.bins + ia] : Number.NaN;
-      const vb = ib >= 0 && ib < sb.bins ? sb.mean[r * sb.bins + ib] : Number.NaN;
-      const hasA = !Number.isNaN(va);
-      const hasB = !Number.isNaN(vb);
-      if (hasA && hasB) {
-        n++;
-        sumA += va;
-        sumB += vb;
-        sumAA += va * va;
-        sumBB += vb * vb;
-        sumAB += va * vb;
-        if ((va + vb) / 2 >= comfortableLevel) {
-          const d = va - vb;
-          cleanCount++;
-          sumCD += d;
-          sumCDD += d * d;
-          if (cleanCount <= SCRATCH_PER_RECEIVER) differences[r * SCRATCH_PER_RECEIVER + cleanCount - 1] = d;
-        }
-      } else if (hasA) {
-        aOnly++;
-        aOnlyLevel += va;
-      } else if (hasB) {
-        bOnly++;
-        bOnlyLevel += vb;
-      }
+    // The overlap lies inside both chains (it starts and ends with one of them), so each
+    // sampled bin is one of each chain's. The sums take masked bins (a bin not heard reads 0 with
+    // flag 0): products with the flags add exact zeros where the old branches added nothing, so
+    // the loop has no branch on the data (whether a bin is heard, or clean, is not predictable),
+    // and a clean bin's difference is written in any case and kept by moving on by its flag.
+    const { values } = masked;
+    const stride = 2 * step;
+    let ia = masked.at[chainA] + 2 * (r * sa.bins + fromBin - sa.bin0);
+    let ib = masked.at[chainB] + 2 * (r * sb.bins + fromBin - sb.bin0);
+    const base = r * SCRATCH_PER_RECEIVER;
+    for (let bin = fromBin; bin <= toBin; bin += step, ia += stride, ib += stride) {
+      const va = values[ia];
+      const heardA = values[ia + 1];
+      const vb = values[ib];
+      const heardB = values[ib + 1];
+      const both = heardA * heardB;
+      n += both;
+      sumA += va * heardB;
+      sumB += vb * heardA;
+      sumAA += va * va * heardB;
+      sumBB += vb * vb * heardA;
+      sumAB += va * vb;
+      // 0 or 1, an integer (the store's index below stays one).
+      const isClean = +(both > 0) & +((va + vb) / 2 >= comfortableLevel);
+      const d = va - vb;
+      differences[base + cleanCount] = d;
+      cleanCount += isClean;
+      sumCD += d * isClean;
+      sumCDD += d * d * isClean;
+      aOnly += heardA - both;
+      aOnlyLevel += va * (heardA - both);
+      bOnly += heardB - both;
+      bOnlyLevel += vb * (heardB - both);
     }
     common[r] = n;
     clean[r] = cleanCount;
@@ -680,13 +688,13 @@ export function scoreChainPairs(
   dataEndMs: number,
   uncalibrated = false,
 ): BleCoLocationResult {
-  const receivers = receiverNames.length;
+  const receivers = receiverNames.length; const STASH = globalThis as unknown as { __coArgs?: unknown[] }; if (STASH.__coArgs === undefined) STASH.__coArgs = [chains, addresses, events, receiverNames, dataStartMs, dataEndMs, uncalibrated];
   const floors = receiverFloors(events, receivers);
   const channelBuilder = new ChannelSignatureBuilder(receivers);
   const series = chains.map((chain) => buildSeries(chain, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder));
   // The pairs worth scoring (co-location-candidates.ts): the others are not candidates.
   // (Its count of the chains handing off around each hand-off is the co-rotation term's here too.)
-  const { a: screenedA, b: screenedB, concurrent, inverseCrowd, handoffCrowd } = screenChainPairs(chains, series, receivers, floors, SCREEN_MODEL);
+  const { a: screenedA, b: screenedB, concurrent, inverseCrowd, handoffCrowd, masked } = screenChainPairs(chains, series, receivers, floors, SCREEN_MODEL);
   // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
   // Kept in typed arrays (a screened pair's index, its crowd and its two log-odds), not an object per pair.
   const scoredPair = new Int32Array(screenedA.length);
@@ -699,7 +707,7 @@ export function scoreChainPairs(
   for (let pair = 0; pair < screenedA.length; pair++) {
     const a = screenedA[pair];
     const b = screenedB[pair];
-    if (!scorePair(series[a], series[b], a, events, receivers, overlapFrom(pair), overlapTo(pair), floors, handoffCrowd)) continue;
+    if (!scorePair(series[a], series[b], a, b, masked, events, receivers, overlapFrom(pair), overlapTo(pair), floors, handoffCrowd)) continue;
     scoredPair[scoredCount] = pair;
     scoredCrowd[scoredCount] = Math.max(2, (concurrent[a] + concurrent[b]) / 2);
     scoredLogS[scoredCount] = EVIDENCE.logS;
@@ -750,7 +758,7 @@ export function scoreChainPairs(
     let terms: BleCoLocationTerm[] | undefined;
     if (rawSame >= DESCRIBE_ABOVE || travel >= DESCRIBE_ABOVE) {
       // The pair's terms again (they were not kept: only the few reported pairs need them).
-      scorePair(series[a], series[b], a, events, receivers, from, to, floors, handoffCrowd);
+      scorePair(series[a], series[b], a, b, masked, events, receivers, from, to, floors, handoffCrowd);
       terms = describePair(receivers, receiverNames);
       const priorS = Math.log(lambda / crowd);
       const priorT = Math.log(mu / crowd);
