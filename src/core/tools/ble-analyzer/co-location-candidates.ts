@@ -301,10 +301,12 @@ function screenPair(
   const fromBin = Math.floor(fromMs / model.binMs);
   const toBin = Math.floor(toMs / model.binMs);
   // Overlap bins in each chain's own prefix coordinates, clipped to the chain.
-  const a0 = Math.max(0, fromBin - data.bin0[x]);
-  const a1 = Math.min(binsA, toBin - data.bin0[x] + 1);
-  const b0 = Math.max(0, fromBin - data.bin0[y]);
-  const b1 = Math.min(binsB, toBin - data.bin0[y] + 1);
+  // (Integers: a pair's overlap lies inside both chains, so these are bin places of each, and
+  // indices typed as integers are much cheaper to read with than numbers that might not be.)
+  const a0 = Math.max(0, fromBin - data.bin0[x]) | 0;
+  const a1 = Math.min(binsA, toBin - data.bin0[x] + 1) | 0;
+  const b0 = Math.max(0, fromBin - data.bin0[y]) | 0;
+  const b1 = Math.min(binsB, toBin - data.bin0[y] + 1) | 0;
   const { diff, noise, common } = scratch;
   let heard = 0;
   let anyCommon = false;
@@ -470,10 +472,12 @@ function covariationOf(data: ScreenData, x: number, y: number, r: number, fromBi
   let sumAA = 0;
   let sumBB = 0;
   let sumAB = 0;
+  // Integer indices (valid ones are below the array's length), stepped a counted number of times.
   const stride = 2 * step;
-  let ia = data.masked.at[x] + 2 * (r * binsA + first - bin0A);
-  let ib = data.masked.at[y] + 2 * (r * binsB + first - bin0B);
-  for (let bin = first; bin <= last; bin += step, ia += stride, ib += stride) {
+  const count = last >= first ? Math.floor((last - first) / step) + 1 : 0;
+  let ia = (data.masked.at[x] + 2 * (r * binsA + first - bin0A)) | 0;
+  let ib = (data.masked.at[y] + 2 * (r * binsB + first - bin0B)) | 0;
+  for (let sample = 0; sample < count; sample++, ia += stride, ib += stride) {
     const va = masked[ia];
     const heardA = masked[ia + 1];
     const vb = masked[ib];

@@ -233,7 +233,7 @@ function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddres
     // bin is exactly the one a division per event gives), in the same pass that adds them up.
     for (let index = start[profile.id]; index < end; ) {
       const bin = Math.floor(time[index] / BIN_MS);
-      const row = bin - bin0;
+      const row = (bin - bin0) | 0;
       const low = bin * BIN_MS;
       const high = low + BIN_MS;
       const runs = binEdgesExact(bin, BIN_MS);
@@ -340,6 +340,7 @@ function scorePair(
   // Long overlaps (chains alive together for an hour) are read at up to MAX_BINS evenly spaced
   // bins: plenty for a median and a correlation, and the work per pair stays bounded.
   const step = Math.max(1, Math.floor((toBin - fromBin + 1) / MAX_BINS));
+  const samples = Math.floor((toBin - fromBin) / step) + 1;
   // Per receiver: common bins, mean difference, correlation and motion of both series.
   if (PER_RECEIVER.receivers < receivers) PER_RECEIVER = perReceiverScratch(receivers);
   const { diff, diffVar, common, clean, comfortable, onlyA, onlyB, levelA, levelB, plainVar, differences, motion, rho: rhoOf, bins: binsOf, varianceA, varianceB, blindTo } = PER_RECEIVER;
@@ -379,10 +380,10 @@ function scorePair(
     // and a clean bin's difference is written in any case and kept by moving on by its flag.
     const { values } = masked;
     const stride = 2 * step;
-    let ia = masked.at[chainA] + 2 * (r * sa.bins + fromBin - sa.bin0);
-    let ib = masked.at[chainB] + 2 * (r * sb.bins + fromBin - sb.bin0);
+    let ia = (masked.at[chainA] + 2 * (r * sa.bins + fromBin - sa.bin0)) | 0;
+    let ib = (masked.at[chainB] + 2 * (r * sb.bins + fromBin - sb.bin0)) | 0;
     const base = r * SCRATCH_PER_RECEIVER;
-    for (let bin = fromBin; bin <= toBin; bin += step, ia += stride, ib += stride) {
+    for (let sample = 0; sample < samples; sample++, ia += stride, ib += stride) {
       const va = values[ia];
       const heardA = values[ia + 1];
       const vb = values[ib];
@@ -688,7 +689,7 @@ export function scoreChainPairs(
   dataEndMs: number,
   uncalibrated = false,
 ): BleCoLocationResult {
-  const receivers = receiverNames.length; const STASH = globalThis as unknown as { __coArgs?: unknown[] }; if (STASH.__coArgs === undefined) STASH.__coArgs = [chains, addresses, events, receiverNames, dataStartMs, dataEndMs, uncalibrated];
+  const receivers = receiverNames.length;
   const floors = receiverFloors(events, receivers);
   const channelBuilder = new ChannelSignatureBuilder(receivers);
   const series = chains.map((chain) => buildSeries(chain, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder));
