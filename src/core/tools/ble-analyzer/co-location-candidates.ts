@@ -29,7 +29,7 @@
  */
 
 import { gaussianLogDensity } from './co-location-math.ts';
-import { BleHandoffCrowd, coRotationLogOddsOf, coRotationQuickRange, coRotationRange, type BleHandoffChain } from './co-rotation.ts';
+import { BleHandoffCrowd, coRotationLogOddsOf, coRotationQuickRange, coRotationRange, HandoffSearch, type BleHandoffChain } from './co-rotation.ts';
 
 /** What the screen reads of a chain's RSSI series (co-location.ts builds them). */
 export interface BleChainSeriesView {
@@ -184,8 +184,9 @@ interface Scratch {
   common: Float64Array;
   /** 1 where either chain may be moving. */
   moving: Uint8Array;
-  /** The co-rotation term's bounds. */
+  /** The co-rotation term's bounds, and where its hand-offs in range are (HandoffSearch). */
   range: Float64Array;
+  searched: Int32Array;
   /** log of the model's offsetSd S, T and U (the same for every pair). */
   logOffsetSd: Float64Array;
   /** Per receiver: the co-variation term's upper bound, what is known of it (Covariation), and its value once computed. */
@@ -400,7 +401,7 @@ function screenPair(
   const range = scratch.range;
   // How far the co-rotation term is known: 0 bounded from the hand-offs in range, 1 from their
   // coincidences (coRotationRange), 2 exactly.
-  coRotationQuickRange(handoffs[x], handoffs[y], fromMs, toMs, crowd, range);
+  coRotationQuickRange(handoffs[x], handoffs[y], fromMs, toMs, crowd, range, scratch.searched);
   let rotation = range[0] === range[1] ? 2 : 0;
   const values = scratch.covariation;
   let covariation = 0;
@@ -415,7 +416,7 @@ function screenPair(
     if (lowS >= needS + DECISION_MARGIN || lowT >= needT + DECISION_MARGIN) return Verdict.Keep;
     // The coincidences first where only "one device" can still pass (they cost about as much as one co-variation term).
     if (rotation === 0 && (left === 0 || highT < needT - DECISION_MARGIN)) {
-      rotation = coRotationRange(handoffs[x], handoffs[y], fromMs, toMs, model.fixedPeriodMs, crowd, range) ? 2 : 1;
+      rotation = coRotationRange(handoffs[x], handoffs[y], fromMs, toMs, model.fixedPeriodMs, crowd, range, scratch.searched) ? 2 : 1;
     } else if (left > 0) {
       // The receiver whose term may lift the sum the most first (where one chain is still, the
       // term adds at most 0): its value lowers the upper bound the most.
@@ -559,6 +560,7 @@ export function screenChainPairs(
     common: new Float64Array(receivers),
     moving: new Uint8Array(receivers),
     range: new Float64Array(2),
+    searched: new Int32Array(HandoffSearch.Size),
     logOffsetSd: Float64Array.from([model.offsetSd.S, model.offsetSd.T, model.offsetSd.U], Math.log),
     covariationHigh: new Float64Array(receivers),
     covariationKnown: new Uint8Array(receivers),
