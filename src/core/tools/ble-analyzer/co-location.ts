@@ -489,6 +489,9 @@ function scorePair(
   let crowdShare = 0;
   let previousMatch = Number.NaN;
   const bBoundaries = sb.boundaries;
+  // When both chains' hand-offs ascend, the other chain's first one at or after t − tolerance
+  // only moves forward with t: found by stepping on from the last one, not by bisection.
+  let next = 0;
   for (let index = 0; index < bBoundaries.length; index++) if (bBoundaries[index] >= fromMs - tolerance && bBoundaries[index] <= toMs + tolerance) inB++;
   for (let boundary = 0; boundary < sa.boundaries.length; boundary++) {
     const t = sa.boundaries[boundary];
@@ -499,7 +502,10 @@ function scorePair(
     // hand-offs ascend, that is the first one at or after t − tolerance, found by bisection.
     let first = 0;
     if (sb.ascending) {
-      first = lowerBound(bBoundaries, t - tolerance);
+      if (sa.ascending) {
+        while (next < bBoundaries.length && bBoundaries[next] < t - tolerance) next++;
+        first = next;
+      } else first = lowerBound(bBoundaries, t - tolerance);
       if (first < bBoundaries.length && bBoundaries[first] - t > tolerance) first = bBoundaries.length;
     }
     for (let index = first; index < bBoundaries.length; index++) {
