@@ -184,6 +184,8 @@ interface Scratch {
   common: Float64Array;
   /** 1 where either chain may be moving. */
   moving: Uint8Array;
+  /** The pair's first and last overlap bin. */
+  overlapBins: Float64Array;
   /** The co-rotation term's bounds, and where its hand-offs in range are (HandoffSearch). */
   range: Float64Array;
   searched: Int32Array;
@@ -217,6 +219,10 @@ const enum Verdict {
  * each, and the pair loops read typed arrays, not an object per chain and its arrays).
  */
 interface ScreenData {
+  /** First and last packet per chain, and how many chains it is active with (the pair's crowd). */
+  firstMs: Float64Array;
+  lastMs: Float64Array;
+  concurrent: Int32Array;
   /** First bin and bin count per chain. */
   bin0: Float64Array;
   bins: Int32Array;
@@ -229,8 +235,10 @@ interface ScreenData {
   handoffs: BleHandoffChain[];
 }
 
-function screenData(series: ReadonlyArray<BleChainSeriesView>, receivers: number): ScreenData {
+function screenData(spans: ReadonlyArray<{ firstMs: number; lastMs: number }>, concurrent: Int32Array, series: ReadonlyArray<BleChainSeriesView>, receivers: number): ScreenData {
   const chains = series.length;
+  const firstMs = Float64Array.from(spans, (one) => one.firstMs);
+  const lastMs = Float64Array.from(spans, (one) => one.lastMs);
   const bin0 = new Float64Array(chains);
   const bins = new Int32Array(chains);
   const level = new Float64Array(chains * receivers);
@@ -257,7 +265,7 @@ function screenData(series: ReadonlyArray<BleChainSeriesView>, receivers: number
     writeMaskedBins(one, receivers, masked, maskedAt[chain]);
     handoffs.push({ index: chain, boundaries: one.boundaries, toleranceMs: one.toleranceMs, ascending: isAscending(one.boundaries) });
   }
-  return { bin0, bins, level, prefix, prefixAt, masked: { values: masked, at: maskedAt }, handoffs };
+  return { firstMs, lastMs, concurrent, bin0, bins, level, prefix, prefixAt, masked: { values: masked, at: maskedAt }, handoffs };
 }
 
 /**
@@ -279,21 +287,13 @@ const DECISION_MARGIN = 1e-9;
  *   - last, the crowd's exact share of the co-rotation term.
  * The early decisions only take bounds, so they are the full verdict's (tests compare the two).
  */
-function screenPair(
-  data: ScreenData,
-  x: number,
-  y: number,
-  fromMs: number,
-  toMs: number,
-  receivers: number,
-  floors: Float64Array,
-  model: BleCoLocationScreenModel,
-  scratch: Scratch,
-  crowd: BleHandoffCrowd,
-  /** The evidence the pair's crowd asks for at least (from MIN_POSTERIOR_ODDS). */
-  minimumEvidence: number,
-  exhaustive: boolean,
-): Verdict {
+function screenPair(data: ScreenData, x: number, y: number, receivers: number, floors: Float64Array, model: BleCoLocationScreenModel, scratch: Scratch, crowd: BleHandoffCrowd, exhaustive: boolean): Verdict {
+  // (The pair's overlap and crowd are worked out here from its chains, not passed in: numbers
+  // that are not small integers would be boxed for the call, an allocation per pair.)
+  const fromMs = Math.max(data.firstMs[x], data.firstMs[y]);
+  const toMs = Math.min(data.lastMs[x], data.lastMs[y]);
+  // The evidence the pair's crowd asks for at least (from MIN_POSTERIOR_ODDS).
+  const minimumEvidence = Math.log(MIN_POSTERIOR_ODDS) - Math.log(model.priorMax / pairCrowd(data.concurrent, x, y));
   const { prefix, handoffs } = data;
   const binsA = data.bins[x];
   const binsB = data.bins[y];
@@ -301,6 +301,8 @@ function screenPair(
   const prefixB = data.prefixAt[y];
   const fromBin = Math.floor(fromMs / model.binMs);
   const toBin = Math.floor(toMs / model.binMs);
+  scratch.overlapBins[0] = fromBin;
+  scratch.overlapBins[1] = toBin;
   // Overlap bins in each chain's own prefix coordinates, clipped to the chain.
   // (Integers: a pair's overlap lies inside both chains, so these are bin places of each, and
   // indices typed as integers are much cheaper to read with than numbers that might not be.)
@@ -392,7 +394,11 @@ function screenPair(
   if (exhaustive) {
     evidenceS += coRotationLogOddsOf(handoffs[x], handoffs[y], fromMs, toMs, model.fixedPeriodMs, crowd);
     let covariation = 0;
-    for (let r = 0; r < receivers; r++) if (movingOn[r] === 1) covariation += covariationOf(data, x, y, r, fromBin, toBin, model);
+    for (let r = 0; r < receivers; r++) {
+      if (movingOn[r] === 0) continue;
+      covariationOf(data, x, y, r, scratch.overlapBins, model, scratch.covariation);
+      covariation += scratch.covariation[r];
+    }
     return evidenceS + covariation >= needS || evidenceT + covariation >= needT ? Verdict.Keep : Verdict.Drop;
   }
   // The costlier terms only while they can change the verdict: each receiver's co-variation
@@ -422,7 +428,7 @@ function screenPair(
       // term adds at most 0): its value lowers the upper bound the most.
       let next = -1;
       for (let r = 0; r < receivers; r++) if (movingOn[r] === 1 && covariationKnown[r] === Covariation.Open && (next < 0 || covariationHigh[r] > covariationHigh[next])) next = r;
-      values[next] = covariationOf(data, x, y, next, fromBin, toBin, model);
+      covariationOf(data, x, y, next, scratch.overlapBins, model, values);
       covariationKnown[next] = Covariation.Computed;
       covariation += values[next];
       high -= covariationHigh[next];
@@ -454,9 +460,21 @@ function writeMaskedBins(series: BleChainSeriesView, receivers: number, masked: 
  * The score's RSSI co-variation term on receiver `r`: over the overlap's bins (at most maxBins,
  * evenly spaced) where both chains are heard, the correlation of the two series when both move,
  * a small penalty when only one does. The sums are the score's, term for term: a bin either
- * chain missed adds zeros (x · 0 and 0 · y), which leaves every sum as it was.
+ * chain missed adds zeros (x · 0 and 0 · y), which leaves every sum as it was. Into `out[r]`,
+ * not returned: the function is not inlined into its callers, and a returned number is boxed.
  */
-function covariationOf(data: ScreenData, x: number, y: number, r: number, fromBin: number, toBin: number, model: BleCoLocationScreenModel): number {
+function covariationOf(
+  data: ScreenData,
+  x: number,
+  y: number,
+  r: number,
+  /** The overlap's first and last bin (passed in an array: as arguments they would be boxed). */
+  overlapBins: Float64Array,
+  model: BleCoLocationScreenModel,
+  out: Float64Array,
+): void {
+  const fromBin = overlapBins[0];
+  const toBin = overlapBins[1];
   const masked = data.masked.values;
   const bin0A = data.bin0[x];
   const bin0B = data.bin0[y];
@@ -490,20 +508,25 @@ function covariationOf(data: ScreenData, x: number, y: number, r: number, fromBi
     sumBB += vb * vb * heardA;
     sumAB += va * vb;
   }
-  if (n < 6) return 0;
+  if (n < 6) {
+    out[r] = 0;
+    return;
+  }
   const meanA = sumA / n;
   const meanB = sumB / n;
   const varA = Math.max(0, sumAA / n - meanA * meanA);
   const varB = Math.max(0, sumBB / n - meanB * meanB);
   const movingA = Math.sqrt(varA) >= model.movingSdDb;
   const movingB = Math.sqrt(varB) >= model.movingSdDb;
-  if (!movingA && !movingB) return 0;
-  if (!movingA || !movingB) return oneMovingLogOdds(varA, varB, n, model);
+  if (!movingA || !movingB) {
+    out[r] = !movingA && !movingB ? 0 : oneMovingLogOdds(varA, varB, n, model);
+    return;
+  }
   const rho = Math.max(-0.99, Math.min(0.99, (sumAB / n - meanA * meanB) / Math.sqrt(varA * varB)));
   const scale = Math.sqrt(Math.max(1, n / 6 - 3));
   const z = Math.atanh(rho) * scale;
   const mu = Math.atanh(0.7) * scale;
-  return Math.max(-3, Math.min(model.covariationMax, z * mu - (mu * mu) / 2));
+  out[r] = Math.max(-3, Math.min(model.covariationMax, z * mu - (mu * mu) / 2));
 }
 
 /**
@@ -524,6 +547,11 @@ export function oneMovingLogOdds(varA: number, varB: number, n: number, model: P
 /** Log density of an offset of `offset` dB under a zero-mean Gaussian of `sd` (whose log is `logSd`), without the constant. */
 function offsetLogDensity(offset: number, sd: number, logSd: number): number {
   return -logSd - (offset * offset) / (2 * sd * sd);
+}
+
+/** The prior's crowd of a pair: how many chains its two are active with, on average (at least 2). */
+function pairCrowd(concurrent: Int32Array, x: number, y: number): number {
+  return Math.max(2, (concurrent[x] + concurrent[y]) / 2);
 }
 
 function isAscending(values: Float64Array): boolean {
@@ -552,13 +580,14 @@ export function screenChainPairs(
   const lastAt = Float64Array.from(order, (chain) => chains[chain].lastMs);
   const concurrent = new Int32Array(chains.length);
   const concurrentPairs = countConcurrent(order, firstAt, lastAt, model.minOverlapMs, concurrent);
-  const data = screenData(series, receivers);
+  const data = screenData(chains, concurrent, series, receivers);
   const handoffCrowd = new BleHandoffCrowd(series, concurrent);
   const scratch: Scratch = {
     diff: new Float64Array(receivers),
     noise: new Float64Array(receivers),
     common: new Float64Array(receivers),
     moving: new Uint8Array(receivers),
+    overlapBins: new Float64Array(2),
     range: new Float64Array(2),
     searched: new Int32Array(HandoffSearch.Size),
     logOffsetSd: Float64Array.from([model.offsetSd.S, model.offsetSd.T, model.offsetSd.U], Math.log),
@@ -566,7 +595,7 @@ export function screenChainPairs(
     covariationKnown: new Uint8Array(receivers),
     covariation: new Float64Array(receivers),
   };
-  const sweep: Sweep = { chains, order, firstAt, lastAt, concurrent, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [] };
+  const sweep: Sweep = { order, firstAt, lastAt, concurrent, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [] };
   const inverseCrowd = screenSweep(sweep);
   return { a: Int32Array.from(sweep.keptA), b: Int32Array.from(sweep.keptB), concurrent, inverseCrowd, concurrentPairs, handoffCrowd, masked: data.masked };
 }
@@ -594,7 +623,6 @@ function countConcurrent(order: Int32Array, firstAt: Float64Array, lastAt: Float
 
 /** What the second sweep reads, and the pairs it keeps. */
 interface Sweep {
-  chains: ReadonlyArray<{ firstMs: number; lastMs: number }>;
   order: Int32Array;
   firstAt: Float64Array;
   lastAt: Float64Array;
@@ -617,7 +645,7 @@ interface Sweep {
  * the stack, and then discarded the first time it runs, once per analysis.)
  */
 function screenSweep(sweep: Sweep): number {
-  const { chains, order, firstAt, lastAt, concurrent, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA, keptB } = sweep;
+  const { order, firstAt, lastAt, concurrent, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA, keptB } = sweep;
   let inverseCrowd = 0;
   for (let oi = 0; oi < order.length; oi++) {
     const a = order[oi];
@@ -629,13 +657,9 @@ function screenSweep(sweep: Sweep): number {
       const x = a < b ? a : b;
       const y = a < b ? b : a;
       if (levelSpread(data.level, x, y, receivers) > model.screenSpreadDb) continue;
-      const from = Math.max(chains[x].firstMs, chains[y].firstMs);
-      const to = Math.min(chains[x].lastMs, chains[y].lastMs);
-      const crowd = Math.max(2, (concurrent[x] + concurrent[y]) / 2);
-      const minimumEvidence = Math.log(MIN_POSTERIOR_ODDS) - Math.log(model.priorMax / crowd);
-      const verdict = screenPair(data, x, y, from, to, receivers, floors, model, scratch, handoffCrowd, minimumEvidence, exhaustive);
+      const verdict = screenPair(data, x, y, receivers, floors, model, scratch, handoffCrowd, exhaustive);
       if (verdict === Verdict.NotCompared) continue;
-      inverseCrowd += 1 / crowd;
+      inverseCrowd += 1 / pairCrowd(concurrent, x, y);
       if (verdict === Verdict.Drop) continue;
       keptA.push(x);
       keptB.push(y);
