@@ -163,6 +163,9 @@ export const enum HandoffSearch {
   Size,
 }
 
+/** log(0.15 / 0.1): the most a hand-off without a coincidence can add, at the highest chance (0.9); a constant, worked out once. */
+const LOG_MISSED_AT_HIGHEST_CHANCE = Math.log((1 - CO_ROTATION_SYNCHRONIZED) / 0.1);
+
 /** ln ½: the co-rotation term is never below it ("one device" is half "chance"). */
 const CO_ROTATION_MIN = Math.log(0.5);
 
@@ -205,7 +208,7 @@ export function coRotationQuickRange(
     return;
   }
   const lowest = Math.min(0.9, Math.max((inB * 2 * tolerance) / Math.max(1, toMs - fromMs + 2 * tolerance), crowd.shareSumAtLeast(a.index, first, end) / (end - first)));
-  range[1] = Math.max(0, k * Math.log(CO_ROTATION_SYNCHRONIZED / lowest), k * Math.log((1 - CO_ROTATION_SYNCHRONIZED) / 0.1));
+  range[1] = Math.max(0, k * Math.log(CO_ROTATION_SYNCHRONIZED / lowest), k * LOG_MISSED_AT_HIGHEST_CHANCE);
 }
 
 /**
