@@ -595,7 +595,7 @@ export function screenChainPairs(
     covariationKnown: new Uint8Array(receivers),
     covariation: new Float64Array(receivers),
   };
-  const sweep: Sweep = { order, firstAt, lastAt, concurrent, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [] };
+  const sweep: Sweep = { order, firstAt, lastAt, concurrent, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [], inverseCrowd: 0 };
   const inverseCrowd = screenSweep(sweep);
   return { a: Int32Array.from(sweep.keptA), b: Int32Array.from(sweep.keptB), concurrent, inverseCrowd, concurrentPairs, handoffCrowd, masked: data.masked };
 }
@@ -636,34 +636,41 @@ interface Sweep {
   exhaustive: boolean;
   keptA: number[];
   keptB: number[];
+  /** Σ 1/crowd over the pairs compared so far, in sweep order. */
+  inverseCrowd: number;
 }
 
 /**
  * Second sweep: every concurrent pair through the screen (each found once, from the
- * earlier-starting chain); returns the prior's denominator (`inverseCrowd`). (Returned, not stored
- * in `sweep`: a store after the loop has no type feedback when the loop's code is optimised on
- * the stack, and then discarded the first time it runs, once per analysis.)
+ * earlier-starting chain), a chain's pairs at a time (`screenRow`); returns the prior's
+ * denominator (`inverseCrowd`). (The pairs are in a function called once per chain, not in a loop
+ * here: this function runs once per analysis, and a loop that long is compiled on the stack,
+ * whose code was thrown away again at the next analysis's first call.)
  */
 function screenSweep(sweep: Sweep): number {
+  sweep.inverseCrowd = 0;
+  for (let oi = 0; oi < sweep.order.length; oi++) screenRow(sweep, oi);
+  return sweep.inverseCrowd;
+}
+
+/** The pairs of the chain at place `oi` of the sweep with the chains that start after it while it is active. */
+function screenRow(sweep: Sweep, oi: number): void {
   const { order, firstAt, lastAt, concurrent, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA, keptB } = sweep;
-  let inverseCrowd = 0;
-  for (let oi = 0; oi < order.length; oi++) {
-    const a = order[oi];
-    const lastA = lastAt[oi];
-    for (let oj = oi + 1; oj < order.length; oj++) {
-      if (firstAt[oj] > lastA - model.minOverlapMs) break;
-      if (Math.min(lastA, lastAt[oj]) - firstAt[oj] < model.minOverlapMs) continue;
-      const b = order[oj];
-      const x = a < b ? a : b;
-      const y = a < b ? b : a;
-      if (levelSpread(data.level, x, y, receivers) > model.screenSpreadDb) continue;
-      const verdict = screenPair(data, x, y, receivers, floors, model, scratch, handoffCrowd, exhaustive);
-      if (verdict === Verdict.NotCompared) continue;
-      inverseCrowd += 1 / pairCrowd(concurrent, x, y);
-      if (verdict === Verdict.Drop) continue;
-      keptA.push(x);
-      keptB.push(y);
-    }
+  const a = order[oi];
+  const lastA = lastAt[oi];
+  for (let oj = oi + 1; oj < order.length; oj++) {
+    if (firstAt[oj] > lastA - model.minOverlapMs) break;
+    if (Math.min(lastA, lastAt[oj]) - firstAt[oj] < model.minOverlapMs) continue;
+    const b = order[oj];
+    const x = a < b ? a : b;
+    const y = a < b ? b : a;
+    if (levelSpread(data.level, x, y, receivers) > model.screenSpreadDb) continue;
+    const verdict = screenPair(data, x, y, receivers, floors, model, scratch, handoffCrowd, exhaustive);
+    if (verdict === Verdict.NotCompared) continue;
+    // One running sum over all pairs in sweep order (as before the rows were split off).
+    sweep.inverseCrowd += 1 / pairCrowd(concurrent, x, y);
+    if (verdict === Verdict.Drop) continue;
+    keptA.push(x);
+    keptB.push(y);
   }
-  return inverseCrowd;
 }
