@@ -662,19 +662,28 @@ function describePair(receivers: number, names: ReadonlyArray<string>): BleCoLoc
 }
 
 /**
- * Each receiver's weakest packets: about its sensitivity. (A function of its own, like the
- * other loops over every event or pair: `scoreChainPairs` runs once per analysis, and its
- * optimised code does not always survive from one analysis to the next.)
+ * Each receiver's weakest packets: about its sensitivity. The events are read in blocks by a
+ * function of their own (`lowerFloors`): `scoreChainPairs` runs once per analysis, and a loop
+ * over every event in a function called once is compiled on the stack, in every analysis anew;
+ * a function called per block is compiled once and kept.
  */
 function receiverFloors(events: BleEventGroups, receivers: number): Float64Array {
   const floors = new Float64Array(receivers).fill(Infinity);
-  const { rssi: rssiOf, receiver: receiverOf } = events;
-  for (let index = 0; index < rssiOf.length; index++) {
+  const count = events.rssi.length;
+  for (let from = 0; from < count; from += FLOOR_BLOCK) lowerFloors(events.rssi, events.receiver, from, Math.min(count, from + FLOOR_BLOCK), floors);
+  return floors;
+}
+
+/** Events per call of `lowerFloors`. */
+const FLOOR_BLOCK = 8192;
+
+/** Lowers each receiver's floor to the weakest RSSI among events from..to−1 (NaN never lowers it). */
+function lowerFloors(rssiOf: Float64Array, receiverOf: Int32Array, from: number, to: number, floors: Float64Array): void {
+  for (let index = from; index < to; index++) {
     const rssi = rssiOf[index];
     const receiver = receiverOf[index];
     if (rssi < floors[receiver]) floors[receiver] = rssi;
   }
-  return floors;
 }
 
 export interface BleCoLocationResult {
