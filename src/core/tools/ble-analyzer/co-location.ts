@@ -718,12 +718,12 @@ export function scoreChainPairs(
   const scoredLogS = new Float64Array(screenedA.length);
   const scoredLogT = new Float64Array(screenedA.length);
   let scoredCount = 0;
-  const overlapFrom = (pair: number): number => Math.max(chains[screenedA[pair]].firstMs, chains[screenedB[pair]].firstMs);
-  const overlapTo = (pair: number): number => Math.min(chains[screenedA[pair]].lastMs, chains[screenedB[pair]].lastMs);
+  // (No closures over these arrays or the sums: a variable a closure shares lives in a context,
+  // and reading it in a loop cost this once-per-analysis function its optimised code.)
   for (let pair = 0; pair < screenedA.length; pair++) {
     const a = screenedA[pair];
     const b = screenedB[pair];
-    if (!scorePair(series[a], series[b], a, b, masked, events, receivers, overlapFrom(pair), overlapTo(pair), floors, handoffCrowd)) continue;
+    if (!scorePair(series[a], series[b], a, b, masked, events, receivers, overlapFromOf(chains[a], chains[b]), overlapToOf(chains[a], chains[b]), floors, handoffCrowd)) continue;
     scoredPair[scoredCount] = pair;
     scoredCrowd[scoredCount] = Math.max(2, (concurrent[a] + concurrent[b]) / 2);
     scoredLogS[scoredCount] = EVIDENCE.logS;
@@ -736,22 +736,14 @@ export function scoreChainPairs(
   // expectation–maximisation over all pairs: the prior mass equals the expected posterior mass.
   let lambda = PRIOR_SAME;
   let mu = PRIOR_TRAVEL;
-  // P(one device) of scored pair `entry` under rates l and m; its P(travelled together) is left in `posteriorTravel`.
-  let posteriorTravel = 0;
-  const posteriorSame = (entry: number, l: number, m: number): number => {
-    const logS = Math.log(l / scoredCrowd[entry]) + scoredLogS[entry];
-    const logT = Math.log(m / scoredCrowd[entry]) + scoredLogT[entry];
-    const top = Math.max(0, logS, logT);
-    const total = Math.exp(-top) + Math.exp(logS - top) + Math.exp(logT - top);
-    posteriorTravel = Math.exp(logT - top) / total;
-    return Math.exp(logS - top) / total;
-  };
+  const posterior = POSTERIOR;
   for (let iteration = 0; iteration < 20 && scoredCount > 0; iteration++) {
     let massS = 0;
     let massT = 0;
     for (let entry = 0; entry < scoredCount; entry++) {
-      massS += posteriorSame(entry, lambda, mu);
-      massT += posteriorTravel;
+      posteriorsOf(scoredLogS[entry], scoredLogT[entry], scoredCrowd[entry], lambda, mu, posterior);
+      massS += posterior[0];
+      massT += posterior[1];
     }
     const nextLambda = Math.min(PRIOR_MAX, Math.max(PRIOR_MIN, massS / inverseCrowd));
     const nextMu = Math.min(PRIOR_MAX, Math.max(PRIOR_MIN, massT / inverseCrowd));
@@ -765,11 +757,12 @@ export function scoreChainPairs(
     const pair = scoredPair[entry];
     const a = screenedA[pair];
     const b = screenedB[pair];
-    const from = overlapFrom(pair);
-    const to = overlapTo(pair);
+    const from = overlapFromOf(chains[a], chains[b]);
+    const to = overlapToOf(chains[a], chains[b]);
     const crowd = scoredCrowd[entry];
-    const rawSame = posteriorSame(entry, lambda, mu);
-    const travel = posteriorTravel;
+    posteriorsOf(scoredLogS[entry], scoredLogT[entry], crowd, lambda, mu, posterior);
+    const rawSame = posterior[0];
+    const travel = posterior[1];
     const same = uncalibrated ? rawSame : calibrated('co_location', rawSame);
     let terms: BleCoLocationTerm[] | undefined;
     if (rawSame >= DESCRIBE_ABOVE || travel >= DESCRIBE_ABOVE) {
@@ -790,6 +783,31 @@ export function scoreChainPairs(
     pairs.push({ a, b, same, travel, overlapFromMs: from, overlapToMs: to, memberA, memberB, terms });
   }
   return { pairs };
+}
+
+function overlapFromOf(a: BleChain, b: BleChain): number {
+  return Math.max(a.firstMs, b.firstMs);
+}
+
+function overlapToOf(a: BleChain, b: BleChain): number {
+  return Math.min(a.lastMs, b.lastMs);
+}
+
+/** P(one device) and P(travelled together) of a scored pair (`posteriorsOf`). */
+const POSTERIOR = new Float64Array(2);
+
+/**
+ * The posterior probabilities of a pair with evidence logS and logT among `crowd` chains under
+ * the prior rates l (sibling sets) and m (companions): P(one device) into out[0], P(travelled
+ * together) into out[1].
+ */
+function posteriorsOf(evidenceS: number, evidenceT: number, crowd: number, l: number, m: number, out: Float64Array): void {
+  const logS = Math.log(l / crowd) + evidenceS;
+  const logT = Math.log(m / crowd) + evidenceT;
+  const top = Math.max(0, logS, logT);
+  const total = Math.exp(-top) + Math.exp(logS - top) + Math.exp(logT - top);
+  out[1] = Math.exp(logT - top) / total;
+  out[0] = Math.exp(logS - top) / total;
 }
 
 /** The member of a chain active at (or last before) `t`: members are in time order. */
