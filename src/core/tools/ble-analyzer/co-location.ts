@@ -341,6 +341,8 @@ function scorePair(
   // bins: plenty for a median and a correlation, and the work per pair stays bounded.
   const step = Math.max(1, Math.floor((toBin - fromBin + 1) / MAX_BINS));
   const samples = Math.floor((toBin - fromBin) / step) + 1;
+  // The sums below read each chain's bins from fromBin on without bounds of their own.
+  if (fromBin < Math.max(sa.bin0, sb.bin0) || toBin >= Math.min(sa.bin0 + sa.bins, sb.bin0 + sb.bins)) throw new Error('co-location: a pair is scored over its overlap, which lies inside both chains');
   // Per receiver: common bins, mean difference, correlation and motion of both series.
   if (PER_RECEIVER.receivers < receivers) PER_RECEIVER = perReceiverScratch(receivers);
   const { diff, diffVar, common, clean, comfortable, onlyA, onlyB, levelA, levelB, plainVar, differences, motion, rho: rhoOf, bins: binsOf, varianceA, varianceB, blindTo } = PER_RECEIVER;
@@ -373,8 +375,8 @@ function scorePair(
     let bOnly = 0;
     let aOnlyLevel = 0;
     let bOnlyLevel = 0;
-    // The overlap lies inside both chains (it starts and ends with one of them), so each
-    // sampled bin is one of each chain's. The sums take masked bins (a bin not heard reads 0 with
+    // The overlap lies inside both chains (it starts and ends with one of them, checked above),
+    // so each sampled bin is one of each chain's. The sums take masked bins (a bin not heard reads 0 with
     // flag 0): products with the flags add exact zeros where the old branches added nothing, so
     // the loop has no branch on the data (whether a bin is heard, or clean, is not predictable),
     // and a clean bin's difference is written in any case and kept by moving on by its flag.
