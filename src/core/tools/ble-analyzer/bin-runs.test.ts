@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { binRunEnd } from './bin-runs.ts';
+import { binEdgesExact, binRunEnd } from './bin-runs.ts';
 
 /** The runs a division per event gives: consecutive events with one Math.floor(t / width). */
 function referenceRunEnd(time: ArrayLike<number>, from: number, end: number, width: number): number {
@@ -64,5 +64,26 @@ describe('binRunEnd', () => {
     expect(binRunEnd([Number.NaN, Number.NaN], 0, 2, 10)).toBe(1);
     expect(binRunEnd([5, 6, Number.NaN, 7], 0, 4, 10)).toBe(2);
     expect(binRunEnd([5, 6, 7], 1, 2, 10)).toBe(2);
+  });
+});
+
+describe('binEdgesExact', () => {
+  it('holds only where the edges decide the bin exactly: every double next to them falls on the side the division gives', () => {
+    for (const width of [10_000, 60_000, 625, 7, 1024]) {
+      for (const bin of [0, 1, 3, Math.floor(1_712_131_200_000 / width), Math.floor(2 ** 40 / width) + 5]) {
+        expect(binEdgesExact(bin, width)).toBe(true);
+        const low = bin * width;
+        for (const edge of [low, low + width]) {
+          for (const t of neighbours(edge)) expect(Math.floor(t / width) === bin).toBe(t >= low && t < low + width);
+        }
+      }
+    }
+  });
+
+  it('does not hold for negative or huge bins, NaN or a fractional width', () => {
+    expect(binEdgesExact(-1, 10)).toBe(false);
+    expect(binEdgesExact(2 ** 60, 10)).toBe(false);
+    expect(binEdgesExact(Number.NaN, 10)).toBe(false);
+    expect(binEdgesExact(3, 2.5)).toBe(false);
   });
 });

@@ -30,7 +30,17 @@ export function binRunEnd(time: ArrayLike<number>, from: number, end: number, wi
   const low = bin * widthMs;
   const high = low + widthMs;
   let index = from + 1;
-  if (!(low >= 0 && high <= EXACT_LIMIT && Number.isInteger(widthMs))) return index;
+  if (!binEdgesExact(bin, widthMs)) return index;
   while (index < end && time[index] < high && time[index] >= low) index++;
   return index;
+}
+
+/**
+ * Whether bin `bin` (a `Math.floor(t / widthMs)`) holds exactly the times t with
+ * bin·widthMs ≤ t < (bin + 1)·widthMs, so that a caller walking its events can tell whether an
+ * event stays in the bin by comparing its time with those edges (as `binRunEnd` does).
+ */
+export function binEdgesExact(bin: number, widthMs: number): boolean {
+  const low = bin * widthMs;
+  return low >= 0 && low + widthMs <= EXACT_LIMIT && Number.isInteger(widthMs);
 }

@@ -29,7 +29,7 @@
  */
 
 import { gaussianLogDensity } from './co-location-math.ts';
-import { BleHandoffCrowd, coRotationLogOddsOf, coRotationQuickRange, coRotationRange, type BleHandoffChain } from './co-rotation.ts';
+import { BleHandoffCrowd, coRotationLogOddsOf, coRotationQuickRange, coRotationRange, HandoffSearch, type BleHandoffChain } from './co-rotation.ts';
 
 /** What the screen reads of a chain's RSSI series (co-location.ts builds them). */
 export interface BleChainSeriesView {
@@ -86,6 +86,19 @@ export interface BleScreenedPairs {
   concurrentPairs: number;
   /** How many chains hand off around each chain's hand-offs (the score's co-rotation term reads it too). */
   handoffCrowd: BleHandoffCrowd;
+  /** Every chain's bin means with "heard" flags (the score reads them too). */
+  masked: BleMaskedBins;
+}
+
+/**
+ * Every chain's bin means with their "heard" flags side by side: chain c's receiver r and bin i
+ * at values[at[c] + (r·bins + i)·2 + 0/1] (the mean, 0 where not heard; 1 where heard, else 0),
+ * so sums over the bins two chains were both heard in are products instead of branches: a bin
+ * one chain missed adds exact zeros.
+ */
+export interface BleMaskedBins {
+  values: Float32Array;
+  at: Int32Array;
 }
 
 /**
@@ -122,15 +135,13 @@ const COVARIATION_MIN = -3;
 const SPREAD_CONTRAST_FULL_BINS = 5;
 
 /**
- * Per chain, receiver and bin boundary: prefix sums of heard bins, bin means and squared bin
- * means, side by side ([(r·(bins + 1) + i)·3 + 0/1/2]), so a pair's overlap on a receiver is
- * read from two nearby places per chain (most of the screen's time is these reads).
+ * Per chain, bin boundary and receiver: prefix sums of heard bins, bin means and squared bin
+ * means, side by side and every receiver's next to each other ([at + (i·receivers + r)·3 + 0/1/2]
+ * from the chain's offset `at` in the screen's one array of them), so a pair's overlap is read from
+ * two small places per chain, whatever the receiver (most of the screen's time is these reads, and
+ * a chain's sums do not stay in the cache from one pair to the next). Entry 0 is all zeros.
  */
-type ChainPrefix = Float64Array;
-
-function prefixSums(series: BleChainSeriesView, receivers: number): ChainPrefix {
-  const stride = series.bins + 1;
-  const sums = new Float64Array(receivers * stride * 3);
+function writePrefixSums(series: BleChainSeriesView, receivers: number, sums: Float64Array, at: number): void {
   for (let r = 0; r < receivers; r++) {
     let n = 0;
     let s = 0;
@@ -142,22 +153,21 @@ function prefixSums(series: BleChainSeriesView, receivers: number): ChainPrefix 
         s += value;
         q += value * value;
       }
-      const at = (r * stride + bin + 1) * 3;
-      sums[at] = n;
-      sums[at + 1] = s;
-      sums[at + 2] = q;
+      const cell = at + ((bin + 1) * receivers + r) * 3;
+      sums[cell] = n;
+      sums[cell + 1] = s;
+      sums[cell + 2] = q;
     }
   }
-  return sums;
 }
 
-/** Largest minus smallest per-receiver difference of two chains' whole-life levels (0 with fewer than two shared receivers). */
-function levelSpread(sa: BleChainSeriesView, sb: BleChainSeriesView, receivers: number): number {
+/** Largest minus smallest per-receiver difference of chains x's and y's whole-life levels (0 with fewer than two shared receivers). */
+function levelSpread(level: Float64Array, x: number, y: number, receivers: number): number {
   let low = Infinity;
   let high = -Infinity;
   for (let r = 0; r < receivers; r++) {
-    const a = sa.level[r];
-    const b = sb.level[r];
+    const a = level[x * receivers + r];
+    const b = level[y * receivers + r];
     if (Number.isNaN(a) || Number.isNaN(b)) continue;
     const d = a - b;
     if (d < low) low = d;
@@ -174,14 +184,26 @@ interface Scratch {
   common: Float64Array;
   /** 1 where either chain may be moving. */
   moving: Uint8Array;
-  /** The co-rotation term's bounds. */
+  /** The pair's first and last overlap bin. */
+  overlapBins: Float64Array;
+  /** The co-rotation term's bounds, and where its hand-offs in range are (HandoffSearch). */
   range: Float64Array;
+  searched: Int32Array;
   /** log of the model's offsetSd S, T and U (the same for every pair). */
   logOffsetSd: Float64Array;
-  /** Per receiver: the co-variation term's upper bound, whether it is known to be 0, and its value once computed. */
+  /** Per receiver: the co-variation term's upper bound, what is known of it (Covariation), and its value once computed. */
   covariationHigh: Float64Array;
   covariationKnown: Uint8Array;
   covariation: Float64Array;
+}
+
+/** What the screen knows of a receiver's co-variation term. */
+const enum Covariation {
+  /** Not computed yet. */
+  Open,
+  /** Exactly 0 (neither chain moves over the bins the term reads). */
+  Zero,
+  Computed,
 }
 
 /** What the screen makes of a pair. */
@@ -192,12 +214,58 @@ const enum Verdict {
   Keep,
 }
 
-/** What the screen precomputes per chain. */
-interface ScreenChain {
-  series: BleChainSeriesView;
-  prefix: ChainPrefix;
-  masked: MaskedBins;
-  handoffs: BleHandoffChain;
+/**
+ * What the screen precomputes per chain, in a few flat arrays indexed by chain (one allocation
+ * each, and the pair loops read typed arrays, not an object per chain and its arrays).
+ */
+interface ScreenData {
+  /** First and last packet per chain, and how many chains it is active with (the pair's crowd). */
+  firstMs: Float64Array;
+  lastMs: Float64Array;
+  concurrent: Int32Array;
+  /** First bin and bin count per chain. */
+  bin0: Float64Array;
+  bins: Int32Array;
+  /** Whole-life levels, [chain · receivers + r]. */
+  level: Float64Array;
+  /** Every chain's prefix sums (`writePrefixSums`), chain c's from `prefixAt[c]`. */
+  prefix: Float64Array;
+  prefixAt: Int32Array;
+  masked: BleMaskedBins;
+  handoffs: BleHandoffChain[];
+}
+
+function screenData(spans: ReadonlyArray<{ firstMs: number; lastMs: number }>, concurrent: Int32Array, series: ReadonlyArray<BleChainSeriesView>, receivers: number): ScreenData {
+  const chains = series.length;
+  const firstMs = Float64Array.from(spans, (one) => one.firstMs);
+  const lastMs = Float64Array.from(spans, (one) => one.lastMs);
+  const bin0 = new Float64Array(chains);
+  const bins = new Int32Array(chains);
+  const level = new Float64Array(chains * receivers);
+  const prefixAt = new Int32Array(chains);
+  const maskedAt = new Int32Array(chains);
+  let prefixSize = 0;
+  let maskedSize = 0;
+  for (let chain = 0; chain < chains; chain++) {
+    const one = series[chain];
+    bin0[chain] = one.bin0;
+    bins[chain] = one.bins;
+    for (let r = 0; r < receivers; r++) level[chain * receivers + r] = one.level[r];
+    prefixAt[chain] = prefixSize;
+    maskedAt[chain] = maskedSize;
+    prefixSize += (one.bins + 1) * receivers * 3;
+    maskedSize += 2 * receivers * one.bins;
+  }
+  const prefix = new Float64Array(prefixSize);
+  const masked = new Float32Array(maskedSize);
+  const handoffs: BleHandoffChain[] = [];
+  for (let chain = 0; chain < chains; chain++) {
+    const one = series[chain];
+    writePrefixSums(one, receivers, prefix, prefixAt[chain]);
+    writeMaskedBins(one, receivers, masked, maskedAt[chain]);
+    handoffs.push({ index: chain, boundaries: one.boundaries, toleranceMs: one.toleranceMs, ascending: isAscending(one.boundaries) });
+  }
+  return { firstMs, lastMs, concurrent, bin0, bins, level, prefix, prefixAt, masked: { values: masked, at: maskedAt }, handoffs };
 }
 
 /**
@@ -219,33 +287,29 @@ const DECISION_MARGIN = 1e-9;
  *   - last, the crowd's exact share of the co-rotation term.
  * The early decisions only take bounds, so they are the full verdict's (tests compare the two).
  */
-function screenPair(
-  ca: ScreenChain,
-  cb: ScreenChain,
-  fromMs: number,
-  toMs: number,
-  receivers: number,
-  floors: Float64Array,
-  model: BleCoLocationScreenModel,
-  scratch: Scratch,
-  crowd: BleHandoffCrowd,
-  /** The evidence the pair's crowd asks for at least (from MIN_POSTERIOR_ODDS). */
-  minimumEvidence: number,
-  exhaustive: boolean,
-): Verdict {
-  const sa = ca.series;
-  const sb = cb.series;
-  const pa = ca.prefix;
-  const pb = cb.prefix;
+function screenPair(data: ScreenData, x: number, y: number, receivers: number, floors: Float64Array, model: BleCoLocationScreenModel, scratch: Scratch, crowd: BleHandoffCrowd, exhaustive: boolean): Verdict {
+  // (The pair's overlap and crowd are worked out here from its chains, not passed in: numbers
+  // that are not small integers would be boxed for the call, an allocation per pair.)
+  const fromMs = Math.max(data.firstMs[x], data.firstMs[y]);
+  const toMs = Math.min(data.lastMs[x], data.lastMs[y]);
+  // The evidence the pair's crowd asks for at least (from MIN_POSTERIOR_ODDS).
+  const minimumEvidence = Math.log(MIN_POSTERIOR_ODDS) - Math.log(model.priorMax / pairCrowd(data.concurrent, x, y));
+  const { prefix, handoffs } = data;
+  const binsA = data.bins[x];
+  const binsB = data.bins[y];
+  const prefixA = data.prefixAt[x];
+  const prefixB = data.prefixAt[y];
   const fromBin = Math.floor(fromMs / model.binMs);
   const toBin = Math.floor(toMs / model.binMs);
-  const strideA = sa.bins + 1;
-  const strideB = sb.bins + 1;
+  scratch.overlapBins[0] = fromBin;
+  scratch.overlapBins[1] = toBin;
   // Overlap bins in each chain's own prefix coordinates, clipped to the chain.
-  const a0 = Math.max(0, fromBin - sa.bin0);
-  const a1 = Math.min(sa.bins, toBin - sa.bin0 + 1);
-  const b0 = Math.max(0, fromBin - sb.bin0);
-  const b1 = Math.min(sb.bins, toBin - sb.bin0 + 1);
+  // (Integers: a pair's overlap lies inside both chains, so these are bin places of each, and
+  // indices typed as integers are much cheaper to read with than numbers that might not be.)
+  const a0 = Math.max(0, fromBin - data.bin0[x]) | 0;
+  const a1 = Math.min(binsA, toBin - data.bin0[x] + 1) | 0;
+  const b0 = Math.max(0, fromBin - data.bin0[y]) | 0;
+  const b1 = Math.min(binsB, toBin - data.bin0[y] + 1) | 0;
   const { diff, noise, common } = scratch;
   let heard = 0;
   let anyCommon = false;
@@ -267,18 +331,18 @@ function screenPair(
   for (let r = 0; r < receivers; r++) {
     common[r] = 0;
     movingOn[r] = 0;
-    const endA = (r * strideA + a1) * 3;
-    const startA = (r * strideA + a0) * 3;
-    const endB = (r * strideB + b1) * 3;
-    const startB = (r * strideB + b0) * 3;
-    const nA = pa[endA] - pa[startA];
-    const nB = pb[endB] - pb[startB];
+    const endA = prefixA + (a1 * receivers + r) * 3;
+    const startA = prefixA + (a0 * receivers + r) * 3;
+    const endB = prefixB + (b1 * receivers + r) * 3;
+    const startB = prefixB + (b0 * receivers + r) * 3;
+    const nA = prefix[endA] - prefix[startA];
+    const nB = prefix[endB] - prefix[startB];
     if (nA < 3 || nB < 3) continue;
     anyCommon = true;
-    const meanA = (pa[endA + 1] - pa[startA + 1]) / nA;
-    const meanB = (pb[endB + 1] - pb[startB + 1]) / nB;
-    const varA = Math.max(0, (pa[endA + 2] - pa[startA + 2]) / nA - meanA * meanA);
-    const varB = Math.max(0, (pb[endB + 2] - pb[startB + 2]) / nB - meanB * meanB);
+    const meanA = (prefix[endA + 1] - prefix[startA + 1]) / nA;
+    const meanB = (prefix[endB + 1] - prefix[startB + 1]) / nB;
+    const varA = Math.max(0, (prefix[endA + 2] - prefix[startA + 2]) / nA - meanA * meanA);
+    const varB = Math.max(0, (prefix[endB + 2] - prefix[startB + 2]) / nB - meanB * meanB);
     if (nA >= 6 && nB >= 6 && (varA >= moving * moving || varB >= moving * moving)) {
       movingOn[r] = 1;
       // Both still over the bins read: the term is exactly 0; one of them still: at most 0
@@ -287,9 +351,9 @@ function screenPair(
       const both = sampled - (overlapBins - nA) - (overlapBins - nB);
       const stillA = both >= 6 && (nA * varA) / both < stillSpread;
       const stillB = both >= 6 && (nB * varB) / both < stillSpread;
-      covariationKnown[r] = stillA && stillB ? 1 : 0;
+      covariationKnown[r] = stillA && stillB ? Covariation.Zero : Covariation.Open;
       covariationHigh[r] = stillA || stillB ? 0 : model.covariationMax;
-      if (covariationKnown[r] === 0) {
+      if (covariationKnown[r] === Covariation.Open) {
         movingHigh += covariationHigh[r];
         toCompute++;
       }
@@ -328,9 +392,13 @@ function screenPair(
   const needS = Math.max(MIN_EVIDENCE_SAME, minimumEvidence);
   const needT = Math.max(MIN_EVIDENCE_TRAVEL, minimumEvidence);
   if (exhaustive) {
-    evidenceS += coRotationLogOddsOf(ca.handoffs, cb.handoffs, fromMs, toMs, model.fixedPeriodMs, crowd);
+    evidenceS += coRotationLogOddsOf(handoffs[x], handoffs[y], fromMs, toMs, model.fixedPeriodMs, crowd);
     let covariation = 0;
-    for (let r = 0; r < receivers; r++) if (movingOn[r] === 1) covariation += covariationOf(sa, ca.masked, sb, cb.masked, r, fromBin, toBin, model);
+    for (let r = 0; r < receivers; r++) {
+      if (movingOn[r] === 0) continue;
+      covariationOf(data, x, y, r, scratch.overlapBins, model, scratch.covariation);
+      covariation += scratch.covariation[r];
+    }
     return evidenceS + covariation >= needS || evidenceT + covariation >= needT ? Verdict.Keep : Verdict.Drop;
   }
   // The costlier terms only while they can change the verdict: each receiver's co-variation
@@ -339,13 +407,12 @@ function screenPair(
   const range = scratch.range;
   // How far the co-rotation term is known: 0 bounded from the hand-offs in range, 1 from their
   // coincidences (coRotationRange), 2 exactly.
-  coRotationQuickRange(ca.handoffs, cb.handoffs, fromMs, toMs, crowd, range);
+  coRotationQuickRange(handoffs[x], handoffs[y], fromMs, toMs, crowd, range, scratch.searched);
   let rotation = range[0] === range[1] ? 2 : 0;
   const values = scratch.covariation;
   let covariation = 0;
   let high = movingHigh;
   let left = toCompute;
-  let r = 0;
   for (;;) {
     const highT = evidenceT + covariation + high;
     const highS = evidenceS + range[1] + covariation + high;
@@ -355,71 +422,85 @@ function screenPair(
     if (lowS >= needS + DECISION_MARGIN || lowT >= needT + DECISION_MARGIN) return Verdict.Keep;
     // The coincidences first where only "one device" can still pass (they cost about as much as one co-variation term).
     if (rotation === 0 && (left === 0 || highT < needT - DECISION_MARGIN)) {
-      rotation = coRotationRange(ca.handoffs, cb.handoffs, fromMs, toMs, model.fixedPeriodMs, crowd, range) ? 2 : 1;
+      rotation = coRotationRange(handoffs[x], handoffs[y], fromMs, toMs, model.fixedPeriodMs, crowd, range, scratch.searched) ? 2 : 1;
     } else if (left > 0) {
-      while (movingOn[r] === 0 || covariationKnown[r] === 1) r++;
-      values[r] = covariationOf(sa, ca.masked, sb, cb.masked, r, fromBin, toBin, model);
-      covariation += values[r];
-      high -= covariationHigh[r];
-      r++;
+      // The receiver whose term may lift the sum the most first (where one chain is still, the
+      // term adds at most 0): its value lowers the upper bound the most.
+      let next = -1;
+      for (let r = 0; r < receivers; r++) if (movingOn[r] === 1 && covariationKnown[r] === Covariation.Open && (next < 0 || covariationHigh[r] > covariationHigh[next])) next = r;
+      covariationOf(data, x, y, next, scratch.overlapBins, model, values);
+      covariationKnown[next] = Covariation.Computed;
+      covariation += values[next];
+      high -= covariationHigh[next];
       left--;
     } else if (rotation < 2) {
-      range[0] = range[1] = coRotationLogOddsOf(ca.handoffs, cb.handoffs, fromMs, toMs, model.fixedPeriodMs, crowd);
+      range[0] = range[1] = coRotationLogOddsOf(handoffs[x], handoffs[y], fromMs, toMs, model.fixedPeriodMs, crowd);
       rotation = 2;
     } else break;
   }
   // Every term known: the verdict from their sum in receiver order (as `exhaustive` sums them).
   covariation = 0;
-  for (let r = 0; r < receivers; r++) if (movingOn[r] === 1) covariation += covariationKnown[r] === 1 ? 0 : values[r];
+  for (let r = 0; r < receivers; r++) if (movingOn[r] === 1) covariation += covariationKnown[r] === Covariation.Zero ? 0 : values[r];
   evidenceS += range[0];
   return evidenceS + covariation >= needS || evidenceT + covariation >= needT ? Verdict.Keep : Verdict.Drop;
 }
 
-/**
- * A chain's bin means with their "heard" flags side by side ([(r·bins + bin)·2 + 0/1]: the mean,
- * 0 where not heard; 1 where heard, else 0), so the co-variation sums over the bins both chains
- * were heard in are products instead of branches: a bin one chain missed adds exact zeros.
- */
-type MaskedBins = Float32Array;
-
-function maskedBins(series: BleChainSeriesView, receivers: number): MaskedBins {
+/** A chain's bin means and "heard" flags into `masked` from `at` (BleMaskedBins). */
+function writeMaskedBins(series: BleChainSeriesView, receivers: number, masked: Float32Array, at: number): void {
   const cells = receivers * series.bins;
-  const masked = new Float32Array(2 * cells);
   for (let cell = 0; cell < cells; cell++) {
     const value = series.mean[cell];
     if (Number.isNaN(value)) continue;
-    masked[2 * cell] = value;
-    masked[2 * cell + 1] = 1;
+    masked[at + 2 * cell] = value;
+    masked[at + 2 * cell + 1] = 1;
   }
-  return masked;
 }
 
 /**
  * The score's RSSI co-variation term on receiver `r`: over the overlap's bins (at most maxBins,
  * evenly spaced) where both chains are heard, the correlation of the two series when both move,
  * a small penalty when only one does. The sums are the score's, term for term: a bin either
- * chain missed adds zeros (x · 0 and 0 · y), which leaves every sum as it was.
+ * chain missed adds zeros (x · 0 and 0 · y), which leaves every sum as it was. Into `out[r]`,
+ * not returned: the function is not inlined into its callers, and a returned number is boxed.
  */
-function covariationOf(sa: BleChainSeriesView, xa: MaskedBins, sb: BleChainSeriesView, xb: MaskedBins, r: number, fromBin: number, toBin: number, model: BleCoLocationScreenModel): number {
+function covariationOf(
+  data: ScreenData,
+  x: number,
+  y: number,
+  r: number,
+  /** The overlap's first and last bin (passed in an array: as arguments they would be boxed). */
+  overlapBins: Float64Array,
+  model: BleCoLocationScreenModel,
+  out: Float64Array,
+): void {
+  const fromBin = overlapBins[0];
+  const toBin = overlapBins[1];
+  const masked = data.masked.values;
+  const bin0A = data.bin0[x];
+  const bin0B = data.bin0[y];
+  const binsA = data.bins[x];
+  const binsB = data.bins[y];
   const step = Math.max(1, Math.floor((toBin - fromBin + 1) / model.maxBins));
   // The sampled bins inside both chains (an overlap lies inside both; clipped all the same).
-  const inside = Math.max(sa.bin0, sb.bin0);
+  const inside = Math.max(bin0A, bin0B);
   const first = fromBin < inside ? fromBin + Math.ceil((inside - fromBin) / step) * step : fromBin;
-  const last = Math.min(toBin, sa.bin0 + sa.bins - 1, sb.bin0 + sb.bins - 1);
+  const last = Math.min(toBin, bin0A + binsA - 1, bin0B + binsB - 1);
   let n = 0;
   let sumA = 0;
   let sumB = 0;
   let sumAA = 0;
   let sumBB = 0;
   let sumAB = 0;
+  // Integer indices (valid ones are below the array's length), stepped a counted number of times.
   const stride = 2 * step;
-  let ia = 2 * (r * sa.bins + first - sa.bin0);
-  let ib = 2 * (r * sb.bins + first - sb.bin0);
-  for (let bin = first; bin <= last; bin += step, ia += stride, ib += stride) {
-    const va = xa[ia];
-    const heardA = xa[ia + 1];
-    const vb = xb[ib];
-    const heardB = xb[ib + 1];
+  const count = last >= first ? Math.floor((last - first) / step) + 1 : 0;
+  let ia = (data.masked.at[x] + 2 * (r * binsA + first - bin0A)) | 0;
+  let ib = (data.masked.at[y] + 2 * (r * binsB + first - bin0B)) | 0;
+  for (let sample = 0; sample < count; sample++, ia += stride, ib += stride) {
+    const va = masked[ia];
+    const heardA = masked[ia + 1];
+    const vb = masked[ib];
+    const heardB = masked[ib + 1];
     n += heardA * heardB;
     sumA += va * heardB;
     sumB += vb * heardA;
@@ -427,20 +508,25 @@ function covariationOf(sa: BleChainSeriesView, xa: MaskedBins, sb: BleChainSerie
     sumBB += vb * vb * heardA;
     sumAB += va * vb;
   }
-  if (n < 6) return 0;
+  if (n < 6) {
+    out[r] = 0;
+    return;
+  }
   const meanA = sumA / n;
   const meanB = sumB / n;
   const varA = Math.max(0, sumAA / n - meanA * meanA);
   const varB = Math.max(0, sumBB / n - meanB * meanB);
   const movingA = Math.sqrt(varA) >= model.movingSdDb;
   const movingB = Math.sqrt(varB) >= model.movingSdDb;
-  if (!movingA && !movingB) return 0;
-  if (!movingA || !movingB) return oneMovingLogOdds(varA, varB, n, model);
+  if (!movingA || !movingB) {
+    out[r] = !movingA && !movingB ? 0 : oneMovingLogOdds(varA, varB, n, model);
+    return;
+  }
   const rho = Math.max(-0.99, Math.min(0.99, (sumAB / n - meanA * meanB) / Math.sqrt(varA * varB)));
   const scale = Math.sqrt(Math.max(1, n / 6 - 3));
   const z = Math.atanh(rho) * scale;
   const mu = Math.atanh(0.7) * scale;
-  return Math.max(-3, Math.min(model.covariationMax, z * mu - (mu * mu) / 2));
+  out[r] = Math.max(-3, Math.min(model.covariationMax, z * mu - (mu * mu) / 2));
 }
 
 /**
@@ -461,6 +547,11 @@ export function oneMovingLogOdds(varA: number, varB: number, n: number, model: P
 /** Log density of an offset of `offset` dB under a zero-mean Gaussian of `sd` (whose log is `logSd`), without the constant. */
 function offsetLogDensity(offset: number, sd: number, logSd: number): number {
   return -logSd - (offset * offset) / (2 * sd * sd);
+}
+
+/** The prior's crowd of a pair: how many chains its two are active with, on average (at least 2). */
+function pairCrowd(concurrent: Int32Array, x: number, y: number): number {
+  return Math.max(2, (concurrent[x] + concurrent[y]) / 2);
 }
 
 function isAscending(values: Float64Array): boolean {
@@ -489,27 +580,24 @@ export function screenChainPairs(
   const lastAt = Float64Array.from(order, (chain) => chains[chain].lastMs);
   const concurrent = new Int32Array(chains.length);
   const concurrentPairs = countConcurrent(order, firstAt, lastAt, model.minOverlapMs, concurrent);
-  const screenChains: ScreenChain[] = series.map((one, index) => ({
-    series: one,
-    prefix: prefixSums(one, receivers),
-    masked: maskedBins(one, receivers),
-    handoffs: { index, boundaries: one.boundaries, toleranceMs: one.toleranceMs, ascending: isAscending(one.boundaries) },
-  }));
+  const data = screenData(chains, concurrent, series, receivers);
   const handoffCrowd = new BleHandoffCrowd(series, concurrent);
   const scratch: Scratch = {
     diff: new Float64Array(receivers),
     noise: new Float64Array(receivers),
     common: new Float64Array(receivers),
     moving: new Uint8Array(receivers),
+    overlapBins: new Float64Array(2),
     range: new Float64Array(2),
+    searched: new Int32Array(HandoffSearch.Size),
     logOffsetSd: Float64Array.from([model.offsetSd.S, model.offsetSd.T, model.offsetSd.U], Math.log),
     covariationHigh: new Float64Array(receivers),
     covariationKnown: new Uint8Array(receivers),
     covariation: new Float64Array(receivers),
   };
-  const sweep: Sweep = { chains, order, firstAt, lastAt, concurrent, screenChains, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [], inverseCrowd: 0 };
-  screenSweep(sweep);
-  return { a: Int32Array.from(sweep.keptA), b: Int32Array.from(sweep.keptB), concurrent, inverseCrowd: sweep.inverseCrowd, concurrentPairs, handoffCrowd };
+  const sweep: Sweep = { order, firstAt, lastAt, concurrent, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [], inverseCrowd: 0 };
+  const inverseCrowd = screenSweep(sweep);
+  return { a: Int32Array.from(sweep.keptA), b: Int32Array.from(sweep.keptB), concurrent, inverseCrowd, concurrentPairs, handoffCrowd, masked: data.masked };
 }
 
 /**
@@ -535,12 +623,11 @@ function countConcurrent(order: Int32Array, firstAt: Float64Array, lastAt: Float
 
 /** What the second sweep reads, and the pairs it keeps. */
 interface Sweep {
-  chains: ReadonlyArray<{ firstMs: number; lastMs: number }>;
   order: Int32Array;
   firstAt: Float64Array;
   lastAt: Float64Array;
   concurrent: Int32Array;
-  screenChains: ScreenChain[];
+  data: ScreenData;
   handoffCrowd: BleHandoffCrowd;
   receivers: number;
   floors: Float64Array;
@@ -549,34 +636,41 @@ interface Sweep {
   exhaustive: boolean;
   keptA: number[];
   keptB: number[];
+  /** Σ 1/crowd over the pairs compared so far, in sweep order. */
   inverseCrowd: number;
 }
 
-/** Second sweep: every concurrent pair through the screen (each found once, from the earlier-starting chain). */
-function screenSweep(sweep: Sweep): void {
-  const { chains, order, firstAt, lastAt, concurrent, screenChains, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA, keptB } = sweep;
-  let inverseCrowd = 0;
-  for (let oi = 0; oi < order.length; oi++) {
-    const a = order[oi];
-    const lastA = lastAt[oi];
-    for (let oj = oi + 1; oj < order.length; oj++) {
-      if (firstAt[oj] > lastA - model.minOverlapMs) break;
-      if (Math.min(lastA, lastAt[oj]) - firstAt[oj] < model.minOverlapMs) continue;
-      const b = order[oj];
-      const x = a < b ? a : b;
-      const y = a < b ? b : a;
-      if (levelSpread(screenChains[x].series, screenChains[y].series, receivers) > model.screenSpreadDb) continue;
-      const from = Math.max(chains[x].firstMs, chains[y].firstMs);
-      const to = Math.min(chains[x].lastMs, chains[y].lastMs);
-      const crowd = Math.max(2, (concurrent[x] + concurrent[y]) / 2);
-      const minimumEvidence = Math.log(MIN_POSTERIOR_ODDS) - Math.log(model.priorMax / crowd);
-      const verdict = screenPair(screenChains[x], screenChains[y], from, to, receivers, floors, model, scratch, handoffCrowd, minimumEvidence, exhaustive);
-      if (verdict === Verdict.NotCompared) continue;
-      inverseCrowd += 1 / crowd;
-      if (verdict === Verdict.Drop) continue;
-      keptA.push(x);
-      keptB.push(y);
-    }
+/**
+ * Second sweep: every concurrent pair through the screen (each found once, from the
+ * earlier-starting chain), a chain's pairs at a time (`screenRow`); returns the prior's
+ * denominator (`inverseCrowd`). (The pairs are in a function called once per chain, not in a loop
+ * here: this function runs once per analysis, and a loop that long is compiled on the stack,
+ * whose code was thrown away again at the next analysis's first call.)
+ */
+function screenSweep(sweep: Sweep): number {
+  sweep.inverseCrowd = 0;
+  for (let oi = 0; oi < sweep.order.length; oi++) screenRow(sweep, oi);
+  return sweep.inverseCrowd;
+}
+
+/** The pairs of the chain at place `oi` of the sweep with the chains that start after it while it is active. */
+function screenRow(sweep: Sweep, oi: number): void {
+  const { order, firstAt, lastAt, concurrent, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA, keptB } = sweep;
+  const a = order[oi];
+  const lastA = lastAt[oi];
+  for (let oj = oi + 1; oj < order.length; oj++) {
+    if (firstAt[oj] > lastA - model.minOverlapMs) break;
+    if (Math.min(lastA, lastAt[oj]) - firstAt[oj] < model.minOverlapMs) continue;
+    const b = order[oj];
+    const x = a < b ? a : b;
+    const y = a < b ? b : a;
+    if (levelSpread(data.level, x, y, receivers) > model.screenSpreadDb) continue;
+    const verdict = screenPair(data, x, y, receivers, floors, model, scratch, handoffCrowd, exhaustive);
+    if (verdict === Verdict.NotCompared) continue;
+    // One running sum over all pairs in sweep order (as before the rows were split off).
+    sweep.inverseCrowd += 1 / pairCrowd(concurrent, x, y);
+    if (verdict === Verdict.Drop) continue;
+    keptA.push(x);
+    keptB.push(y);
   }
-  sweep.inverseCrowd = inverseCrowd;
 }

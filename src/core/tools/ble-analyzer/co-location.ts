@@ -2,11 +2,11 @@ import { calibrated } from './calibration.ts';
 import { advertisingClockEvidence, chainTiming, timingIsPrecise, type AdvertisingClockEvidence } from './advertising-clock.ts';
 import { CHANNEL_BLOCK_MS, channelSignatureEvidence, ChannelSignatureBuilder, type ChannelSignatureEvidence, type ChannelSignatures } from './channel-signature.ts';
 import { coRotationLogOdds, gaussianLogDensity } from './co-location-math.ts';
-import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel } from './co-location-candidates.ts';
+import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel, type BleMaskedBins } from './co-location-candidates.ts';
 import type { BleHandoffCrowd } from './co-rotation.ts';
 import type { BleEventGroups } from './observations.ts';
 import type { BleLinkableAddress } from './linkage.ts';
-import { binRunEnd } from './bin-runs.ts';
+import { binEdgesExact } from './bin-runs.ts';
 import { selectKth } from './quickselect.ts';
 import { lowerBound } from './sorted-search.ts';
 
@@ -134,7 +134,7 @@ const DESCRIBE_ABOVE = 0.01;
  * changes a cluster.
  */
 const LATE_TERMS_SCREEN_LOG_ODDS = -6;
-/** Per-bin differences kept per receiver (never more than MAX_BINS + 1 per pair). */
+/** Per-bin differences kept per receiver (a pair's sampled bins: fewer than 2 · MAX_BINS). */
 const SCRATCH_PER_RECEIVER = 256;
 
 /**
@@ -224,38 +224,46 @@ function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddres
   channelBuilder.start(chain.firstMs, chain.lastMs);
   let interval = 1;
   const { start, time, receiver, rssi: rssiOf, channel } = events;
-  for (const member of chain.members) {
-    const { profile } = addresses[member];
+  for (let m = 0; m < chain.members.length; m++) {
+    const { profile } = addresses[chain.members[m]];
     if (Number.isFinite(profile.advIntervalS)) interval = Math.max(interval, profile.advIntervalS);
     const end = start[profile.id + 1];
-    // A member's events are in time order: its bin changes only at bin edges, so they are read
-    // a bin at a time (bin-runs.ts; the bin is exactly the one a division per event gives).
-    for (let from = start[profile.id]; from < end; ) {
-      const to = binRunEnd(time, from, end, BIN_MS);
-      const row = Math.floor(time[from] / BIN_MS) - bin0;
+    // A member's events are in time order: its bin changes only at bin edges, so each bin's
+    // events are read as a run, found by comparing times with the bin's edges (bin-runs.ts: the
+    // bin is exactly the one a division per event gives), in the same pass that adds them up.
+    for (let index = start[profile.id]; index < end; ) {
+      const bin = Math.floor(time[index] / BIN_MS);
+      const row = (bin - bin0) | 0;
+      const low = bin * BIN_MS;
+      const high = low + BIN_MS;
+      const runs = binEdgesExact(bin, BIN_MS);
       // A bin lies inside one block of the channel sums (the block is a whole number of bins).
-      const blockAt = channelBuilder.blockAt(time[from]);
-      for (let index = from; index < to; index++) {
+      const blockAt = channelBuilder.blockAt(time[index]);
+      do {
         const rssi = rssiOf[index];
-        if (Number.isNaN(rssi)) continue;
-        const r = receiver[index];
-        const slot = r * bins + row;
-        sum[slot] += rssi;
-        count[slot]++;
-        if (blockAt >= 0) channelBuilder.addAt(blockAt, r, channel[index], rssi);
-      }
-      from = to;
+        if (!Number.isNaN(rssi)) {
+          const r = receiver[index];
+          const slot = r * bins + row;
+          sum[slot] += rssi;
+          count[slot]++;
+          if (blockAt >= 0) channelBuilder.addAt(blockAt, r, channel[index], rssi);
+        }
+        index++;
+      } while (runs && index < end && time[index] < high && time[index] >= low);
     }
   }
+  // Bin means and each receiver's whole-life level in one pass over the sums.
   const mean = new Float32Array(cells);
-  for (let slot = 0; slot < cells; slot++) mean[slot] = count[slot] > 0 ? sum[slot] / count[slot] : Number.NaN;
   const level = new Float64Array(receivers);
   for (let r = 0; r < receivers; r++) {
     let total = 0;
     let n = 0;
-    for (let bin = 0; bin < bins; bin++) {
-      total += sum[r * bins + bin];
-      n += count[r * bins + bin];
+    for (let slot = r * bins; slot < (r + 1) * bins; slot++) {
+      const binCount = count[slot];
+      const binSum = sum[slot];
+      mean[slot] = binCount > 0 ? binSum / binCount : Number.NaN;
+      total += binSum;
+      n += binCount;
     }
     level[r] = n > 0 ? total / n : Number.NaN;
   }
@@ -315,8 +323,11 @@ const EVIDENCE = {
 function scorePair(
   sa: ChainSeries,
   sb: ChainSeries,
-  /** Chain a's place among the chains (the crowd's index). */
+  /** The chains' places among the chains (the crowd's and the masked bins' index). */
   chainA: number,
+  chainB: number,
+  /** Every chain's bin means with "heard" flags (co-location-candidates.ts made them for its screen). */
+  masked: BleMaskedBins,
   events: BleEventGroups,
   receivers: number,
   fromMs: number,
@@ -329,6 +340,9 @@ function scorePair(
   // Long overlaps (chains alive together for an hour) are read at up to MAX_BINS evenly spaced
   // bins: plenty for a median and a correlation, and the work per pair stays bounded.
   const step = Math.max(1, Math.floor((toBin - fromBin + 1) / MAX_BINS));
+  const samples = Math.floor((toBin - fromBin) / step) + 1;
+  // The sums below read each chain's bins from fromBin on without bounds of their own.
+  if (fromBin < Math.max(sa.bin0, sb.bin0) || toBin >= Math.min(sa.bin0 + sa.bins, sb.bin0 + sb.bins)) throw new Error('co-location: a pair is scored over its overlap, which lies inside both chains');
   // Per receiver: common bins, mean difference, correlation and motion of both series.
   if (PER_RECEIVER.receivers < receivers) PER_RECEIVER = perReceiverScratch(receivers);
   const { diff, diffVar, common, clean, comfortable, onlyA, onlyB, levelA, levelB, plainVar, differences, motion, rho: rhoOf, bins: binsOf, varianceA, varianceB, blindTo } = PER_RECEIVER;
@@ -361,34 +375,39 @@ function scorePair(
     let bOnly = 0;
     let aOnlyLevel = 0;
     let bOnlyLevel = 0;
-    for (let bin = fromBin; bin <= toBin; bin += step) {
-      const ia = bin - sa.bin0;
-      const ib = bin - sb.bin0;
-      const va = ia >= 0 && ia < sa.bins ? sa.mean[r * sa.bins + ia] : Number.NaN;
-      const vb = ib >= 0 && ib < sb.bins ? sb.mean[r * sb.bins + ib] : Number.NaN;
-      const hasA = !Number.isNaN(va);
-      const hasB = !Number.isNaN(vb);
-      if (hasA && hasB) {
-        n++;
-        sumA += va;
-        sumB += vb;
-        sumAA += va * va;
-        sumBB += vb * vb;
-        sumAB += va * vb;
-        if ((va + vb) / 2 >= comfortableLevel) {
-          const d = va - vb;
-          cleanCount++;
-          sumCD += d;
-          sumCDD += d * d;
-          if (cleanCount <= SCRATCH_PER_RECEIVER) differences[r * SCRATCH_PER_RECEIVER + cleanCount - 1] = d;
-        }
-      } else if (hasA) {
-        aOnly++;
-        aOnlyLevel += va;
-      } else if (hasB) {
-        bOnly++;
-        bOnlyLevel += vb;
-      }
+    // The overlap lies inside both chains (it starts and ends with one of them, checked above),
+    // so each sampled bin is one of each chain's. The sums take masked bins (a bin not heard reads 0 with
+    // flag 0): products with the flags add exact zeros where the old branches added nothing, so
+    // the loop has no branch on the data (whether a bin is heard, or clean, is not predictable),
+    // and a clean bin's difference is written in any case and kept by moving on by its flag.
+    const { values } = masked;
+    const stride = 2 * step;
+    let ia = (masked.at[chainA] + 2 * (r * sa.bins + fromBin - sa.bin0)) | 0;
+    let ib = (masked.at[chainB] + 2 * (r * sb.bins + fromBin - sb.bin0)) | 0;
+    const base = r * SCRATCH_PER_RECEIVER;
+    for (let sample = 0; sample < samples; sample++, ia += stride, ib += stride) {
+      const va = values[ia];
+      const heardA = values[ia + 1];
+      const vb = values[ib];
+      const heardB = values[ib + 1];
+      const both = heardA * heardB;
+      n += both;
+      sumA += va * heardB;
+      sumB += vb * heardA;
+      sumAA += va * va * heardB;
+      sumBB += vb * vb * heardA;
+      sumAB += va * vb;
+      // 0 or 1, an integer (the store's index below stays one).
+      const isClean = +(both > 0) & +((va + vb) / 2 >= comfortableLevel);
+      const d = va - vb;
+      differences[base + cleanCount] = d;
+      cleanCount += isClean;
+      sumCD += d * isClean;
+      sumCDD += d * d * isClean;
+      aOnly += heardA - both;
+      aOnlyLevel += va * (heardA - both);
+      bOnly += heardB - both;
+      bOnlyLevel += vb * (heardB - both);
     }
     common[r] = n;
     clean[r] = cleanCount;
@@ -472,6 +491,9 @@ function scorePair(
   let crowdShare = 0;
   let previousMatch = Number.NaN;
   const bBoundaries = sb.boundaries;
+  // When both chains' hand-offs ascend, the other chain's first one at or after t − tolerance
+  // only moves forward with t: found by stepping on from the last one, not by bisection.
+  let next = 0;
   for (let index = 0; index < bBoundaries.length; index++) if (bBoundaries[index] >= fromMs - tolerance && bBoundaries[index] <= toMs + tolerance) inB++;
   for (let boundary = 0; boundary < sa.boundaries.length; boundary++) {
     const t = sa.boundaries[boundary];
@@ -482,7 +504,10 @@ function scorePair(
     // hand-offs ascend, that is the first one at or after t − tolerance, found by bisection.
     let first = 0;
     if (sb.ascending) {
-      first = lowerBound(bBoundaries, t - tolerance);
+      if (sa.ascending) {
+        while (next < bBoundaries.length && bBoundaries[next] < t - tolerance) next++;
+        first = next;
+      } else first = lowerBound(bBoundaries, t - tolerance);
       if (first < bBoundaries.length && bBoundaries[first] - t > tolerance) first = bBoundaries.length;
     }
     for (let index = first; index < bBoundaries.length; index++) {
@@ -639,19 +664,28 @@ function describePair(receivers: number, names: ReadonlyArray<string>): BleCoLoc
 }
 
 /**
- * Each receiver's weakest packets: about its sensitivity. (A function of its own, like the
- * other loops over every event or pair: `scoreChainPairs` runs once per analysis, and its
- * optimised code does not always survive from one analysis to the next.)
+ * Each receiver's weakest packets: about its sensitivity. The events are read in blocks by a
+ * function of their own (`lowerFloors`): `scoreChainPairs` runs once per analysis, and a loop
+ * over every event in a function called once is compiled on the stack, in every analysis anew;
+ * a function called per block is compiled once and kept.
  */
 function receiverFloors(events: BleEventGroups, receivers: number): Float64Array {
   const floors = new Float64Array(receivers).fill(Infinity);
-  const { rssi: rssiOf, receiver: receiverOf } = events;
-  for (let index = 0; index < rssiOf.length; index++) {
+  const count = events.rssi.length;
+  for (let from = 0; from < count; from += FLOOR_BLOCK) lowerFloors(events.rssi, events.receiver, from, Math.min(count, from + FLOOR_BLOCK), floors);
+  return floors;
+}
+
+/** Events per call of `lowerFloors`. */
+const FLOOR_BLOCK = 8192;
+
+/** Lowers each receiver's floor to the weakest RSSI among events from..to−1 (NaN never lowers it). */
+function lowerFloors(rssiOf: Float64Array, receiverOf: Int32Array, from: number, to: number, floors: Float64Array): void {
+  for (let index = from; index < to; index++) {
     const rssi = rssiOf[index];
     const receiver = receiverOf[index];
     if (rssi < floors[receiver]) floors[receiver] = rssi;
   }
-  return floors;
 }
 
 export interface BleCoLocationResult {
@@ -678,7 +712,7 @@ export function scoreChainPairs(
   const series = chains.map((chain) => buildSeries(chain, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder));
   // The pairs worth scoring (co-location-candidates.ts): the others are not candidates.
   // (Its count of the chains handing off around each hand-off is the co-rotation term's here too.)
-  const { a: screenedA, b: screenedB, concurrent, inverseCrowd, handoffCrowd } = screenChainPairs(chains, series, receivers, floors, SCREEN_MODEL);
+  const { a: screenedA, b: screenedB, concurrent, inverseCrowd, handoffCrowd, masked } = screenChainPairs(chains, series, receivers, floors, SCREEN_MODEL);
   // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
   // Kept in typed arrays (a screened pair's index, its crowd and its two log-odds), not an object per pair.
   const scoredPair = new Int32Array(screenedA.length);
@@ -686,12 +720,12 @@ export function scoreChainPairs(
   const scoredLogS = new Float64Array(screenedA.length);
   const scoredLogT = new Float64Array(screenedA.length);
   let scoredCount = 0;
-  const overlapFrom = (pair: number): number => Math.max(chains[screenedA[pair]].firstMs, chains[screenedB[pair]].firstMs);
-  const overlapTo = (pair: number): number => Math.min(chains[screenedA[pair]].lastMs, chains[screenedB[pair]].lastMs);
+  // (No closures over these arrays or the sums: a variable a closure shares lives in a context,
+  // and reading it in a loop cost this once-per-analysis function its optimised code.)
   for (let pair = 0; pair < screenedA.length; pair++) {
     const a = screenedA[pair];
     const b = screenedB[pair];
-    if (!scorePair(series[a], series[b], a, events, receivers, overlapFrom(pair), overlapTo(pair), floors, handoffCrowd)) continue;
+    if (!scorePair(series[a], series[b], a, b, masked, events, receivers, overlapFromOf(chains[a], chains[b]), overlapToOf(chains[a], chains[b]), floors, handoffCrowd)) continue;
     scoredPair[scoredCount] = pair;
     scoredCrowd[scoredCount] = Math.max(2, (concurrent[a] + concurrent[b]) / 2);
     scoredLogS[scoredCount] = EVIDENCE.logS;
@@ -704,22 +738,14 @@ export function scoreChainPairs(
   // expectation–maximisation over all pairs: the prior mass equals the expected posterior mass.
   let lambda = PRIOR_SAME;
   let mu = PRIOR_TRAVEL;
-  // P(one device) of scored pair `entry` under rates l and m; its P(travelled together) is left in `posteriorTravel`.
-  let posteriorTravel = 0;
-  const posteriorSame = (entry: number, l: number, m: number): number => {
-    const logS = Math.log(l / scoredCrowd[entry]) + scoredLogS[entry];
-    const logT = Math.log(m / scoredCrowd[entry]) + scoredLogT[entry];
-    const top = Math.max(0, logS, logT);
-    const total = Math.exp(-top) + Math.exp(logS - top) + Math.exp(logT - top);
-    posteriorTravel = Math.exp(logT - top) / total;
-    return Math.exp(logS - top) / total;
-  };
+  const posterior = POSTERIOR;
   for (let iteration = 0; iteration < 20 && scoredCount > 0; iteration++) {
     let massS = 0;
     let massT = 0;
     for (let entry = 0; entry < scoredCount; entry++) {
-      massS += posteriorSame(entry, lambda, mu);
-      massT += posteriorTravel;
+      posteriorsOf(scoredLogS[entry], scoredLogT[entry], scoredCrowd[entry], lambda, mu, posterior);
+      massS += posterior[0];
+      massT += posterior[1];
     }
     const nextLambda = Math.min(PRIOR_MAX, Math.max(PRIOR_MIN, massS / inverseCrowd));
     const nextMu = Math.min(PRIOR_MAX, Math.max(PRIOR_MIN, massT / inverseCrowd));
@@ -733,16 +759,17 @@ export function scoreChainPairs(
     const pair = scoredPair[entry];
     const a = screenedA[pair];
     const b = screenedB[pair];
-    const from = overlapFrom(pair);
-    const to = overlapTo(pair);
+    const from = overlapFromOf(chains[a], chains[b]);
+    const to = overlapToOf(chains[a], chains[b]);
     const crowd = scoredCrowd[entry];
-    const rawSame = posteriorSame(entry, lambda, mu);
-    const travel = posteriorTravel;
+    posteriorsOf(scoredLogS[entry], scoredLogT[entry], crowd, lambda, mu, posterior);
+    const rawSame = posterior[0];
+    const travel = posterior[1];
     const same = uncalibrated ? rawSame : calibrated('co_location', rawSame);
     let terms: BleCoLocationTerm[] | undefined;
     if (rawSame >= DESCRIBE_ABOVE || travel >= DESCRIBE_ABOVE) {
       // The pair's terms again (they were not kept: only the few reported pairs need them).
-      scorePair(series[a], series[b], a, events, receivers, from, to, floors, handoffCrowd);
+      scorePair(series[a], series[b], a, b, masked, events, receivers, from, to, floors, handoffCrowd);
       terms = describePair(receivers, receiverNames);
       const priorS = Math.log(lambda / crowd);
       const priorT = Math.log(mu / crowd);
@@ -758,6 +785,31 @@ export function scoreChainPairs(
     pairs.push({ a, b, same, travel, overlapFromMs: from, overlapToMs: to, memberA, memberB, terms });
   }
   return { pairs };
+}
+
+function overlapFromOf(a: BleChain, b: BleChain): number {
+  return Math.max(a.firstMs, b.firstMs);
+}
+
+function overlapToOf(a: BleChain, b: BleChain): number {
+  return Math.min(a.lastMs, b.lastMs);
+}
+
+/** P(one device) and P(travelled together) of a scored pair (`posteriorsOf`). */
+const POSTERIOR = new Float64Array(2);
+
+/**
+ * The posterior probabilities of a pair with evidence logS and logT among `crowd` chains under
+ * the prior rates l (sibling sets) and m (companions): P(one device) into out[0], P(travelled
+ * together) into out[1].
+ */
+function posteriorsOf(evidenceS: number, evidenceT: number, crowd: number, l: number, m: number, out: Float64Array): void {
+  const logS = Math.log(l / crowd) + evidenceS;
+  const logT = Math.log(m / crowd) + evidenceT;
+  const top = Math.max(0, logS, logT);
+  const total = Math.exp(-top) + Math.exp(logS - top) + Math.exp(logT - top);
+  out[1] = Math.exp(logT - top) / total;
+  out[0] = Math.exp(logS - top) / total;
 }
 
 /** The member of a chain active at (or last before) `t`: members are in time order. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../demo/seeded-random.ts';
-import { BleHandoffCrowd, coRotationLogOddsOf, coRotationQuickRange, coRotationRange, type BleHandoffChain } from './co-rotation.ts';
+import { BleHandoffCrowd, coRotationLogOddsOf, coRotationQuickRange, coRotationRange, HandoffSearch, type BleHandoffChain } from './co-rotation.ts';
 
 const FIXED_PERIOD_MS = [885_000, 915_000] as const;
 const T0 = 1_712_131_200_000;
@@ -36,6 +36,8 @@ describe('co-rotation term bounds', () => {
   it('enclose the exact term, and are the exact term when they say so (with coincidences counted or not)', () => {
     const range = new Float64Array(2);
     const quick = new Float64Array(2);
+    const reused = new Float64Array(2);
+    const searched = new Int32Array(HandoffSearch.Size);
     let bounded = 0;
     let tight = 0;
     let exact = 0;
@@ -51,11 +53,16 @@ describe('co-rotation term bounds', () => {
           const fromMs = T0 + 3_600_000 * random.uniform();
           const toMs = fromMs + 60_000 + 3_600_000 * random.uniform();
           const term = coRotationLogOddsOf(a, b, fromMs, toMs, FIXED_PERIOD_MS, crowd);
-          coRotationQuickRange(a, b, fromMs, toMs, crowd, quick);
+          coRotationQuickRange(a, b, fromMs, toMs, crowd, quick, searched);
           expect(quick[0]).toBeLessThanOrEqual(term + 1e-12);
           expect(quick[1]).toBeGreaterThanOrEqual(term - 1e-12);
           if (quick[1] < 1) tight++;
-          if (coRotationRange(a, b, fromMs, toMs, FIXED_PERIOD_MS, crowd, range)) {
+          // The quick bounds' searches, reused, give the same answer as searching again.
+          const reusedExact = coRotationRange(a, b, fromMs, toMs, FIXED_PERIOD_MS, crowd, reused, searched);
+          const isExact = coRotationRange(a, b, fromMs, toMs, FIXED_PERIOD_MS, crowd, range);
+          expect(reusedExact).toBe(isExact);
+          expect(Array.from(reused)).toEqual(Array.from(range));
+          if (isExact) {
             expect(range[0]).toBe(term);
             expect(range[1]).toBe(term);
             exact++;

@@ -152,6 +152,20 @@ export function coRotationLogOddsOf(a: BleHandoffChain, b: BleHandoffChain, from
   return coRotationLogOdds(m, k, Math.min(0.9, Math.max(rate, inA > 0 ? crowdShare / inA : 0)));
 }
 
+/**
+ * Places in the `searched` array of `coRotationQuickRange` and `coRotationRange`: chain a's first
+ * hand-off in the pair's range and the one after its last, and how many of chain b's are in it.
+ */
+export const enum HandoffSearch {
+  First,
+  End,
+  InB,
+  Size,
+}
+
+/** log(0.15 / 0.1): the most a hand-off without a coincidence can add, at the highest chance (0.9); a constant, worked out once. */
+const LOG_MISSED_AT_HIGHEST_CHANCE = Math.log((1 - CO_ROTATION_SYNCHRONIZED) / 0.1);
+
 /** ln ½: the co-rotation term is never below it ("one device" is half "chance"). */
 const CO_ROTATION_MIN = Math.log(0.5);
 
@@ -162,7 +176,16 @@ const CO_ROTATION_MIN = Math.log(0.5);
  * and 0.9, the term log(½ + ½·(0.85/c)^m·(0.15/(1−c))^(k−m)) is at most the larger of
  * K·log(0.85/c) and K·log(0.15/0.1), and at least ln ½ (0 when k = 0).
  */
-export function coRotationQuickRange(a: BleHandoffChain, b: BleHandoffChain, fromMs: number, toMs: number, crowd: BleHandoffCrowd, range: Float64Array): void {
+export function coRotationQuickRange(
+  a: BleHandoffChain,
+  b: BleHandoffChain,
+  fromMs: number,
+  toMs: number,
+  crowd: BleHandoffCrowd,
+  range: Float64Array,
+  /** When given, receives where the hand-offs in range are (HandoffSearch), for `coRotationRange` on the same pair. */
+  searched?: Int32Array,
+): void {
   range[0] = CO_ROTATION_MIN;
   if (!a.ascending || !b.ascending) {
     range[1] = Infinity;
@@ -174,13 +197,18 @@ export function coRotationQuickRange(a: BleHandoffChain, b: BleHandoffChain, fro
   const inB = upperBound(b.boundaries, high) - lowerBound(b.boundaries, low);
   const first = lowerBound(a.boundaries, low);
   const end = upperBound(a.boundaries, high);
+  if (searched) {
+    searched[HandoffSearch.First] = first;
+    searched[HandoffSearch.End] = end;
+    searched[HandoffSearch.InB] = inB;
+  }
   const k = Math.min(end - first, inB);
   if (k <= 0) {
     range[0] = range[1] = 0;
     return;
   }
   const lowest = Math.min(0.9, Math.max((inB * 2 * tolerance) / Math.max(1, toMs - fromMs + 2 * tolerance), crowd.shareSumAtLeast(a.index, first, end) / (end - first)));
-  range[1] = Math.max(0, k * Math.log(CO_ROTATION_SYNCHRONIZED / lowest), k * Math.log((1 - CO_ROTATION_SYNCHRONIZED) / 0.1));
+  range[1] = Math.max(0, k * Math.log(CO_ROTATION_SYNCHRONIZED / lowest), k * LOG_MISSED_AT_HIGHEST_CHANCE);
 }
 
 /**
@@ -194,7 +222,17 @@ export function coRotationQuickRange(a: BleHandoffChain, b: BleHandoffChain, fro
  * never below ln ½. Without coincidences (m = 0) and a chance no higher than 0.85 it is at most
  * 0, which is all most pairs need to know. Chains whose hand-offs do not ascend get the exact term.
  */
-export function coRotationRange(a: BleHandoffChain, b: BleHandoffChain, fromMs: number, toMs: number, fixedPeriodMs: readonly [number, number], crowd: BleHandoffCrowd, range: Float64Array): boolean {
+export function coRotationRange(
+  a: BleHandoffChain,
+  b: BleHandoffChain,
+  fromMs: number,
+  toMs: number,
+  fixedPeriodMs: readonly [number, number],
+  crowd: BleHandoffCrowd,
+  range: Float64Array,
+  /** Where `coRotationQuickRange` found the hand-offs in range for this same pair, when it was asked to say (saves the searches). */
+  searched?: Int32Array,
+): boolean {
   if (!a.ascending || !b.ascending) {
     range[0] = range[1] = coRotationLogOddsOf(a, b, fromMs, toMs, fixedPeriodMs, crowd);
     return true;
@@ -204,9 +242,9 @@ export function coRotationRange(a: BleHandoffChain, b: BleHandoffChain, fromMs: 
   const high = toMs + tolerance;
   const own = a.boundaries;
   const other = b.boundaries;
-  const inB = upperBound(other, high) - lowerBound(other, low);
-  const first = lowerBound(own, low);
-  const end = upperBound(own, high);
+  const inB = searched ? searched[HandoffSearch.InB] : upperBound(other, high) - lowerBound(other, low);
+  const first = searched ? searched[HandoffSearch.First] : lowerBound(own, low);
+  const end = searched ? searched[HandoffSearch.End] : upperBound(own, high);
   let inA = 0;
   let matched = 0;
   let previousMatch = Number.NaN;
