@@ -2,7 +2,7 @@ import type { ToolWarning } from '../../contract/tool-error.ts';
 import type { SelectedData } from '../../data/selection-types.ts';
 import type { ActivitySegment, AddressClassification, AddressCluster, AddressType, BleAnalysis, BleAnalysisOptions, LinkCandidate, TravelledTogether } from './analysis-types.ts';
 import { bleAhFor, resolvesUnder, type BleAhFunction } from './ah.ts';
-import { buildAddressProfiles, type BleAddressProfile, type BleSegment } from './address-profiles.ts';
+import { buildAddressProfiles, type BleAddressProfile, type BleProfileSegments } from './address-profiles.ts';
 import { classifyBleAddress } from './classify.ts';
 import { formatBleCount } from './count-format.ts';
 import { flatText } from './flat-text.ts';
@@ -45,7 +45,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   if (store.noTimestamp > 0) warnings.push({ code: 'ROWS_DROPPED', message: `${formatCount(store.noTimestamp)} selected packets have no timestamp and were skipped` });
   if (store.noAddress > 0) warnings.push({ code: 'NO_ADDRESS', message: `${formatCount(store.noAddress)} selected packets carry no transmitter address (reserved PDU types, anonymous advertising) and were skipped` });
 
-  const profiles = buildAddressProfiles(store);
+  const { byAddress: profiles, receivers, segments: segmentColumns } = buildAddressProfiles(store);
   const observations = store.eventCount;
   let dataStartMs = Infinity;
   let dataEndMs = -Infinity;
@@ -172,7 +172,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
       linkable.push({ profile, address: store.addressTexts[id], type, irk: irkOf[id] });
     }
     linkable.sort((x, y) => (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
-    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloads: store, receiverNames: store.receiverNames, dataStartMs, dataEndMs, irkLabels, uncalibrated: options.uncalibrated ?? false, describeCandidates: options.includeCandidates ?? false };
+    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloads: store, receiverNames: store.receiverNames, receivers, dataStartMs, dataEndMs, irkLabels, uncalibrated: options.uncalibrated ?? false, describeCandidates: options.includeCandidates ?? false };
     let links: BleLinks = linkAddresses(linkable, context);
     if (options.rotationModel === 'learned') {
       const lifetimes: number[] = [];
@@ -214,7 +214,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
     });
   }
 
-  const segments = activitySegments(store, profiles, isFolded);
+  const segments = activitySegments(store, segmentColumns, isFolded);
   classification.sort((x, y) => (x.firstSeenMs - y.firstSeenMs) || (x.address < y.address ? -1 : 1));
   return {
     observations,
@@ -347,35 +347,32 @@ function namedTexts(factors: ReadonlyArray<{ name: string; text: string }>): str
  * (duration at least 1 s), reference = the 95th percentile of segment rates in this run.
  * Comparable within one run only, as §7.2 says.
  */
-function activitySegments(store: BleObservationStore, profiles: ReadonlyArray<BleAddressProfile | undefined>, isFolded: Uint8Array): ActivitySegment[] {
+function activitySegments(store: BleObservationStore, columns: BleProfileSegments, isFolded: Uint8Array): ActivitySegment[] {
+  const { from, startMs, endMs, count, occupiedSeconds } = columns;
+  const addresses = from.length - 1;
   // Two passes over the profiles' segments: the rates (for the reference), then the results.
   let total = 0;
-  for (let id = 0; id < profiles.length; id++) {
-    const profile = profiles[id];
-    if (profile && !isFolded[id]) total += profile.segments.length;
-  }
+  for (let id = 0; id < addresses; id++) if (!isFolded[id]) total += from[id + 1] - from[id];
   const rates = new Float64Array(total);
   let at = 0;
-  for (let id = 0; id < profiles.length; id++) {
-    const profile = profiles[id];
-    if (!profile || isFolded[id]) continue;
-    for (const segment of profile.segments) rates[at++] = segmentRate(segment);
+  for (let id = 0; id < addresses; id++) {
+    if (isFolded[id]) continue;
+    for (let row = from[id]; row < from[id + 1]; row++) rates[at++] = segmentRate(startMs[row], endMs[row], count[row]);
   }
   const reference = total > 0 ? selectKth(rates, 0, total, Math.min(total - 1, Math.floor(0.95 * (total - 1)))) : 1;
   const segments = new Array<ActivitySegment>(total);
   at = 0;
-  for (let id = 0; id < profiles.length; id++) {
-    const profile = profiles[id];
-    if (!profile || isFolded[id]) continue;
+  for (let id = 0; id < addresses; id++) {
+    if (isFolded[id] || from[id + 1] === from[id]) continue;
     const address = store.addressTexts[id];
-    for (const segment of profile.segments) {
-      const slots = Math.floor(segment.endMs / 1000) - Math.floor(segment.startMs / 1000) + 1;
-      const duty = segment.occupiedSeconds / slots;
+    for (let row = from[id]; row < from[id + 1]; row++) {
+      const slots = Math.floor(endMs[row] / 1000) - Math.floor(startMs[row] / 1000) + 1;
+      const duty = occupiedSeconds[row] / slots;
       segments[at++] = {
         address,
-        startMs: segment.startMs,
-        endMs: segment.endMs,
-        activityScore: Math.round((0.5 * duty + 0.5 * Math.min(1, segmentRate(segment) / reference)) * 1000) / 1000,
+        startMs: startMs[row],
+        endMs: endMs[row],
+        activityScore: Math.round((0.5 * duty + 0.5 * Math.min(1, segmentRate(startMs[row], endMs[row], count[row]) / reference)) * 1000) / 1000,
       };
     }
   }
@@ -384,6 +381,6 @@ function activitySegments(store: BleObservationStore, profiles: ReadonlyArray<Bl
 }
 
 /** Packets per second of a segment (its duration counted as at least 1 s). */
-function segmentRate(segment: BleSegment): number {
-  return segment.count / Math.max(1, (segment.endMs - segment.startMs) / 1000);
+function segmentRate(startMs: number, endMs: number, count: number): number {
+  return count / Math.max(1, (endMs - startMs) / 1000);
 }

@@ -88,8 +88,8 @@ describe('address classification', () => {
       votes: votes(0, 1000),
       roles: Int32Array.of(1000, 0, 0, 0),
       profile: {
-        id: 0, count: 1000, firstMs: 0, lastMs: 3_600_000, receivers: [], advIntervalS: 1, dominantPayload: -1, headPayload: -1,
-        tailPayload: -1, dominantShare: 1, distinctPayloads: 1, segments: [],
+        id: 0, count: 1000, firstMs: 0, lastMs: 3_600_000, advIntervalS: 1, dominantPayload: -1, headPayload: -1,
+        tailPayload: -1, dominantShare: 1, distinctPayloads: 1,
       },
       observations: 1000,
       minObservationCount: 25,
@@ -109,8 +109,8 @@ describe('address classification', () => {
         votes: votes(0, 1000),
         roles: Int32Array.of(1000, 0, 0, 0),
         profile: {
-          id: 0, count: 1000, firstMs: 0, lastMs: 900_000, receivers: [], advIntervalS: 1, dominantPayload: -1, headPayload: -1,
-          tailPayload: -1, dominantShare: 1, distinctPayloads: 1, segments: [],
+          id: 0, count: 1000, firstMs: 0, lastMs: 900_000, advIntervalS: 1, dominantPayload: -1, headPayload: -1,
+          tailPayload: -1, dominantShare: 1, distinctPayloads: 1,
         },
         observations: 1000,
         minObservationCount: 25,

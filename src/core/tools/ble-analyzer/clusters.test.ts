@@ -23,14 +23,12 @@ function linkable(address: string, firstMs: number, lastMs: number): BleLinkable
     count: 100,
     firstMs,
     lastMs,
-    receivers: [],
     advIntervalS: 1,
     dominantPayload: -1,
     headPayload: -1,
     tailPayload: -1,
     dominantShare: 1,
     distinctPayloads: 0,
-    segments: [],
   };
   return { profile, address, type: 'rpa', irk: -1 };
 }

@@ -1,5 +1,5 @@
 import type { AddressType } from './analysis-types.ts';
-import type { BleAddressProfile } from './address-profiles.ts';
+import type { BleAddressProfile, BleProfileReceivers } from './address-profiles.ts';
 import type { BlePayloadFeatures } from './payload-features.ts';
 import { calibrated } from './calibration.ts';
 import { flatText } from './flat-text.ts';
@@ -48,6 +48,8 @@ export interface BleLinkContext {
    */
   payloads: BlePayloadSource;
   receiverNames: ReadonlyArray<string>;
+  /** Head and tail RSSI per receiver of every profiled address (by profile id). */
+  receivers: BleProfileReceivers;
   /** Time span of the analysed data (ms): addresses active at its edges are censored. */
   dataStartMs: number;
   dataEndMs: number;
@@ -196,17 +198,18 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
   // RSSI continuity: A's last packets against B's first, per receiver that heard both.
   let rssiLlr = 0;
   let parts: string[] | undefined;
-  for (const ra of pa.receivers) {
-    if (Number.isNaN(ra.tailRssi)) continue;
-    let rb: (typeof pb.receivers)[number] | undefined;
-    for (const candidate of pb.receivers) if (candidate.receiver === ra.receiver) rb = candidate;
-    if (!rb || Number.isNaN(rb.headRssi)) continue;
-    const d = rb.headRssi - ra.tailRssi;
+  const { from, receiver, headRssi, tailRssi } = context.receivers;
+  for (let ra = from[pa.id]; ra < from[pa.id + 1]; ra++) {
+    if (Number.isNaN(tailRssi[ra])) continue;
+    let rb = -1;
+    for (let candidate = from[pb.id]; candidate < from[pb.id + 1]; candidate++) if (receiver[candidate] === receiver[ra]) rb = candidate;
+    if (rb < 0 || Number.isNaN(headRssi[rb])) continue;
+    const d = headRssi[rb] - tailRssi[ra];
     const same = RSSI_SAME_SD_DB;
     const different = RSSI_DIFFERENT_SD_DB;
     const llr = clamp(RSSI_LOG_SD_RATIO - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
     rssiLlr += 0.8 * llr;
-    (parts ??= []).push(`${context.receiverNames[ra.receiver]} Δ${toFixedOne(Math.abs(d))} dB`);
+    (parts ??= []).push(`${context.receiverNames[receiver[ra]]} Δ${toFixedOne(Math.abs(d))} dB`);
   }
   if (parts) factors.push({ name: 'rssi_continuity', llr: rssiLlr, text: flatText('RSSI ', parts.join(', '), ' (', signed(rssiLlr), ')') });
 
@@ -347,9 +350,10 @@ class PairScorer {
       this.sameSignatureLlr[i] = Math.log(0.6 / signatureShare);
       this.sameTemplateLlr[i] = Math.log(0.38 / templateShare);
       this.differentLlr[i] = Math.log(0.02 / Math.max(0.05, 1 - templateShare));
-      for (const receiver of profile.receivers) {
-        this.tailRssi[i * this.receivers + receiver.receiver] = receiver.tailRssi;
-        this.headRssi[i * this.receivers + receiver.receiver] = receiver.headRssi;
+      const { from, receiver, headRssi, tailRssi } = context.receivers;
+      for (let row = from[profile.id]; row < from[profile.id + 1]; row++) {
+        this.tailRssi[i * this.receivers + receiver[row]] = tailRssi[row];
+        this.headRssi[i * this.receivers + receiver[row]] = headRssi[row];
       }
     }
     this.window = context.linkageWindowS;
