@@ -5,6 +5,7 @@ import { bleAhFor, resolvesUnder, type BleAhFunction } from './ah.ts';
 import { buildAddressProfiles, type BleAddressProfile, type BleProfileSegments } from './address-profiles.ts';
 import { classifyBleAddress } from './classify.ts';
 import { formatBleCount } from './count-format.ts';
+import { BleTextPool } from './text-pool.ts';
 import { flatText } from './flat-text.ts';
 import { buildChains, buildClusters } from './clusters.ts';
 import { scoreChainPairs, type BleChainPair } from './co-location.ts';
@@ -112,6 +113,8 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   // during the call): a subarray view per address was two allocations each.
   const addressVotes = new Int32Array(VOTES);
   const addressRoles = new Int32Array(ROLES);
+  // Evidence lines repeat across addresses (a few hundred distinct in thousands): the result keeps one copy of each.
+  const evidenceTexts = new BleTextPool();
   const classify = (model: BleRotationModel) => {
     classification.length = 0;
     sparse = 0;
@@ -140,7 +143,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
         address: store.addressTexts[id],
         type: verdict.type,
         confidence: verdict.confidence,
-        evidence: verdict.evidence,
+        evidence: evidenceTexts.shareAll(verdict.evidence),
         observations: observed[id],
         firstSeenMs: profile?.firstMs ?? Number.NaN,
         lastSeenMs: profile?.lastMs ?? Number.NaN,
@@ -204,7 +207,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
     const { pairs } = scoreChainPairs(chained.chains, linkable, store.events, store.receiverNames, dataStartMs, dataEndMs, options.uncalibrated ?? false);
     candidatePairs = links.earlier.length + pairs.length;
     if (options.includeCandidates) candidates = candidateList(linkable, links, pairs);
-    clusters = buildClusters(linkable, chained, pairs, irkLabels);
+    clusters = buildClusters(linkable, chained, pairs, irkLabels, links.handoffs);
     travelledTogether = travelRelations(linkable, chained.chains, pairs, clusters);
   }
   if (sparse > 0) {

@@ -3,7 +3,7 @@ import type { BleAddressProfile } from './address-profiles.ts';
 import type { BleAnalysisOptions } from './analysis-types.ts';
 import { analyzeBle } from './analyze.ts';
 import { buildChains, buildClusters } from './clusters.ts';
-import type { BleLinkableAddress, BleLinkEdge } from './linkage.ts';
+import type { BleHandoffFactors, BleLinkableAddress, BleLinkEdge } from './linkage.ts';
 import { bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './test-support.ts';
 
 const T0 = 1_712_131_200_000;
@@ -34,8 +34,11 @@ function linkable(address: string, firstMs: number, lastMs: number): BleLinkable
 }
 
 function edge(earlier: number, later: number, probability: number): BleLinkEdge {
-  return { earlier, later, probability, gapS: 1, factors: [] };
+  return { pair: 0, earlier, later, probability, gapS: 1 };
 }
+
+/** Hand-offs without described factors. */
+const noFactors: BleHandoffFactors = { clusterFactors: () => [] };
 
 describe('buildChains and buildClusters', () => {
   it('breaks ties between equally likely hand-offs by the addresses’ collation, whatever order they are listed in', () => {
@@ -48,7 +51,7 @@ describe('buildChains and buildClusters', () => {
       const addresses = [linkable(listed[0], 0, 1000), linkable(listed[1], 0, 1000), linkable(listed[2], 2000, 3000)];
       const chained = buildChains(addresses, [edge(0, 2, 0.9), edge(1, 2, 0.9)]);
       expect(chained.kept.map((kept) => addresses[kept.earlier].address)).toEqual(['AA:00:00:00:00:01']);
-      const clusters = buildClusters(addresses, chained, [], []);
+      const clusters = buildClusters(addresses, chained, [], [], noFactors);
       expect(clusters.map((cluster) => cluster.addresses)).toEqual([['AA:00:00:00:00:01', 'CC:00:00:00:00:01']]);
     }
   });

@@ -1,6 +1,7 @@
 import type { AddressCluster } from './analysis-types.ts';
 import type { BleChain, BleChainPair } from './co-location.ts';
-import type { BleLinkableAddress, BleLinkEdge, BleLinkFactor } from './linkage.ts';
+import { flatText } from './flat-text.ts';
+import type { BleHandoffFactors, BleLinkableAddress, BleLinkEdge, BleLinkFactor } from './linkage.ts';
 
 /**
  * Clusters in two steps.
@@ -141,6 +142,7 @@ export function buildClusters(
   chained: BleChains,
   pairs: ReadonlyArray<BleChainPair>,
   irkLabels: ReadonlyArray<string>,
+  handoffs: BleHandoffFactors,
 ): AddressCluster[] {
   const { chains, chainOf, kept } = chained;
   const sets = new UnionFind(addresses.length);
@@ -200,7 +202,7 @@ export function buildClusters(
   for (const [root, members] of groups) {
     if (members.length < 2) continue;
     members.sort((x, y) => addresses[x].profile.firstMs - addresses[y].profile.firstMs || order(x, y));
-    clusters.push(describeCluster(addresses, members, keptByRoot.get(root) ?? [], treeByRoot.get(root) ?? [], joinsByRoot.get(root) ?? [], chains, chainOf, irkLabels, scratch));
+    clusters.push(describeCluster(addresses, members, keptByRoot.get(root) ?? [], treeByRoot.get(root) ?? [], joinsByRoot.get(root) ?? [], chains, chainOf, irkLabels, handoffs, scratch));
   }
   clusters.sort((x, y) => COLLATOR.compare(x.clusterId, y.clusterId));
   return clusters;
@@ -221,6 +223,7 @@ function describeCluster(
   chains: ReadonlyArray<BleChain>,
   chainOf: Int32Array,
   irkLabels: ReadonlyArray<string>,
+  handoffs: BleHandoffFactors,
   scratch: ClusterScratch,
 ): AddressCluster {
   const size = members.length;
@@ -276,17 +279,25 @@ function describeCluster(
   for (const member of members) if (!chainIds.includes(chainOf[member])) chainIds.push(chainOf[member]);
   const parallel = chainIds.map((chain) => chains[chain].members.map((member) => addresses[member].address));
   const first = addresses[members[0]].address.replace(/:/g, '');
-  const rationale = clusterRationale(addresses, members, chainEdges, irkLabels);
+  const rationale = clusterRationale(addresses, members, chainEdges, irkLabels, handoffs);
   if (joins.length > 0) {
-    let handoffs = '';
-    for (const edge of chainEdges) handoffs += `${handoffs ? ', ' : ''}${addresses[edge.earlier].address} → ${addresses[edge.later].address}`;
-    if (handoffs) rationale.push(`joined by hand-off: ${handoffs}`);
-    rationale.push(`parallel chains: ${parallel.length} advertising sets followed by hand-off, joined by co-location (${parallel.map((chain) => chain.length).join(' + ')} addresses)`);
+    // Rationale lines are built flat (flat-text.ts): they stay in the result, and a line grown by
+    // `+=` would keep a node per piece and every factor text it was made of.
+    if (chainEdges.length > 0) {
+      const handoffs = new Array<string>(chainEdges.length);
+      for (let index = 0; index < chainEdges.length; index++) handoffs[index] = flatText(addresses[chainEdges[index].earlier].address, ' → ', addresses[chainEdges[index].later].address);
+      rationale.push(flatText('joined by hand-off: ', handoffs.join(', ')));
+    }
+    const sizes = new Array<number>(parallel.length);
+    for (let index = 0; index < parallel.length; index++) sizes[index] = parallel[index].length;
+    rationale.push(flatText('parallel chains: ', parallel.length, ' advertising sets followed by hand-off, joined by co-location (', sizes.join(' + '), ' addresses)'));
     for (const join of joins) {
       const terms = join.terms ?? [];
-      let text = '';
-      for (let index = 0; index < terms.length; index++) text += (index > 0 ? '; ' : '') + `${terms[index].name}: ${terms[index].text}`;
-      rationale.push(`co_location: ${addresses[join.memberA].address} ~ ${addresses[join.memberB].address} (concurrent sets) p=${Math.min(MAX_UNPROVEN_PROBABILITY, join.same).toFixed(3)}: ${text}`);
+      const texts = new Array<string>(terms.length);
+      for (let index = 0; index < terms.length; index++) texts[index] = flatText(terms[index].name, ': ', terms[index].text);
+      rationale.push(
+        flatText('co_location: ', addresses[join.memberA].address, ' ~ ', addresses[join.memberB].address, ' (concurrent sets) p=', Math.min(MAX_UNPROVEN_PROBABILITY, join.same).toFixed(3), ': ', texts.join('; ')),
+      );
     }
   }
   return {
@@ -298,10 +309,10 @@ function describeCluster(
   };
 }
 
-/** The factors of one name across the edges, in edge order. */
-function factorsNamed(edges: ReadonlyArray<BleLinkEdge>, name: BleLinkFactor['name']): BleLinkFactor[] {
+/** The factors of one name across the edges' factor lists, in edge order. */
+function factorsNamed(edgeFactors: ReadonlyArray<ReadonlyArray<BleLinkFactor>>, name: BleLinkFactor['name']): BleLinkFactor[] {
   const found: BleLinkFactor[] = [];
-  for (const edge of edges) for (const factor of edge.factors) if (factor.name === name) found.push(factor);
+  for (const factors of edgeFactors) for (const factor of factors) if (factor.name === name) found.push(factor);
   return found;
 }
 
@@ -324,22 +335,26 @@ function samePayloadCarried(addresses: ReadonlyArray<BleLinkableAddress>, edge: 
   return carried >= 0 && carried === addresses[edge.later].profile.headPayload;
 }
 
+/** The factors' texts joined by "; ", as one flat string. */
 function joinedTexts(factors: ReadonlyArray<BleLinkFactor>): string {
-  let text = '';
-  for (let index = 0; index < factors.length; index++) text += (index > 0 ? '; ' : '') + factors[index].text;
-  return text;
+  const texts = new Array<string>(factors.length);
+  for (let index = 0; index < factors.length; index++) texts[index] = factors[index].text;
+  return texts.join('; ');
 }
 
-function clusterRationale(addresses: ReadonlyArray<BleLinkableAddress>, members: number[], chainEdges: BleLinkEdge[], irkLabels: ReadonlyArray<string>): string[] {
+function clusterRationale(addresses: ReadonlyArray<BleLinkableAddress>, members: number[], chainEdges: BleLinkEdge[], irkLabels: ReadonlyArray<string>, handoffs: BleHandoffFactors): string[] {
   const lines: string[] = [];
   const keys = new Set<number>();
   for (const member of members) if (addresses[member].irk >= 0) keys.add(addresses[member].irk);
   for (const key of keys) {
     let count = 0;
     for (const member of members) if (addresses[member].irk === key) count++;
-    lines.push(`irk_resolution: ${count} addresses resolve under IRK '${irkLabels[key]}' (probability 1)`);
+    lines.push(flatText('irk_resolution: ', count, " addresses resolve under IRK '", irkLabels[key], "' (probability 1)"));
   }
   if (chainEdges.length > 0) {
+    // Described now, read into the lines below and dropped (see BleLinks.handoffs).
+    const edgeFactors = new Array<BleLinkFactor[]>(chainEdges.length);
+    for (let index = 0; index < chainEdges.length; index++) edgeFactors[index] = handoffs.clusterFactors(chainEdges[index].pair);
     const gaps: number[] = [];
     const lifetimes: number[] = [];
     let overlaps = 0;
@@ -352,35 +367,45 @@ function clusterRationale(addresses: ReadonlyArray<BleLinkableAddress>, members:
       if (edge.probability < minimum) minimum = edge.probability;
     }
     lines.push(
-      `rotation_interval_fit: ${overlaps === 0 ? 'sequential non-overlapping activity windows' : 'hand-offs'} consistent with RPA rotation; hand-off gaps ${printedRange(gaps, 1)} s, address lifetimes ${printedRange(lifetimes, 1)} min`,
+      flatText(
+        'rotation_interval_fit: ',
+        overlaps === 0 ? 'sequential non-overlapping activity windows' : 'hand-offs',
+        ' consistent with RPA rotation; hand-off gaps ',
+        printedRange(gaps, 1),
+        ' s, address lifetimes ',
+        printedRange(lifetimes, 1),
+        ' min',
+      ),
     );
-    const rssi = factorsNamed(chainEdges, 'rssi_continuity');
+    const rssi = factorsNamed(edgeFactors, 'rssi_continuity');
     if (rssi.length > 0) {
       let positive = 0;
       for (const factor of rssi) if (factor.llr > 0) positive++;
-      lines.push(`rssi_continuity: ${positive} of ${rssi.length} hand-offs continuous in RSSI (${joinedTexts(rssi)})`);
+      lines.push(flatText('rssi_continuity: ', positive, ' of ', rssi.length, ' hand-offs continuous in RSSI (', joinedTexts(rssi), ')'));
     }
-    const payload = factorsNamed(chainEdges, 'payload_signature_match');
+    const payload = factorsNamed(edgeFactors, 'payload_signature_match');
     if (payload.length > 0) {
       // A hand-off's payload factor reads "same payload signature …" exactly when the earlier
       // address's last payload is the later one's first (describePair in linkage.ts); asked of the
       // profiles, the factor texts (built by concatenation) are not flattened here just to be read.
       let exact = 0;
-      for (const edge of chainEdges) for (const factor of edge.factors) if (factor.name === 'payload_signature_match' && samePayloadCarried(addresses, edge)) exact++;
+      for (let index = 0; index < chainEdges.length; index++) {
+        for (const factor of edgeFactors[index]) if (factor.name === 'payload_signature_match' && samePayloadCarried(addresses, chainEdges[index])) exact++;
+      }
       lines.push(
         exact === payload.length
-          ? `payload_signature_match: identical payload signature carried across all ${members.length} addresses`
-          : `payload_signature_match: ${joinedTexts(payload)}`,
+          ? flatText('payload_signature_match: identical payload signature carried across all ', members.length, ' addresses')
+          : flatText('payload_signature_match: ', joinedTexts(payload)),
       );
     }
-    const interval = factorsNamed(chainEdges, 'adv_interval_similarity');
-    if (interval.length > 0) lines.push(`adv_interval_similarity: ${joinedTexts(interval)}`);
+    const interval = factorsNamed(edgeFactors, 'adv_interval_similarity');
+    if (interval.length > 0) lines.push(flatText('adv_interval_similarity: ', joinedTexts(interval)));
     lines.push(
       overlaps === 0
         ? 'co_occurrence: no two members active at the same time (evidence against linkage absent)'
-        : `co_occurrence: ${overlaps} hand-offs overlap in time (one phone can advertise several sets at once)`,
+        : flatText('co_occurrence: ', overlaps, ' hand-offs overlap in time (one phone can advertise several sets at once)'),
     );
-    lines.push(`weakest hand-off probability ${Math.min(MAX_UNPROVEN_PROBABILITY, minimum).toFixed(3)}; non-adjacent cells are products along the chain`);
+    lines.push(flatText('weakest hand-off probability ', Math.min(MAX_UNPROVEN_PROBABILITY, minimum).toFixed(3), '; non-adjacent cells are products along the chain'));
   }
   return lines;
 }

@@ -57,11 +57,10 @@ export interface BleLinkContext {
   /** Skip the fitted calibration (calibration.ts). */
   uncalibrated?: boolean;
   /**
-   * Describe every pair at or above DESCRIBE_ABOVE with all its factors (for the candidate list);
-   * otherwise only the pairs clusters take (probability above 0.5), with only the factors clusters
-   * read (rssi_continuity, payload_signature_match, adv_interval_similarity: clusterRationale in
-   * clusters.ts), described the same way. No other factor text reaches the output then, and those
-   * texts were the largest share of the objects the linkage made (and kept to the end).
+   * Describe every pair at or above DESCRIBE_ABOVE with all its factors (for the candidate list).
+   * Clusters read only rssi_continuity, payload_signature_match and adv_interval_similarity
+   * (clusterRationale in clusters.ts) of the hand-offs they are made of, and ask for them when
+   * they are built (BleLinks.handoffs), described the same way, in either mode.
    */
   describeCandidates?: boolean;
 }
@@ -80,11 +79,18 @@ export interface BleLinkFactor {
 
 /** One scored pair as an object (clusters and learned models read a few of them). */
 export interface BleLinkEdge {
+  /** Its index in `BleLinks`. */
+  pair: number;
   earlier: number;
   later: number;
   probability: number;
   gapS: number;
-  factors: BleLinkFactor[];
+}
+
+/** The factors clusters read of a hand-off (see BleLinkContext.describeCandidates), made on request. */
+export interface BleHandoffFactors {
+  /** Pair `pair`'s rssi_continuity, payload_signature_match and adv_interval_similarity factors ([] for a pair not described). */
+  clusterFactors(pair: number): BleLinkFactor[];
 }
 
 /** Every scored pair, as parallel arrays: pair e is earlier[e] → later[e]. */
@@ -93,18 +99,23 @@ export interface BleLinks {
   later: Int32Array;
   probability: Float64Array;
   /**
-   * Factors of the pairs that are described (probability ≥ DESCRIBE_ABOVE or a shared IRK, and
-   * above 0.5 without `describeCandidates`); undefined for the rest. Without `describeCandidates`
-   * only the factors clusters read (see BleLinkContext.describeCandidates).
+   * With `describeCandidates`: all factors of the pairs that are described (probability ≥
+   * DESCRIBE_ABOVE or a shared IRK), undefined for the rest. Empty otherwise.
    */
   factors: Array<BleLinkFactor[] | undefined>;
+  /**
+   * The factors clusters read, described when the cluster is: the clusters of the 1M bench
+   * input describe ~3,000 hand-offs, and factor texts made during the linkage lived through the
+   * whole co-location stage (copied by its scavenges) only to be joined into a few rationale lines.
+   */
+  handoffs: BleHandoffFactors;
 }
 
 /** Pair `e` of `links` as an object. */
 export function bleLinkEdge(addresses: ReadonlyArray<BleLinkableAddress>, links: BleLinks, e: number): BleLinkEdge {
   const earlier = links.earlier[e];
   const later = links.later[e];
-  return { earlier, later, probability: links.probability[e], gapS: (addresses[later].profile.firstMs - addresses[earlier].profile.lastMs) / 1000, factors: links.factors[e] ?? [] };
+  return { pair: e, earlier, later, probability: links.probability[e], gapS: (addresses[later].profile.firstMs - addresses[earlier].profile.lastMs) / 1000 };
 }
 
 const OVERLAP_LIMIT_S = 30;
@@ -504,8 +515,26 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
 
 /** Pairs below this probability are reported without factor texts (making them dominates the cost). */
 const DESCRIBE_ABOVE = 0.01;
-/** Clusters take the pairs above this probability (analyze.ts). */
-const LIKELY = 0.5;
+
+/**
+ * Describes the pairs that qualify (a shared IRK, or a model probability ≥ DESCRIBE_ABOVE) with
+ * the factors clusters read, on request (BleLinks.handoffs).
+ */
+class HandoffDescriber implements BleHandoffFactors {
+  constructor(
+    private readonly addresses: ReadonlyArray<BleLinkableAddress>,
+    private readonly context: BleLinkContext,
+    private readonly rarity: PayloadRarity,
+    private readonly pairs: BleCandidatePairs,
+    private readonly described: Uint8Array,
+  ) {}
+
+  clusterFactors(pair: number): BleLinkFactor[] {
+    const factors: BleLinkFactor[] = [];
+    if (this.described[pair]) describePair(this.addresses[this.pairs.earlier[pair]], this.addresses[this.pairs.later[pair]], this.context, this.rarity, factors, false);
+    return factors;
+  }
+}
 
 /** Scores and calibrates every candidate pair. */
 export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext): BleLinks {
@@ -534,26 +563,28 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
   const marginals = matchingMarginals(addresses.length, pairs, logK);
   // Calibrated in place: each pair's marginal is read before it is replaced.
   const probability = marginals;
-  const factors: Array<BleLinkFactor[] | undefined> = new Array(count);
+  const every = context.describeCandidates ?? false;
+  const factors: Array<BleLinkFactor[] | undefined> = every ? new Array(count) : [];
+  // Described by the model's own probability: calibration lifts the many near-zero pairs to the
+  // small base rate of their bin, and describing all of them would dominate the cost.
+  const described = new Uint8Array(count);
   // Pairs are described into one scratch list and keep an exact-size copy: a list grown by push
   // keeps room for more, and these lists live to the end of the analysis.
-  const described: BleLinkFactor[] = [];
+  const scratch: BleLinkFactor[] = [];
   for (let e = 0; e < count; e++) {
     const ai = pairs.earlier[e];
     const bi = pairs.later[e];
     const sameKey = irk[ai] >= 0 && irk[ai] === irk[bi];
     const marginal = marginals[e];
     probability[e] = sameKey ? 1 : context.uncalibrated ? marginal : calibrated('handoff', marginal);
-    // Described by the model's own probability: calibration lifts the many near-zero pairs to the
-    // small base rate of their bin, and describing all of them would dominate the cost.
-    if ((sameKey || marginal >= DESCRIBE_ABOVE) && (context.describeCandidates || probability[e] > LIKELY)) {
-      const a = addresses[ai];
-      const every = context.describeCandidates ?? false;
-      described.length = 0;
-      if (every) described.push(sameKey ? { name: 'irk_resolution', llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` } : describePrior(a, context, priors[ai]));
-      describePair(a, addresses[bi], context, rarity, described, every);
-      factors[e] = described.slice();
-    }
+    if (!sameKey && marginal < DESCRIBE_ABOVE) continue;
+    described[e] = 1;
+    if (!every) continue;
+    const a = addresses[ai];
+    scratch.length = 0;
+    scratch.push(sameKey ? { name: 'irk_resolution', llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` } : describePrior(a, context, priors[ai]));
+    describePair(a, addresses[bi], context, rarity, scratch, true);
+    factors[e] = scratch.slice();
   }
-  return { earlier: pairs.earlier, later: pairs.later, probability, factors };
+  return { earlier: pairs.earlier, later: pairs.later, probability, factors, handoffs: new HandoffDescriber(addresses, context, rarity, pairs, described) };
 }
