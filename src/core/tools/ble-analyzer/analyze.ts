@@ -5,6 +5,7 @@ import { bleAhFor, resolvesUnder, type BleAhFunction } from './ah.ts';
 import { buildAddressProfiles, type BleAddressProfile, type BleProfileSegments } from './address-profiles.ts';
 import { classifyBleAddress } from './classify.ts';
 import { formatBleCount } from './count-format.ts';
+import { BleKeyedTexts } from './keyed-texts.ts';
 import { BleTextPool } from './text-pool.ts';
 import { flatText } from './flat-text.ts';
 import { buildChains, buildClusters } from './clusters.ts';
@@ -115,6 +116,8 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   const addressRoles = new Int32Array(ROLES);
   // Evidence lines repeat across addresses (a few hundred distinct in thousands): the result keeps one copy of each.
   const evidenceTexts = new BleTextPool();
+  // …and most of the repeated ones are built once, keyed by their counts.
+  const keyedTexts = new BleKeyedTexts();
   const classify = (model: BleRotationModel) => {
     classification.length = 0;
     sparse = 0;
@@ -135,7 +138,8 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
         dataSpanMs: dataEndMs - dataStartMs,
         irkLabel: irkOf[id] >= 0 ? irkLabels[irkOf[id]] : undefined,
         foldedCopies: foldedInto.get(id),
-        payloadNote: profile ? payloadNote(store, profile) : undefined,
+        payloadNote: profile ? payloadNote(store, profile, keyedTexts) : undefined,
+        texts: keyedTexts,
       });
       typeOf[id] = verdict.type;
       if (observed[id] < options.minObservationCount) sparse++;
@@ -318,6 +322,7 @@ function travelRelations(addresses: ReadonlyArray<BleLinkableAddress>, chains: R
 }
 
 type PayloadContent = 'manufacturer data' | 'service UUID' | 'advertising data';
+const PAYLOAD_CONTENTS: ReadonlyArray<PayloadContent> = ['manufacturer data', 'service UUID', 'advertising data'];
 
 /** The note of a single-payload address, per kind of content: one string each, not one per address. */
 const STABLE_PAYLOAD_NOTE: Readonly<Record<PayloadContent, string>> = {
@@ -326,14 +331,26 @@ const STABLE_PAYLOAD_NOTE: Readonly<Record<PayloadContent, string>> = {
   'advertising data': 'Stable advertising data payload signature',
 };
 
-function payloadNote(store: BleObservationStore, profile: BleAddressProfile): string | undefined {
+/** BleKeyedTexts kinds of the payload notes (apart from those of classify.ts). */
+const MOSTLY_STABLE_NOTE = 100;
+const ROTATING_NOTE = 101;
+
+function payloadNote(store: BleObservationStore, profile: BleAddressProfile, texts: BleKeyedTexts): string | undefined {
   if (profile.dominantPayload < 0) return undefined;
   const features = store.payloadFeatures(profile.dominantPayload);
-  const what: PayloadContent = features.manufacturerData ? 'manufacturer data' : features.serviceUuids ? 'service UUID' : 'advertising data';
+  const content = features.manufacturerData ? 0 : features.serviceUuids ? 1 : 2;
+  const what = PAYLOAD_CONTENTS[content];
   if (profile.distinctPayloads === 1) return STABLE_PAYLOAD_NOTE[what];
-  // Flat strings: every address keeps its note to the end (flat-text.ts).
-  if (profile.dominantShare >= 0.8) return flatText('Mostly stable ', what, ' payload signature (', Math.round(profile.dominantShare * 100), '% of packets)');
-  return flatText(profile.distinctPayloads, ' payload signatures (rotating ', what, ' content)');
+  // Flat strings (flat-text.ts), built once per analysis for each content and count.
+  if (profile.dominantShare >= 0.8) {
+    const percent = Math.round(profile.dominantShare * 100);
+    let note = texts.get(MOSTLY_STABLE_NOTE, content, percent);
+    if (note === undefined) texts.set(MOSTLY_STABLE_NOTE, content, percent, (note = flatText('Mostly stable ', what, ' payload signature (', percent, '% of packets)')));
+    return note;
+  }
+  let note = texts.get(ROTATING_NOTE, content, profile.distinctPayloads);
+  if (note === undefined) texts.set(ROTATING_NOTE, content, profile.distinctPayloads, (note = flatText(profile.distinctPayloads, ' payload signatures (rotating ', what, ' content)')));
+  return note;
 }
 
 /** "name: text" of each factor or term, in order (the candidates' printed factors). */
