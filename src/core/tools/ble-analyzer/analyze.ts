@@ -12,7 +12,7 @@ import { buildChains, buildClusters } from './clusters.ts';
 import { scoreChainPairs, type BleChainPair } from './co-location.ts';
 import { foldCorruptedAddresses } from './corruption.ts';
 import { selectKth } from './quickselect.ts';
-import { bleLinkEdge, linkAddresses, type BleLinkableAddress, type BleLinkEdge, type BleLinks } from './linkage.ts';
+import { linkAddresses, type BleLinkableAddress, type BleLinks } from './linkage.ts';
 import { BleScanner, type BleObservationStore } from './observations.ts';
 import { BLE_NEUTRAL_ROTATION, bleRotationModel, describeLifetimeRange, learnRotationModel, type BleRotationModel } from './rotation-model.ts';
 
@@ -204,10 +204,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
       links = linkAddresses(linkable, { ...context, model });
       classify(model);
     }
-    // Clusters only take pairs with p > 0.5: only those become edge objects.
-    const likely: BleLinkEdge[] = [];
-    for (let e = 0; e < links.earlier.length; e++) if (links.probability[e] > 0.5) likely.push(bleLinkEdge(linkable, links, e));
-    const chained = buildChains(linkable, likely);
+    const chained = buildChains(linkable, links);
     const { pairs } = scoreChainPairs(chained.chains, linkable, store.events, store.receiverNames, dataStartMs, dataEndMs, options.uncalibrated ?? false);
     candidatePairs = links.earlier.length + pairs.length;
     if (options.includeCandidates) candidates = candidateList(linkable, links, pairs);

@@ -1,7 +1,7 @@
 import type { AddressCluster } from './analysis-types.ts';
 import type { BleChain, BleChainPair } from './co-location.ts';
 import { flatText } from './flat-text.ts';
-import type { BleHandoffFactors, BleLinkableAddress, BleLinkEdge, BleLinkFactor } from './linkage.ts';
+import type { BleHandoffFactors, BleLinkableAddress, BleLinkFactor, BleScoredPairs } from './linkage.ts';
 
 /**
  * Clusters in two steps.
@@ -72,22 +72,27 @@ export interface BleChains {
   chains: BleChain[];
   /** Chain index of every linkable address. */
   chainOf: Int32Array;
-  /** The hand-off edges the chains are made of. */
-  kept: BleLinkEdge[];
+  /** The scored hand-offs the chains were built from… */
+  pairs: BleScoredPairs;
+  /** …and the indices of those the chains are made of, best first. Indices rather than an object per hand-off: they live through the co-location stage. */
+  kept: Int32Array;
 }
 
-/** Chains of hand-offs (step 1); every linkable address is in exactly one chain (often alone). */
-export function buildChains(addresses: ReadonlyArray<BleLinkableAddress>, edges: ReadonlyArray<BleLinkEdge>): BleChains {
+/** Chains of hand-offs (step 1) from the pairs above 0.5; every linkable address is in exactly one chain (often alone). */
+export function buildChains(addresses: ReadonlyArray<BleLinkableAddress>, pairs: BleScoredPairs): BleChains {
   const successor = new Int32Array(addresses.length).fill(-1);
   const predecessor = new Int32Array(addresses.length).fill(-1);
   const order = addressOrder(addresses);
-  const ranked = edges.filter((edge) => edge.probability > 0.5).sort((x, y) => y.probability - x.probability || order(x.earlier, y.earlier) || order(x.later, y.later));
-  const kept: BleLinkEdge[] = [];
-  for (const edge of ranked) {
-    if (successor[edge.earlier] >= 0 || predecessor[edge.later] >= 0) continue;
-    successor[edge.earlier] = edge.later;
-    predecessor[edge.later] = edge.earlier;
-    kept.push(edge);
+  const { earlier, later, probability } = pairs;
+  const ranked: number[] = [];
+  for (let e = 0; e < probability.length; e++) if (probability[e] > 0.5) ranked.push(e);
+  ranked.sort((x, y) => probability[y] - probability[x] || order(earlier[x], earlier[y]) || order(later[x], later[y]));
+  const kept: number[] = [];
+  for (const e of ranked) {
+    if (successor[earlier[e]] >= 0 || predecessor[later[e]] >= 0) continue;
+    successor[earlier[e]] = later[e];
+    predecessor[later[e]] = earlier[e];
+    kept.push(e);
   }
   const chains: BleChain[] = [];
   const chainOf = new Int32Array(addresses.length).fill(-1);
@@ -102,7 +107,7 @@ export function buildChains(addresses: ReadonlyArray<BleLinkableAddress>, edges:
     }
     chains.push({ members, firstMs: addresses[members[0]].profile.firstMs, lastMs: addresses[members[members.length - 1]].profile.lastMs });
   }
-  return { chains, chainOf, kept };
+  return { chains, chainOf, pairs, kept: Int32Array.from(kept) };
 }
 
 
@@ -145,11 +150,12 @@ export function buildClusters(
   handoffs: BleHandoffFactors,
 ): AddressCluster[] {
   const { chains, chainOf, kept } = chained;
+  const { earlier, later, probability } = chained.pairs;
   const sets = new UnionFind(addresses.length);
   const tree: TreeEdge[] = [];
-  for (const edge of kept) {
-    sets.union(edge.earlier, edge.later);
-    tree.push({ x: edge.earlier, y: edge.later, probability: edge.probability });
+  for (const e of kept) {
+    sets.union(earlier[e], later[e]);
+    tree.push({ x: earlier[e], y: later[e], probability: probability[e] });
   }
   // Co-location joins, best first: a chain pair joins when one device is the likelier story.
   const order = addressOrder(addresses);
@@ -182,12 +188,12 @@ export function buildClusters(
     if (list) list.push(index);
     else groups.set(root, [index]);
   });
-  const keptByRoot = new Map<number, BleLinkEdge[]>();
-  for (const edge of kept) {
-    const root = sets.find(edge.earlier);
+  const keptByRoot = new Map<number, number[]>();
+  for (const e of kept) {
+    const root = sets.find(earlier[e]);
     const list = keptByRoot.get(root);
-    if (list) list.push(edge);
-    else keptByRoot.set(root, [edge]);
+    if (list) list.push(e);
+    else keptByRoot.set(root, [e]);
   }
   const treeByRoot = new Map<number, TreeEdge[]>();
   for (const edge of tree) {
@@ -202,7 +208,7 @@ export function buildClusters(
   for (const [root, members] of groups) {
     if (members.length < 2) continue;
     members.sort((x, y) => addresses[x].profile.firstMs - addresses[y].profile.firstMs || order(x, y));
-    clusters.push(describeCluster(addresses, members, keptByRoot.get(root) ?? [], treeByRoot.get(root) ?? [], joinsByRoot.get(root) ?? [], chains, chainOf, irkLabels, handoffs, scratch));
+    clusters.push(describeCluster(addresses, members, chained.pairs, keptByRoot.get(root) ?? [], treeByRoot.get(root) ?? [], joinsByRoot.get(root) ?? [], chains, chainOf, irkLabels, handoffs, scratch));
   }
   clusters.sort((x, y) => COLLATOR.compare(x.clusterId, y.clusterId));
   return clusters;
@@ -217,7 +223,8 @@ const MAX_UNPROVEN_PROBABILITY = 0.999;
 function describeCluster(
   addresses: ReadonlyArray<BleLinkableAddress>,
   members: number[],
-  chainEdges: BleLinkEdge[],
+  pairs: BleScoredPairs,
+  chainEdges: number[],
   tree: TreeEdge[],
   joins: BleChainPair[],
   chains: ReadonlyArray<BleChain>,
@@ -279,13 +286,13 @@ function describeCluster(
   for (const member of members) if (!chainIds.includes(chainOf[member])) chainIds.push(chainOf[member]);
   const parallel = chainIds.map((chain) => chains[chain].members.map((member) => addresses[member].address));
   const first = addresses[members[0]].address.replace(/:/g, '');
-  const rationale = clusterRationale(addresses, members, chainEdges, irkLabels, handoffs);
+  const rationale = clusterRationale(addresses, members, pairs, chainEdges, irkLabels, handoffs);
   if (joins.length > 0) {
     // Rationale lines are built flat (flat-text.ts): they stay in the result, and a line grown by
     // `+=` would keep a node per piece and every factor text it was made of.
     if (chainEdges.length > 0) {
       const handoffs = new Array<string>(chainEdges.length);
-      for (let index = 0; index < chainEdges.length; index++) handoffs[index] = flatText(addresses[chainEdges[index].earlier].address, ' → ', addresses[chainEdges[index].later].address);
+      for (let index = 0; index < chainEdges.length; index++) handoffs[index] = flatText(addresses[pairs.earlier[chainEdges[index]]].address, ' → ', addresses[pairs.later[chainEdges[index]]].address);
       rationale.push(flatText('joined by hand-off: ', handoffs.join(', ')));
     }
     const sizes = new Array<number>(parallel.length);
@@ -329,10 +336,10 @@ function printedRange(values: ReadonlyArray<number>, digits: number): string {
   return lowText === highText ? lowText : `${lowText}–${highText}`;
 }
 
-/** Whether a hand-off carries its payload signature over unchanged (see clusterRationale). */
-function samePayloadCarried(addresses: ReadonlyArray<BleLinkableAddress>, edge: BleLinkEdge): boolean {
-  const carried = addresses[edge.earlier].profile.tailPayload;
-  return carried >= 0 && carried === addresses[edge.later].profile.headPayload;
+/** Whether hand-off `e` carries its payload signature over unchanged (see clusterRationale). */
+function samePayloadCarried(addresses: ReadonlyArray<BleLinkableAddress>, pairs: BleScoredPairs, e: number): boolean {
+  const carried = addresses[pairs.earlier[e]].profile.tailPayload;
+  return carried >= 0 && carried === addresses[pairs.later[e]].profile.headPayload;
 }
 
 /** The factors' texts joined by "; ", as one flat string. */
@@ -342,7 +349,14 @@ function joinedTexts(factors: ReadonlyArray<BleLinkFactor>): string {
   return texts.join('; ');
 }
 
-function clusterRationale(addresses: ReadonlyArray<BleLinkableAddress>, members: number[], chainEdges: BleLinkEdge[], irkLabels: ReadonlyArray<string>, handoffs: BleHandoffFactors): string[] {
+function clusterRationale(
+  addresses: ReadonlyArray<BleLinkableAddress>,
+  members: number[],
+  pairs: BleScoredPairs,
+  chainEdges: number[],
+  irkLabels: ReadonlyArray<string>,
+  handoffs: BleHandoffFactors,
+): string[] {
   const lines: string[] = [];
   const keys = new Set<number>();
   for (const member of members) if (addresses[member].irk >= 0) keys.add(addresses[member].irk);
@@ -354,17 +368,18 @@ function clusterRationale(addresses: ReadonlyArray<BleLinkableAddress>, members:
   if (chainEdges.length > 0) {
     // Described now, read into the lines below and dropped (see BleLinks.handoffs).
     const edgeFactors = new Array<BleLinkFactor[]>(chainEdges.length);
-    for (let index = 0; index < chainEdges.length; index++) edgeFactors[index] = handoffs.clusterFactors(chainEdges[index].pair);
+    for (let index = 0; index < chainEdges.length; index++) edgeFactors[index] = handoffs.clusterFactors(chainEdges[index]);
     const gaps: number[] = [];
     const lifetimes: number[] = [];
     let overlaps = 0;
     let minimum = Infinity;
-    for (const edge of chainEdges) {
-      gaps.push(edge.gapS);
-      if (edge.gapS < -1) overlaps++;
-      const earlier = addresses[edge.earlier].profile;
+    for (const e of chainEdges) {
+      const earlier = addresses[pairs.earlier[e]].profile;
+      const gapS = (addresses[pairs.later[e]].profile.firstMs - earlier.lastMs) / 1000;
+      gaps.push(gapS);
+      if (gapS < -1) overlaps++;
       lifetimes.push((earlier.lastMs - earlier.firstMs) / 60_000);
-      if (edge.probability < minimum) minimum = edge.probability;
+      if (pairs.probability[e] < minimum) minimum = pairs.probability[e];
     }
     lines.push(
       flatText(
@@ -390,7 +405,7 @@ function clusterRationale(addresses: ReadonlyArray<BleLinkableAddress>, members:
       // profiles, the factor texts (built by concatenation) are not flattened here just to be read.
       let exact = 0;
       for (let index = 0; index < chainEdges.length; index++) {
-        for (const factor of edgeFactors[index]) if (factor.name === 'payload_signature_match' && samePayloadCarried(addresses, chainEdges[index])) exact++;
+        for (const factor of edgeFactors[index]) if (factor.name === 'payload_signature_match' && samePayloadCarried(addresses, pairs, chainEdges[index])) exact++;
       }
       lines.push(
         exact === payload.length

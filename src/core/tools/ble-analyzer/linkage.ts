@@ -77,14 +77,11 @@ export interface BleLinkFactor {
   text: string;
 }
 
-/** One scored pair as an object (clusters and learned models read a few of them). */
-export interface BleLinkEdge {
-  /** Its index in `BleLinks`. */
-  pair: number;
-  earlier: number;
-  later: number;
-  probability: number;
-  gapS: number;
+/** Scored pairs as parallel arrays: pair e is earlier[e] → later[e] with probability[e]. */
+export interface BleScoredPairs {
+  earlier: Int32Array;
+  later: Int32Array;
+  probability: Float64Array;
 }
 
 /** The factors clusters read of a hand-off (see BleLinkContext.describeCandidates), made on request. */
@@ -94,10 +91,7 @@ export interface BleHandoffFactors {
 }
 
 /** Every scored pair, as parallel arrays: pair e is earlier[e] → later[e]. */
-export interface BleLinks {
-  earlier: Int32Array;
-  later: Int32Array;
-  probability: Float64Array;
+export interface BleLinks extends BleScoredPairs {
   /**
    * With `describeCandidates`: all factors of the pairs that are described (probability ≥
    * DESCRIBE_ABOVE or a shared IRK), undefined for the rest. Empty otherwise.
@@ -109,13 +103,6 @@ export interface BleLinks {
    * whole co-location stage (copied by its scavenges) only to be joined into a few rationale lines.
    */
   handoffs: BleHandoffFactors;
-}
-
-/** Pair `e` of `links` as an object. */
-export function bleLinkEdge(addresses: ReadonlyArray<BleLinkableAddress>, links: BleLinks, e: number): BleLinkEdge {
-  const earlier = links.earlier[e];
-  const later = links.later[e];
-  return { pair: e, earlier, later, probability: links.probability[e], gapS: (addresses[later].profile.firstMs - addresses[earlier].profile.lastMs) / 1000 };
 }
 
 const OVERLAP_LIMIT_S = 30;
