@@ -366,9 +366,20 @@ function clusterRationale(
     lines.push(flatText('irk_resolution: ', count, " addresses resolve under IRK '", irkLabels[key], "' (probability 1)"));
   }
   if (chainEdges.length > 0) {
+    // Every described hand-off has one payload factor, and it reads "same payload signature …"
+    // exactly when the earlier address's last payload is the later one's first (describePair in
+    // linkage.ts): when all do, the line says so and no payload text is needed.
+    let described = 0;
+    let exact = 0;
+    for (const e of chainEdges) {
+      if (!handoffs.described(e)) continue;
+      described++;
+      if (samePayloadCarried(addresses, pairs, e)) exact++;
+    }
+    const payloadTexts = exact !== described;
     // Described now, read into the lines below and dropped (see BleLinks.handoffs).
     const edgeFactors = new Array<BleLinkFactor[]>(chainEdges.length);
-    for (let index = 0; index < chainEdges.length; index++) edgeFactors[index] = handoffs.clusterFactors(chainEdges[index]);
+    for (let index = 0; index < chainEdges.length; index++) edgeFactors[index] = handoffs.clusterFactors(chainEdges[index], payloadTexts);
     const gaps: number[] = [];
     const lifetimes: number[] = [];
     let overlaps = 0;
@@ -398,19 +409,11 @@ function clusterRationale(
       for (const factor of rssi) if (factor.llr > 0) positive++;
       lines.push(flatText('rssi_continuity: ', positive, ' of ', rssi.length, ' hand-offs continuous in RSSI (', joinedTexts(rssi), ')'));
     }
-    const payload = factorsNamed(edgeFactors, 'payload_signature_match');
-    if (payload.length > 0) {
-      // A hand-off's payload factor reads "same payload signature …" exactly when the earlier
-      // address's last payload is the later one's first (describePair in linkage.ts); asked of the
-      // profiles, the factor texts (built by concatenation) are not flattened here just to be read.
-      let exact = 0;
-      for (let index = 0; index < chainEdges.length; index++) {
-        for (const factor of edgeFactors[index]) if (factor.name === 'payload_signature_match' && samePayloadCarried(addresses, pairs, chainEdges[index])) exact++;
-      }
+    if (described > 0) {
       lines.push(
-        exact === payload.length
-          ? flatText('payload_signature_match: identical payload signature carried across all ', members.length, ' addresses')
-          : flatText('payload_signature_match: ', joinedTexts(payload)),
+        payloadTexts
+          ? flatText('payload_signature_match: ', joinedTexts(factorsNamed(edgeFactors, 'payload_signature_match')))
+          : flatText('payload_signature_match: identical payload signature carried across all ', members.length, ' addresses'),
       );
     }
     const interval = factorsNamed(edgeFactors, 'adv_interval_similarity');

@@ -86,8 +86,14 @@ export interface BleScoredPairs {
 
 /** The factors clusters read of a hand-off (see BleLinkContext.describeCandidates), made on request. */
 export interface BleHandoffFactors {
-  /** Pair `pair`'s rssi_continuity, payload_signature_match and adv_interval_similarity factors ([] for a pair not described). */
-  clusterFactors(pair: number): BleLinkFactor[];
+  /** Whether pair `pair` is described (a shared IRK, or a model probability ≥ DESCRIBE_ABOVE). */
+  described(pair: number): boolean;
+  /**
+   * Pair `pair`'s rssi_continuity, payload_signature_match (only with `payloadText`: clusters
+   * quote it only when the payload signature changes somewhere in the chain) and
+   * adv_interval_similarity factors; [] for a pair not described.
+   */
+  clusterFactors(pair: number, payloadText: boolean): BleLinkFactor[];
 }
 
 /** Every scored pair, as parallel arrays: pair e is earlier[e] → later[e]. */
@@ -162,7 +168,7 @@ function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: B
  * BleLinkContext.describeCandidates). Only reported pairs are described (the text dominates the
  * cost otherwise); `PairScorer` sums the same terms for every pair.
  */
-function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: BleLinkContext, rarity: PayloadRarity, factors: BleLinkFactor[], every: boolean): void {
+function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: BleLinkContext, rarity: PayloadRarity, factors: BleLinkFactor[], every: boolean, payload = true): void {
   const window = context.linkageWindowS;
   const pa = a.profile;
   const pb = b.profile;
@@ -195,7 +201,9 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
 
   // RSSI continuity: A's last packets against B's first, per receiver that heard both.
   let rssiLlr = 0;
-  let parts: string[] | undefined;
+  // The text's pieces in one list, joined once ("RSSI rx-1 Δ0.3 dB, rx-2 Δ1.1 dB (+3.2)"): a
+  // string per receiver and a second join made three strings per receiver that were dropped at once.
+  let pieces: Array<string> | undefined;
   const { from, receiver, headRssi, tailRssi } = context.receivers;
   for (let ra = from[pa.id]; ra < from[pa.id + 1]; ra++) {
     if (Number.isNaN(tailRssi[ra])) continue;
@@ -207,11 +215,36 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
     const different = RSSI_DIFFERENT_SD_DB;
     const llr = clamp(RSSI_LOG_SD_RATIO - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
     rssiLlr += 0.8 * llr;
-    (parts ??= []).push(`${context.receiverNames[receiver[ra]]} Δ${toFixedOne(Math.abs(d))} dB`);
+    if (pieces) pieces.push(', ');
+    else pieces = ['RSSI '];
+    pieces.push(context.receiverNames[receiver[ra]], ' Δ', toFixedOne(Math.abs(d)), ' dB');
   }
-  if (parts) factors.push({ name: 'rssi_continuity', llr: rssiLlr, text: flatText('RSSI ', parts.join(', '), ' (', signed(rssiLlr), ')') });
+  if (pieces) {
+    pieces.push(' (', signed(rssiLlr), ')');
+    factors.push({ name: 'rssi_continuity', llr: rssiLlr, text: pieces.join('') });
+  }
 
   // Payload: exact signature carried over, else same template (vendor/model structure), else different.
+  if (payload) describePayload(pa, pb, context, rarity, factors);
+
+  // Advertising interval: same device keeps its interval (log ratio σ 0.25); devices differ (σ 1).
+  if (Number.isFinite(pa.advIntervalS) && Number.isFinite(pb.advIntervalS)) {
+    const r = Math.log(pa.advIntervalS / pb.advIntervalS);
+    const llr = clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
+    factors.push({ name: 'adv_interval_similarity', llr, text: flatText('advertising interval ', Math.round(pa.advIntervalS * 1000), ' → ', Math.round(pb.advIntervalS * 1000), ' ms (', signed(llr), ')') });
+  }
+
+  // Address kind and IRK mismatch: not read by clusters.
+  if (!every) return;
+  if (a.type !== b.type) factors.push({ name: 'address_kind', llr: -2.5, text: `${a.type} → ${b.type}: devices rarely switch address kind (−2.5)` });
+  if (a.irk >= 0 && b.irk !== a.irk) {
+    const llr = b.irk >= 0 ? -LOG_K_LIMIT : -8;
+    factors.push({ name: 'irk_resolution', llr, text: `${a.address} resolves under IRK '${context.irkLabels[a.irk]}', ${b.address} does not (${signed(llr)})` });
+  }
+}
+
+/** The payload_signature_match factor of A's last payload against B's first (describePair). */
+function describePayload(pa: BleAddressProfile, pb: BleAddressProfile, context: BleLinkContext, rarity: PayloadRarity, factors: BleLinkFactor[]): void {
   const n = Math.max(1, rarity.total - 1);
   const floor = 0.5 / n;
   const sigA = pa.tailPayload;
@@ -233,21 +266,6 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
   } else {
     const llr = Math.log(0.02 / Math.max(0.05, 1 - templateShare));
     factors.push({ name: 'payload_signature_match', llr, text: `different AD content (${signed(llr)})` });
-  }
-
-  // Advertising interval: same device keeps its interval (log ratio σ 0.25); devices differ (σ 1).
-  if (Number.isFinite(pa.advIntervalS) && Number.isFinite(pb.advIntervalS)) {
-    const r = Math.log(pa.advIntervalS / pb.advIntervalS);
-    const llr = clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
-    factors.push({ name: 'adv_interval_similarity', llr, text: flatText('advertising interval ', Math.round(pa.advIntervalS * 1000), ' → ', Math.round(pb.advIntervalS * 1000), ' ms (', signed(llr), ')') });
-  }
-
-  // Address kind and IRK mismatch: not read by clusters.
-  if (!every) return;
-  if (a.type !== b.type) factors.push({ name: 'address_kind', llr: -2.5, text: `${a.type} → ${b.type}: devices rarely switch address kind (−2.5)` });
-  if (a.irk >= 0 && b.irk !== a.irk) {
-    const llr = b.irk >= 0 ? -LOG_K_LIMIT : -8;
-    factors.push({ name: 'irk_resolution', llr, text: `${a.address} resolves under IRK '${context.irkLabels[a.irk]}', ${b.address} does not (${signed(llr)})` });
   }
 }
 
@@ -513,12 +531,16 @@ class HandoffDescriber implements BleHandoffFactors {
     private readonly context: BleLinkContext,
     private readonly rarity: PayloadRarity,
     private readonly pairs: BleCandidatePairs,
-    private readonly described: Uint8Array,
+    private readonly describedPairs: Uint8Array,
   ) {}
 
-  clusterFactors(pair: number): BleLinkFactor[] {
+  described(pair: number): boolean {
+    return this.describedPairs[pair] === 1;
+  }
+
+  clusterFactors(pair: number, payloadText: boolean): BleLinkFactor[] {
     const factors: BleLinkFactor[] = [];
-    if (this.described[pair]) describePair(this.addresses[this.pairs.earlier[pair]], this.addresses[this.pairs.later[pair]], this.context, this.rarity, factors, false);
+    if (this.describedPairs[pair]) describePair(this.addresses[this.pairs.earlier[pair]], this.addresses[this.pairs.later[pair]], this.context, this.rarity, factors, false, payloadText);
     return factors;
   }
 }
