@@ -5,7 +5,9 @@ import { selectKth } from './quickselect.ts';
 /**
  * Per-address profiles derived from the store's events grouped by address in time order: lifetime,
  * per-receiver RSSI at the start and end of the address's life, payload signatures, the
- * advertising interval and activity segments. Work is linear in the events.
+ * advertising interval and activity segments. Work is linear in the events. The results are
+ * columns by address id (a profile object is a view on them): they live to the end of the
+ * analysis, and objects with boxed doubles were copied by every scavenge on the way to old space.
  */
 
 export interface BleReceiverProfile {

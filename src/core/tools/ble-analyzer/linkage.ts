@@ -165,8 +165,9 @@ function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: B
 /**
  * The evidence of one candidate pair (A earlier, B later), each log-likelihood-ratio term
  * described; with `every` false only the factors clusters read (see
- * BleLinkContext.describeCandidates). Only reported pairs are described (the text dominates the
- * cost otherwise); `PairScorer` sums the same terms for every pair.
+ * BleLinkContext.describeCandidates), and with `payload` false not the payload factor either.
+ * Only reported pairs are described (the text dominates the cost otherwise); `PairScorer` sums
+ * the same terms for every pair.
  */
 function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: BleLinkContext, rarity: PayloadRarity, factors: BleLinkFactor[], every: boolean, payload = true): void {
   const window = context.linkageWindowS;
