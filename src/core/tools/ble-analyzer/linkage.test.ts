@@ -222,8 +222,12 @@ describe('hand-off factors for clusters', () => {
       }
       described++;
       const read = all.filter((factor) => clusterNames.has(factor.name));
+      const withoutPayload = read.filter((factor) => factor.name !== 'payload_signature_match');
       expect(lean.handoffs.clusterFactors(e, true)).toEqual(read);
-      expect(lean.handoffs.clusterFactors(e, false)).toEqual(read.filter((factor) => factor.name !== 'payload_signature_match'));
+      expect(lean.handoffs.clusterFactors(e, false)).toEqual(withoutPayload);
+      // With the candidate list they are picked out of its factors: the same.
+      expect(listed.handoffs.clusterFactors(e, true)).toEqual(read);
+      expect(listed.handoffs.clusterFactors(e, false)).toEqual(withoutPayload);
     }
     expect(described).toBeGreaterThan(0);
   });

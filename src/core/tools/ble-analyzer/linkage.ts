@@ -533,6 +533,8 @@ class HandoffDescriber implements BleHandoffFactors {
     private readonly rarity: PayloadRarity,
     private readonly pairs: BleCandidatePairs,
     private readonly describedPairs: Uint8Array,
+    /** All factors of the described pairs when the candidate list was described (BleLinks.factors), else empty. */
+    private readonly listed: ReadonlyArray<BleLinkFactor[] | undefined>,
   ) {}
 
   described(pair: number): boolean {
@@ -541,7 +543,16 @@ class HandoffDescriber implements BleHandoffFactors {
 
   clusterFactors(pair: number, payloadText: boolean): BleLinkFactor[] {
     const factors: BleLinkFactor[] = [];
-    if (this.describedPairs[pair]) describePair(this.addresses[this.pairs.earlier[pair]], this.addresses[this.pairs.later[pair]], this.context, this.rarity, factors, false, payloadText);
+    if (!this.describedPairs[pair]) return factors;
+    const listed = this.listed[pair];
+    if (!listed) {
+      describePair(this.addresses[this.pairs.earlier[pair]], this.addresses[this.pairs.later[pair]], this.context, this.rarity, factors, false, payloadText);
+      return factors;
+    }
+    // Described already for the candidate list: the same factors, picked out.
+    for (const factor of listed) {
+      if (factor.name === 'rssi_continuity' || factor.name === 'adv_interval_similarity' || (payloadText && factor.name === 'payload_signature_match')) factors.push(factor);
+    }
     return factors;
   }
 }
@@ -596,5 +607,5 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     describePair(a, addresses[bi], context, rarity, scratch, true);
     factors[e] = scratch.slice();
   }
-  return { earlier: pairs.earlier, later: pairs.later, probability, factors, handoffs: new HandoffDescriber(addresses, context, rarity, pairs, described) };
+  return { earlier: pairs.earlier, later: pairs.later, probability, factors, handoffs: new HandoffDescriber(addresses, context, rarity, pairs, described, factors) };
 }
