@@ -6,6 +6,7 @@ import { buildAddressProfiles, type BleAddressProfile, type BleProfileSegments }
 import { classifyBleAddress } from './classify.ts';
 import { formatBleCount } from './count-format.ts';
 import { BleKeyedTexts } from './keyed-texts.ts';
+import { compareAscending } from './number-order.ts';
 import { BleTextPool } from './text-pool.ts';
 import { flatText } from './flat-text.ts';
 import { buildChains, buildClusters } from './clusters.ts';
@@ -219,7 +220,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   }
 
   const segments = activitySegments(store, segmentColumns, isFolded);
-  classification.sort((x, y) => (x.firstSeenMs - y.firstSeenMs) || (x.address < y.address ? -1 : 1));
+  classification.sort((x, y) => compareAscending(x.firstSeenMs, y.firstSeenMs) || (x.address < y.address ? -1 : 1));
   return {
     observations,
     classification,
@@ -314,7 +315,7 @@ function travelRelations(addresses: ReadonlyArray<BleLinkableAddress>, chains: R
     ];
     relations.push(relation);
   }
-  relations.sort((x, y) => y.probability - x.probability || (x.a[0] < y.a[0] ? -1 : x.a[0] > y.a[0] ? 1 : 0));
+  relations.sort((x, y) => compareAscending(y.probability, x.probability) || (x.a[0] < y.a[0] ? -1 : x.a[0] > y.a[0] ? 1 : 0));
   return relations;
 }
 
@@ -393,7 +394,7 @@ function activitySegments(store: BleObservationStore, columns: BleProfileSegment
       };
     }
   }
-  segments.sort((x, y) => x.startMs - y.startMs || (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
+  segments.sort((x, y) => compareAscending(x.startMs, y.startMs) || (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
   return segments;
 }
 

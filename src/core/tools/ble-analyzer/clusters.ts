@@ -1,6 +1,7 @@
 import type { AddressCluster } from './analysis-types.ts';
 import type { BleChain, BleChainPair } from './co-location.ts';
 import { flatText } from './flat-text.ts';
+import { compareAscending } from './number-order.ts';
 import type { BleHandoffFactors, BleLinkableAddress, BleLinkFactor, BleScoredPairs } from './linkage.ts';
 
 /**
@@ -86,7 +87,7 @@ export function buildChains(addresses: ReadonlyArray<BleLinkableAddress>, pairs:
   const { earlier, later, probability } = pairs;
   const ranked: number[] = [];
   for (let e = 0; e < probability.length; e++) if (probability[e] > 0.5) ranked.push(e);
-  ranked.sort((x, y) => probability[y] - probability[x] || order(earlier[x], earlier[y]) || order(later[x], later[y]));
+  ranked.sort((x, y) => compareAscending(probability[y], probability[x]) || order(earlier[x], earlier[y]) || order(later[x], later[y]));
   const kept: number[] = [];
   for (const e of ranked) {
     if (successor[earlier[e]] >= 0 || predecessor[later[e]] >= 0) continue;
@@ -159,7 +160,7 @@ export function buildClusters(
   }
   // Co-location joins, best first: a chain pair joins when one device is the likelier story.
   const order = addressOrder(addresses);
-  const joins = pairs.filter((pair) => pair.same > 0.5).sort((x, y) => y.same - x.same || order(x.memberA, y.memberA) || order(x.memberB, y.memberB));
+  const joins = pairs.filter((pair) => pair.same > 0.5).sort((x, y) => compareAscending(y.same, x.same) || order(x.memberA, y.memberA) || order(x.memberB, y.memberB));
   const joinsByRoot = new Map<number, BleChainPair[]>();
   const joined: BleChainPair[] = [];
   for (const pair of joins) {
@@ -207,7 +208,7 @@ export function buildClusters(
   const scratch = new ClusterScratch(addresses.length, tree.length);
   for (const [root, members] of groups) {
     if (members.length < 2) continue;
-    members.sort((x, y) => addresses[x].profile.firstMs - addresses[y].profile.firstMs || order(x, y));
+    members.sort((x, y) => compareAscending(addresses[x].profile.firstMs, addresses[y].profile.firstMs) || order(x, y));
     clusters.push(describeCluster(addresses, members, chained.pairs, keptByRoot.get(root) ?? [], treeByRoot.get(root) ?? [], joinsByRoot.get(root) ?? [], chains, chainOf, irkLabels, handoffs, scratch));
   }
   clusters.sort((x, y) => COLLATOR.compare(x.clusterId, y.clusterId));

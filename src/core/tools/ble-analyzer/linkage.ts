@@ -6,6 +6,7 @@ import { flatText } from './flat-text.ts';
 import { toFixedOne } from './fixed-one.ts';
 import { rotationFitRatio, type BleRotationModel } from './rotation-model.ts';
 import { matchingMarginals, type BleCandidatePairs } from './matching-marginals.ts';
+import { compareAscending } from './number-order.ts';
 import { lowerBound, upperBound } from './sorted-search.ts';
 
 export type { BleCandidatePairs } from './matching-marginals.ts';
@@ -378,8 +379,13 @@ class PairScorer {
     this.overlapLlr = Math.log((0.03 * this.span) / OVERLAP_LIMIT_S);
   }
 
-  /** The summed log-likelihood ratio of A (earlier) → B (later); mirrors `describePair` term by term. */
-  score(a: number, b: number): number {
+  /**
+   * logK[e] = A's prior per candidate plus the summed log-likelihood ratio of A (earlier) → B
+   * (later), clamped; the sum mirrors `describePair` term by term. Doubles go in and out through
+   * arrays: passed to or returned from a call that is not inlined, each would be boxed (an object
+   * per candidate pair).
+   */
+  scoreInto(a: number, b: number, priorPerCandidate: Float64Array, logK: Float64Array, e: number): void {
     let total = 0;
     const window = this.window;
     const span = this.span;
@@ -432,7 +438,7 @@ class PairScorer {
     const irkA = this.irk[a];
     const irkB = this.irk[b];
     if (irkA >= 0 && irkB !== irkA) total += irkB >= 0 ? -LOG_K_LIMIT : -8;
-    return total;
+    logK[e] = clamp(priorPerCandidate[a] + total, -LOG_K_LIMIT, LOG_K_LIMIT);
   }
 }
 
@@ -451,7 +457,7 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
     lastOf[index] = addresses[index].profile.lastMs;
     byFirst[index] = index;
   }
-  byFirst.sort((x, y) => firstOf[x] - firstOf[y] || (addresses[x].address < addresses[y].address ? -1 : 1));
+  byFirst.sort((x, y) => compareAscending(firstOf[x], firstOf[y]) || (addresses[x].address < addresses[y].address ? -1 : 1));
   // Parallel arrays in sweep order: the inner loop reads nothing else.
   const firsts = new Float64Array(count);
   const lasts = new Float64Array(count);
@@ -579,7 +585,8 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     const ai = pairs.earlier[e];
     const bi = pairs.later[e];
     const sameKey = irk[ai] >= 0 && irk[ai] === irk[bi];
-    logK[e] = sameKey ? LOG_K_LIMIT : clamp(priorPerCandidate[ai] + scorer.score(ai, bi), -LOG_K_LIMIT, LOG_K_LIMIT);
+    if (sameKey) logK[e] = LOG_K_LIMIT;
+    else scorer.scoreInto(ai, bi, priorPerCandidate, logK, e);
   }
   const marginals = matchingMarginals(addresses.length, pairs, logK);
   // Calibrated in place: each pair's marginal is read before it is replaced.
