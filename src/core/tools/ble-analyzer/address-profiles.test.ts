@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildAddressProfiles, bleSegmentGapMs, type BleAddressProfile, type BleSegment } from './address-profiles.ts';
+import { buildAddressProfiles, bleSegmentGapMs, receiversOf, segmentsOf, type BleAddressProfile, type BleReceiverProfile, type BleSegment } from './address-profiles.ts';
 import { BleScanner, type BleObservationStore } from './observations.ts';
 import { bleTestTable, selectAllRows, type BleTestRow } from './test-support.ts';
 
@@ -18,11 +18,14 @@ function storeOf(rows: BleTestRow[]): BleObservationStore {
   return scanner.finish();
 }
 
+/** A profile with its receiver and segment rows as objects. */
+type ProfileWithRows = BleAddressProfile & { receivers: BleReceiverProfile[]; segments: BleSegment[] };
+
 /**
  * The profiles computed the plain way, one small loop per quantity (sorts instead of selection,
  * per-segment recounts): the reference the one-pass implementation must match exactly.
  */
-function referenceProfile(store: BleObservationStore, a: number): BleAddressProfile | undefined {
+function referenceProfile(store: BleObservationStore, a: number): ProfileWithRows | undefined {
   const { start, time, receiver: receiverOf, rssi: rssiOf, payload: payloadOf } = store.events;
   const from = start[a];
   const to = start[a + 1];
@@ -87,6 +90,12 @@ function referenceProfile(store: BleObservationStore, a: number): BleAddressProf
   };
 }
 
+/** The profile's values as a plain object (profiles are views on columns). */
+function plainProfile(profile: BleAddressProfile): BleAddressProfile {
+  const { id, count, firstMs, lastMs, advIntervalS, dominantPayload, headPayload, tailPayload, dominantShare, distinctPayloads } = profile;
+  return { id, count, firstMs, lastMs, advIntervalS, dominantPayload, headPayload, tailPayload, dominantShare, distinctPayloads };
+}
+
 describe('buildAddressProfiles', () => {
   it('matches the plain per-quantity computation on random multi-receiver streams with pauses, jitter and missing RSSI', () => {
     const random = generator(11);
@@ -111,11 +120,14 @@ describe('buildAddressProfiles', () => {
     // Some packets without RSSI (the test table always has one).
     for (let index = 0; index < store.events.rssi.length; index++) if (random() < 0.05) store.events.rssi[index] = Number.NaN;
     const profiles = buildAddressProfiles(store);
-    expect(profiles).toHaveLength(store.addressCount);
+    expect(profiles.byAddress).toHaveLength(store.addressCount);
+    expect(profiles.receivers.from).toHaveLength(store.addressCount + 1);
+    expect(profiles.segments.from).toHaveLength(store.addressCount + 1);
     let split = 0;
     for (let a = 0; a < store.addressCount; a++) {
       const expected = referenceProfile(store, a);
-      expect(profiles[a]).toEqual(expected);
+      const profile = profiles.byAddress[a];
+      expect(profile && { ...plainProfile(profile), receivers: receiversOf(profiles.receivers, a), segments: segmentsOf(profiles.segments, a) }).toEqual(expected);
       if ((expected?.segments.length ?? 0) > 1) split++;
     }
     // The scenario must exercise the segment cutting.
@@ -129,8 +141,14 @@ describe('buildAddressProfiles', () => {
       { ts: 2000, addr: '5A:00:00:00:00:03' },
     ]);
     const profiles = buildAddressProfiles(store);
-    expect(profiles[store.addressIds.get('5A:00:00:00:00:01')!]).toBeUndefined();
-    expect(profiles[store.addressIds.get('5A:00:00:00:00:02')!]?.count).toBe(1);
-    expect(profiles[store.addressIds.get('5A:00:00:00:00:03')!]?.segments).toEqual([{ startMs: 2000, endMs: 2000, count: 1, occupiedSeconds: 1 }]);
+    const target = store.addressIds.get('5A:00:00:00:00:01')!;
+    expect(profiles.byAddress[target]).toBeUndefined();
+    // No receiver or segment rows either.
+    expect(receiversOf(profiles.receivers, target)).toEqual([]);
+    expect(segmentsOf(profiles.segments, target)).toEqual([]);
+    expect(profiles.byAddress[store.addressIds.get('5A:00:00:00:00:02')!]?.count).toBe(1);
+    const single = store.addressIds.get('5A:00:00:00:00:03')!;
+    expect(segmentsOf(profiles.segments, single)).toEqual([{ startMs: 2000, endMs: 2000, count: 1, occupiedSeconds: 1 }]);
+    expect(receiversOf(profiles.receivers, single)).toEqual([{ receiver: 0, count: 1, headRssi: expect.any(Number), tailRssi: expect.any(Number) }]);
   });
 });

@@ -1,10 +1,13 @@
 import type { BleObservationStore } from './observations.ts';
+import { BleGrowableFloat64, BleGrowableInt32 } from './growable.ts';
 import { selectKth } from './quickselect.ts';
 
 /**
  * Per-address profiles derived from the store's events grouped by address in time order: lifetime,
  * per-receiver RSSI at the start and end of the address's life, payload signatures, the
- * advertising interval and activity segments. Work is linear in the events.
+ * advertising interval and activity segments. Work is linear in the events. The results are
+ * columns by address id (a profile object is a view on them): they live to the end of the
+ * analysis, and objects with boxed doubles were copied by every scavenge on the way to old space.
  */
 
 export interface BleReceiverProfile {
@@ -24,21 +27,135 @@ export interface BleSegment {
 }
 
 export interface BleAddressProfile {
-  id: number;
-  count: number;
-  firstMs: number;
-  lastMs: number;
-  receivers: BleReceiverProfile[];
+  readonly id: number;
+  readonly count: number;
+  readonly firstMs: number;
+  readonly lastMs: number;
   /** Estimated advertising interval in seconds (NaN when too few packets). */
-  advIntervalS: number;
+  readonly advIntervalS: number;
   /** The most frequent payload over the whole life, and over its first and last packets (-1 for none). */
-  dominantPayload: number;
-  headPayload: number;
-  tailPayload: number;
+  readonly dominantPayload: number;
+  readonly headPayload: number;
+  readonly tailPayload: number;
   /** Share of packets that carry the dominant payload. */
-  dominantShare: number;
-  distinctPayloads: number;
-  segments: BleSegment[];
+  readonly dominantShare: number;
+  readonly distinctPayloads: number;
+}
+
+/** The profiles' values by address id (meaningful for the addresses that have a profile). */
+interface BleProfileColumns {
+  count: Int32Array;
+  firstMs: Float64Array;
+  lastMs: Float64Array;
+  advIntervalS: Float64Array;
+  dominantPayload: Int32Array;
+  headPayload: Int32Array;
+  tailPayload: Int32Array;
+  dominantShare: Float64Array;
+  distinctPayloads: Int32Array;
+}
+
+function profileColumns(addresses: number): BleProfileColumns {
+  return {
+    count: new Int32Array(addresses),
+    firstMs: new Float64Array(addresses),
+    lastMs: new Float64Array(addresses),
+    advIntervalS: new Float64Array(addresses),
+    dominantPayload: new Int32Array(addresses),
+    headPayload: new Int32Array(addresses),
+    tailPayload: new Int32Array(addresses),
+    dominantShare: new Float64Array(addresses),
+    distinctPayloads: new Int32Array(addresses),
+  };
+}
+
+/**
+ * One address's profile read from the columns: two fields instead of ten, four of them boxed
+ * doubles. Profiles live to the end of the analysis, so every scavenge on the way copied them
+ * (176 bytes each on a 64-bit heap without pointer compression, 40 as a view).
+ */
+class BleProfileView implements BleAddressProfile {
+  constructor(
+    private readonly columns: BleProfileColumns,
+    readonly id: number,
+  ) {}
+  get count(): number {
+    return this.columns.count[this.id];
+  }
+  get firstMs(): number {
+    return this.columns.firstMs[this.id];
+  }
+  get lastMs(): number {
+    return this.columns.lastMs[this.id];
+  }
+  get advIntervalS(): number {
+    return this.columns.advIntervalS[this.id];
+  }
+  get dominantPayload(): number {
+    return this.columns.dominantPayload[this.id];
+  }
+  get headPayload(): number {
+    return this.columns.headPayload[this.id];
+  }
+  get tailPayload(): number {
+    return this.columns.tailPayload[this.id];
+  }
+  get dominantShare(): number {
+    return this.columns.dominantShare[this.id];
+  }
+  get distinctPayloads(): number {
+    return this.columns.distinctPayloads[this.id];
+  }
+}
+
+/**
+ * The receivers that heard each address, as columns: address id a's rows are
+ * `from[a]` … `from[a + 1] − 1`, by receiver index (none for an address without packets).
+ * Columns rather than an object per receiver and address: they live to the end of the analysis,
+ * and every scavenge copied those objects (two doubles each, boxed) on their way to old space.
+ */
+export interface BleProfileReceivers {
+  from: Int32Array;
+  receiver: Int32Array;
+  count: Int32Array;
+  /** Mean RSSI of the first / last few packets on this receiver (NaN without RSSI). */
+  headRssi: Float64Array;
+  tailRssi: Float64Array;
+}
+
+/** The activity segments of each address, as columns indexed like `BleProfileReceivers`. */
+export interface BleProfileSegments {
+  from: Int32Array;
+  startMs: Float64Array;
+  endMs: Float64Array;
+  count: Int32Array;
+  /** Distinct whole seconds with at least one packet. */
+  occupiedSeconds: Int32Array;
+}
+
+export interface BleAddressProfiles {
+  /** By address id; undefined for an address without packets of its own. */
+  byAddress: Array<BleAddressProfile | undefined>;
+  receivers: BleProfileReceivers;
+  segments: BleProfileSegments;
+}
+
+/** The receiver rows of address `id` as objects (for tests and one-off readers; loops read the columns). */
+export function receiversOf(receivers: BleProfileReceivers, id: number): BleReceiverProfile[] {
+  const rows: BleReceiverProfile[] = [];
+  for (let row = receivers.from[id]; row < receivers.from[id + 1]; row++) {
+    rows.push({ receiver: receivers.receiver[row], count: receivers.count[row], headRssi: receivers.headRssi[row], tailRssi: receivers.tailRssi[row] });
+  }
+  return rows;
+}
+
+/** The segments of address `id` as objects (for tests and one-off readers; loops read the columns). */
+export function segmentsOf(segments: BleProfileSegments, id: number): BleSegment[] {
+  const rows: BleSegment[] = [];
+  for (let row = segments.from[id]; row < segments.from[id + 1]; row++) {
+    rows.push({ startMs: segments.startMs[row], endMs: segments.endMs[row], count: segments.count[row], occupiedSeconds: segments.occupiedSeconds[row] });
+  }
+  return rows;
 }
 
 /** Packets on each receiver that make up the "head" and "tail" of an address's life. */
@@ -64,12 +181,15 @@ const MIN_SEGMENT_GAP_MS = 30_000;
  * reading the events again. The tail RSSI is read backwards and stops once every receiver has
  * its last EDGE_PACKETS values.
  */
-export function buildAddressProfiles(store: BleObservationStore): Array<BleAddressProfile | undefined> {
+export function buildAddressProfiles(store: BleObservationStore): BleAddressProfiles {
   const start = store.events.start;
   const profiler = new AddressProfiler(store);
-  const profiles: Array<BleAddressProfile | undefined> = new Array(store.addressCount);
-  for (let a = 0; a < store.addressCount; a++) if (start[a + 1] > start[a]) profiles[a] = profiler.profile(a, start[a], start[a + 1]);
-  return profiles;
+  const byAddress: Array<BleAddressProfile | undefined> = new Array(store.addressCount);
+  for (let a = 0; a < store.addressCount; a++) {
+    if (start[a + 1] > start[a]) byAddress[a] = profiler.profile(a, start[a], start[a + 1]);
+    profiler.endAddress(a);
+  }
+  return { byAddress, receivers: profiler.receiverColumns(), segments: profiler.segmentColumns() };
 }
 
 /**
@@ -99,6 +219,14 @@ class AddressProfiler {
   private readonly touched: Int32Array;
   private gapScratch = new Float64Array(1024);
   private readonly pauses = new BlePauses();
+  /** The output columns, filled address by address. */
+  private readonly receiversFrom: Int32Array;
+  private readonly receiverIds = new BleGrowableInt32();
+  private readonly receiverCounts = new BleGrowableInt32();
+  private readonly headRssi = new BleGrowableFloat64();
+  private readonly tailRssi = new BleGrowableFloat64();
+  private readonly segments: BleSegmentColumns;
+  private readonly values: BleProfileColumns;
 
   constructor(store: BleObservationStore) {
     const receivers = store.receiverNames.length;
@@ -116,6 +244,23 @@ class AddressProfiler {
     this.touchedPayloads = new Int32Array(store.payloadCount + 1);
     this.windowCounts = new Int32Array(store.payloadCount + 1);
     this.touched = new Int32Array(receivers);
+    this.receiversFrom = new Int32Array(store.addressCount + 1);
+    this.segments = new BleSegmentColumns(store.addressCount);
+    this.values = profileColumns(store.addressCount);
+  }
+
+  /** Closes the rows of address `a` (called for every address in order, profiled or not). */
+  endAddress(a: number): void {
+    this.receiversFrom[a + 1] = this.receiverIds.length;
+    this.segments.endAddress(a);
+  }
+
+  receiverColumns(): BleProfileReceivers {
+    return { from: this.receiversFrom, receiver: this.receiverIds.view(), count: this.receiverCounts.view(), headRssi: this.headRssi.view(), tailRssi: this.tailRssi.view() };
+  }
+
+  segmentColumns(): BleProfileSegments {
+    return this.segments.columns();
   }
 
   /** The profile of address `a`, whose events are [from, to) (at least one). */
@@ -174,15 +319,12 @@ class AddressProfiler {
         if (++tailN[receiver] === EDGE_PACKETS) tailDone++;
       }
     }
-    const receiverProfiles: BleReceiverProfile[] = new Array(touchedCount);
     for (let index = 0; index < touchedCount; index++) {
       const receiver = touched[index];
-      receiverProfiles[index] = {
-        receiver,
-        count: perReceiverCount[receiver],
-        headRssi: headN[receiver] > 0 ? headSum[receiver] / headN[receiver] : Number.NaN,
-        tailRssi: tailN[receiver] > 0 ? tailSum[receiver] / tailN[receiver] : Number.NaN,
-      };
+      this.receiverIds.push(receiver);
+      this.receiverCounts.push(perReceiverCount[receiver]);
+      this.headRssi.push(headN[receiver] > 0 ? headSum[receiver] / headN[receiver] : Number.NaN);
+      this.tailRssi.push(tailN[receiver] > 0 ? tailSum[receiver] / tailN[receiver] : Number.NaN);
       perReceiverCount[receiver] = 0;
       headSum[receiver] = tailSum[receiver] = 0;
       headN[receiver] = tailN[receiver] = 0;
@@ -201,20 +343,18 @@ class AddressProfiler {
       }
     }
     const edge = Math.min(EDGE_PACKETS, to - from);
-    return {
-      id: a,
-      count: to - from,
-      firstMs: time[from],
-      lastMs: time[to - 1],
-      receivers: receiverProfiles,
-      advIntervalS,
-      dominantPayload: dominantSlot - 1,
-      headPayload: modeOf(payloadOf, from, from + edge, windowCounts),
-      tailPayload: modeOf(payloadOf, to - edge, to, windowCounts),
-      dominantShare: dominantCount / (to - from),
-      distinctPayloads,
-      segments: pauses.segments(time, from, to, occupied, bleSegmentGapMs(advIntervalS)),
-    };
+    pauses.cut(this.segments, time, from, to, occupied, bleSegmentGapMs(advIntervalS));
+    const values = this.values;
+    values.count[a] = to - from;
+    values.firstMs[a] = time[from];
+    values.lastMs[a] = time[to - 1];
+    values.advIntervalS[a] = advIntervalS;
+    values.dominantPayload[a] = dominantSlot - 1;
+    values.headPayload[a] = modeOf(payloadOf, from, from + edge, windowCounts);
+    values.tailPayload[a] = modeOf(payloadOf, to - edge, to, windowCounts);
+    values.dominantShare[a] = dominantCount / (to - from);
+    values.distinctPayloads[a] = distinctPayloads;
+    return new BleProfileView(values, a);
   }
 }
 
@@ -241,22 +381,20 @@ class BlePauses {
   }
 
   /**
-   * The segments of events [from, to) split at the pauses longer than `gapMs`; `occupied` is the
-   * address's total of occupied seconds.
+   * Appends to `segments` the segments of events [from, to) split at the pauses longer than
+   * `gapMs`; `occupied` is the address's total of occupied seconds.
    */
-  segments(time: Float64Array, from: number, to: number, occupied: number, gapMs: number): BleSegment[] {
-    const segments: BleSegment[] = [];
+  cut(segments: BleSegmentColumns, time: Float64Array, from: number, to: number, occupied: number, gapMs: number): void {
     let startAt = 0;
     let occupiedAtStart = 0;
     for (let pause = 0; pause < this.length; pause++) {
       if (!(this.gap[pause] > gapMs)) continue;
       const at = this.at[pause];
-      segments.push({ startMs: time[from + startAt], endMs: time[from + at - 1], count: at - startAt, occupiedSeconds: this.occupiedBefore[pause] - occupiedAtStart });
+      segments.push(time[from + startAt], time[from + at - 1], at - startAt, this.occupiedBefore[pause] - occupiedAtStart);
       startAt = at;
       occupiedAtStart = this.occupiedBefore[pause];
     }
-    segments.push({ startMs: time[from + startAt], endMs: time[to - 1], count: to - from - startAt, occupiedSeconds: occupied - occupiedAtStart });
-    return segments;
+    segments.push(time[from + startAt], time[to - 1], to - from - startAt, occupied - occupiedAtStart);
   }
 
   private grow(): void {
@@ -270,6 +408,35 @@ class BlePauses {
     this.at = at;
     this.gap = gap;
     this.occupiedBefore = occupiedBefore;
+  }
+}
+
+/** The segment columns being filled (BleProfileSegments), address by address. */
+class BleSegmentColumns {
+  private readonly from: Int32Array;
+  private readonly startMs = new BleGrowableFloat64();
+  private readonly endMs = new BleGrowableFloat64();
+  private readonly count = new BleGrowableInt32();
+  private readonly occupiedSeconds = new BleGrowableInt32();
+
+  constructor(addresses: number) {
+    this.from = new Int32Array(addresses + 1);
+  }
+
+  push(startMs: number, endMs: number, count: number, occupiedSeconds: number): void {
+    this.startMs.push(startMs);
+    this.endMs.push(endMs);
+    this.count.push(count);
+    this.occupiedSeconds.push(occupiedSeconds);
+  }
+
+  /** Closes the rows of address `a` (every address, in order). */
+  endAddress(a: number): void {
+    this.from[a + 1] = this.count.length;
+  }
+
+  columns(): BleProfileSegments {
+    return { from: this.from, startMs: this.startMs.view(), endMs: this.endMs.view(), count: this.count.view(), occupiedSeconds: this.occupiedSeconds.view() };
   }
 }
 

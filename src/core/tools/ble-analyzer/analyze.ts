@@ -2,15 +2,18 @@ import type { ToolWarning } from '../../contract/tool-error.ts';
 import type { SelectedData } from '../../data/selection-types.ts';
 import type { ActivitySegment, AddressClassification, AddressCluster, AddressType, BleAnalysis, BleAnalysisOptions, LinkCandidate, TravelledTogether } from './analysis-types.ts';
 import { bleAhFor, resolvesUnder, type BleAhFunction } from './ah.ts';
-import { buildAddressProfiles, type BleAddressProfile, type BleSegment } from './address-profiles.ts';
+import { buildAddressProfiles, type BleAddressProfile, type BleProfileSegments } from './address-profiles.ts';
 import { classifyBleAddress } from './classify.ts';
 import { formatBleCount } from './count-format.ts';
+import { BleKeyedTexts } from './keyed-texts.ts';
+import { compareAscending } from './number-order.ts';
+import { BleTextPool } from './text-pool.ts';
 import { flatText } from './flat-text.ts';
 import { buildChains, buildClusters } from './clusters.ts';
 import { scoreChainPairs, type BleChainPair } from './co-location.ts';
 import { foldCorruptedAddresses } from './corruption.ts';
 import { selectKth } from './quickselect.ts';
-import { bleLinkEdge, linkAddresses, type BleLinkableAddress, type BleLinkEdge, type BleLinks } from './linkage.ts';
+import { linkAddresses, type BleLinkableAddress, type BleLinks } from './linkage.ts';
 import { BleScanner, type BleObservationStore } from './observations.ts';
 import { BLE_NEUTRAL_ROTATION, bleRotationModel, describeLifetimeRange, learnRotationModel, type BleRotationModel } from './rotation-model.ts';
 
@@ -45,7 +48,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   if (store.noTimestamp > 0) warnings.push({ code: 'ROWS_DROPPED', message: `${formatCount(store.noTimestamp)} selected packets have no timestamp and were skipped` });
   if (store.noAddress > 0) warnings.push({ code: 'NO_ADDRESS', message: `${formatCount(store.noAddress)} selected packets carry no transmitter address (reserved PDU types, anonymous advertising) and were skipped` });
 
-  const profiles = buildAddressProfiles(store);
+  const { byAddress: profiles, receivers, segments: segmentColumns } = buildAddressProfiles(store);
   const observations = store.eventCount;
   let dataStartMs = Infinity;
   let dataEndMs = -Infinity;
@@ -112,6 +115,10 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   // during the call): a subarray view per address was two allocations each.
   const addressVotes = new Int32Array(VOTES);
   const addressRoles = new Int32Array(ROLES);
+  // Evidence lines repeat across addresses (a few hundred distinct in thousands): the result keeps one copy of each.
+  const evidenceTexts = new BleTextPool();
+  // …and most of the repeated ones are built once, keyed by their counts.
+  const keyedTexts = new BleKeyedTexts();
   const classify = (model: BleRotationModel) => {
     classification.length = 0;
     sparse = 0;
@@ -132,7 +139,8 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
         dataSpanMs: dataEndMs - dataStartMs,
         irkLabel: irkOf[id] >= 0 ? irkLabels[irkOf[id]] : undefined,
         foldedCopies: foldedInto.get(id),
-        payloadNote: profile ? payloadNote(store, profile) : undefined,
+        payloadNote: profile ? payloadNote(store, profile, keyedTexts) : undefined,
+        texts: keyedTexts,
       });
       typeOf[id] = verdict.type;
       if (observed[id] < options.minObservationCount) sparse++;
@@ -140,7 +148,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
         address: store.addressTexts[id],
         type: verdict.type,
         confidence: verdict.confidence,
-        evidence: verdict.evidence,
+        evidence: evidenceTexts.shareAll(verdict.evidence),
         observations: observed[id],
         firstSeenMs: profile?.firstMs ?? Number.NaN,
         lastSeenMs: profile?.lastMs ?? Number.NaN,
@@ -172,7 +180,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
       linkable.push({ profile, address: store.addressTexts[id], type, irk: irkOf[id] });
     }
     linkable.sort((x, y) => (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
-    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloads: store, receiverNames: store.receiverNames, dataStartMs, dataEndMs, irkLabels, uncalibrated: options.uncalibrated ?? false, describeCandidates: options.includeCandidates ?? false };
+    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloads: store, receiverNames: store.receiverNames, receivers, dataStartMs, dataEndMs, irkLabels, uncalibrated: options.uncalibrated ?? false, describeCandidates: options.includeCandidates ?? false };
     let links: BleLinks = linkAddresses(linkable, context);
     if (options.rotationModel === 'learned') {
       const lifetimes: number[] = [];
@@ -197,14 +205,11 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
       links = linkAddresses(linkable, { ...context, model });
       classify(model);
     }
-    // Clusters only take pairs with p > 0.5: only those become edge objects.
-    const likely: BleLinkEdge[] = [];
-    for (let e = 0; e < links.earlier.length; e++) if (links.probability[e] > 0.5) likely.push(bleLinkEdge(linkable, links, e));
-    const chained = buildChains(linkable, likely);
+    const chained = buildChains(linkable, links);
     const { pairs } = scoreChainPairs(chained.chains, linkable, store.events, store.receiverNames, dataStartMs, dataEndMs, options.uncalibrated ?? false);
     candidatePairs = links.earlier.length + pairs.length;
     if (options.includeCandidates) candidates = candidateList(linkable, links, pairs);
-    clusters = buildClusters(linkable, chained, pairs, irkLabels);
+    clusters = buildClusters(linkable, chained, pairs, irkLabels, links.handoffs);
     travelledTogether = travelRelations(linkable, chained.chains, pairs, clusters);
   }
   if (sparse > 0) {
@@ -214,8 +219,8 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
     });
   }
 
-  const segments = activitySegments(store, profiles, isFolded);
-  classification.sort((x, y) => (x.firstSeenMs - y.firstSeenMs) || (x.address < y.address ? -1 : 1));
+  const segments = activitySegments(store, segmentColumns, isFolded);
+  classification.sort((x, y) => compareAscending(x.firstSeenMs, y.firstSeenMs) || (x.address < y.address ? -1 : 1));
   return {
     observations,
     classification,
@@ -310,11 +315,12 @@ function travelRelations(addresses: ReadonlyArray<BleLinkableAddress>, chains: R
     ];
     relations.push(relation);
   }
-  relations.sort((x, y) => y.probability - x.probability || (x.a[0] < y.a[0] ? -1 : x.a[0] > y.a[0] ? 1 : 0));
+  relations.sort((x, y) => compareAscending(y.probability, x.probability) || (x.a[0] < y.a[0] ? -1 : x.a[0] > y.a[0] ? 1 : 0));
   return relations;
 }
 
 type PayloadContent = 'manufacturer data' | 'service UUID' | 'advertising data';
+const PAYLOAD_CONTENTS: ReadonlyArray<PayloadContent> = ['manufacturer data', 'service UUID', 'advertising data'];
 
 /** The note of a single-payload address, per kind of content: one string each, not one per address. */
 const STABLE_PAYLOAD_NOTE: Readonly<Record<PayloadContent, string>> = {
@@ -323,14 +329,26 @@ const STABLE_PAYLOAD_NOTE: Readonly<Record<PayloadContent, string>> = {
   'advertising data': 'Stable advertising data payload signature',
 };
 
-function payloadNote(store: BleObservationStore, profile: BleAddressProfile): string | undefined {
+/** BleKeyedTexts kinds of the payload notes (apart from those of classify.ts). */
+const MOSTLY_STABLE_NOTE = 100;
+const ROTATING_NOTE = 101;
+
+function payloadNote(store: BleObservationStore, profile: BleAddressProfile, texts: BleKeyedTexts): string | undefined {
   if (profile.dominantPayload < 0) return undefined;
   const features = store.payloadFeatures(profile.dominantPayload);
-  const what: PayloadContent = features.manufacturerData ? 'manufacturer data' : features.serviceUuids ? 'service UUID' : 'advertising data';
+  const content = features.manufacturerData ? 0 : features.serviceUuids ? 1 : 2;
+  const what = PAYLOAD_CONTENTS[content];
   if (profile.distinctPayloads === 1) return STABLE_PAYLOAD_NOTE[what];
-  // Flat strings: every address keeps its note to the end (flat-text.ts).
-  if (profile.dominantShare >= 0.8) return flatText('Mostly stable ', what, ' payload signature (', Math.round(profile.dominantShare * 100), '% of packets)');
-  return flatText(profile.distinctPayloads, ' payload signatures (rotating ', what, ' content)');
+  // Flat strings (flat-text.ts), built once per analysis for each content and count.
+  if (profile.dominantShare >= 0.8) {
+    const percent = Math.round(profile.dominantShare * 100);
+    let note = texts.get(MOSTLY_STABLE_NOTE, content, percent);
+    if (note === undefined) texts.set(MOSTLY_STABLE_NOTE, content, percent, (note = flatText('Mostly stable ', what, ' payload signature (', percent, '% of packets)')));
+    return note;
+  }
+  let note = texts.get(ROTATING_NOTE, content, profile.distinctPayloads);
+  if (note === undefined) texts.set(ROTATING_NOTE, content, profile.distinctPayloads, (note = flatText(profile.distinctPayloads, ' payload signatures (rotating ', what, ' content)')));
+  return note;
 }
 
 /** "name: text" of each factor or term, in order (the candidates' printed factors). */
@@ -347,43 +365,40 @@ function namedTexts(factors: ReadonlyArray<{ name: string; text: string }>): str
  * (duration at least 1 s), reference = the 95th percentile of segment rates in this run.
  * Comparable within one run only, as §7.2 says.
  */
-function activitySegments(store: BleObservationStore, profiles: ReadonlyArray<BleAddressProfile | undefined>, isFolded: Uint8Array): ActivitySegment[] {
+function activitySegments(store: BleObservationStore, columns: BleProfileSegments, isFolded: Uint8Array): ActivitySegment[] {
+  const { from, startMs, endMs, count, occupiedSeconds } = columns;
+  const addresses = from.length - 1;
   // Two passes over the profiles' segments: the rates (for the reference), then the results.
   let total = 0;
-  for (let id = 0; id < profiles.length; id++) {
-    const profile = profiles[id];
-    if (profile && !isFolded[id]) total += profile.segments.length;
-  }
+  for (let id = 0; id < addresses; id++) if (!isFolded[id]) total += from[id + 1] - from[id];
   const rates = new Float64Array(total);
   let at = 0;
-  for (let id = 0; id < profiles.length; id++) {
-    const profile = profiles[id];
-    if (!profile || isFolded[id]) continue;
-    for (const segment of profile.segments) rates[at++] = segmentRate(segment);
+  for (let id = 0; id < addresses; id++) {
+    if (isFolded[id]) continue;
+    for (let row = from[id]; row < from[id + 1]; row++) rates[at++] = segmentRate(startMs[row], endMs[row], count[row]);
   }
   const reference = total > 0 ? selectKth(rates, 0, total, Math.min(total - 1, Math.floor(0.95 * (total - 1)))) : 1;
   const segments = new Array<ActivitySegment>(total);
   at = 0;
-  for (let id = 0; id < profiles.length; id++) {
-    const profile = profiles[id];
-    if (!profile || isFolded[id]) continue;
+  for (let id = 0; id < addresses; id++) {
+    if (isFolded[id] || from[id + 1] === from[id]) continue;
     const address = store.addressTexts[id];
-    for (const segment of profile.segments) {
-      const slots = Math.floor(segment.endMs / 1000) - Math.floor(segment.startMs / 1000) + 1;
-      const duty = segment.occupiedSeconds / slots;
+    for (let row = from[id]; row < from[id + 1]; row++) {
+      const slots = Math.floor(endMs[row] / 1000) - Math.floor(startMs[row] / 1000) + 1;
+      const duty = occupiedSeconds[row] / slots;
       segments[at++] = {
         address,
-        startMs: segment.startMs,
-        endMs: segment.endMs,
-        activityScore: Math.round((0.5 * duty + 0.5 * Math.min(1, segmentRate(segment) / reference)) * 1000) / 1000,
+        startMs: startMs[row],
+        endMs: endMs[row],
+        activityScore: Math.round((0.5 * duty + 0.5 * Math.min(1, segmentRate(startMs[row], endMs[row], count[row]) / reference)) * 1000) / 1000,
       };
     }
   }
-  segments.sort((x, y) => x.startMs - y.startMs || (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
+  segments.sort((x, y) => compareAscending(x.startMs, y.startMs) || (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
   return segments;
 }
 
 /** Packets per second of a segment (its duration counted as at least 1 s). */
-function segmentRate(segment: BleSegment): number {
-  return segment.count / Math.max(1, (segment.endMs - segment.startMs) / 1000);
+function segmentRate(startMs: number, endMs: number, count: number): number {
+  return count / Math.max(1, (endMs - startMs) / 1000);
 }

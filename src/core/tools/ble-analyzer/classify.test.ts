@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { AddressType } from './analysis-types.ts';
 import { classifyRandomBits } from './address-bits.ts';
 import { parseBleAddress } from './ah.ts';
-import { classifyBleAddress } from './classify.ts';
+import { classifyBleAddress, type BleClassInput } from './classify.ts';
+import { BleKeyedTexts } from './keyed-texts.ts';
 import { bleRotationModel } from './rotation-model.ts';
 
 describe('random address bits (ble-spec.md §1)', () => {
@@ -75,6 +76,38 @@ describe('address classification', () => {
     expect(clean.confidence).toBeLessThanOrEqual(1);
   });
 
+  it('gives the same evidence with lines kept for the analysis (built by the first address, reused by the next)', () => {
+    const input = (address: string, v: Int32Array, observations: number): BleClassInput => ({
+      address,
+      value: parseBleAddress(address)!,
+      votes: v,
+      roles: Int32Array.of(observations, 0, 0, 0),
+      profile: undefined,
+      observations,
+      minObservationCount: 25,
+      rotationModel: bleRotationModel('spec_default'),
+      dataSpanMs: 1_800_000,
+    });
+    const texts = new BleKeyedTexts();
+    const cases: Array<[string, Int32Array, number]> = [
+      ['7A:4C:21:9D:10:EF', votes(0, 6), 6],
+      ['7B:4C:21:9D:10:EF', votes(0, 6), 6],
+      ['3A:4C:21:9D:10:EF', votes(0, 6), 6],
+      ['00:1A:7D:8A:16:F4', votes(4186, 0), 4186],
+      ['00:1A:7D:8A:16:F5', votes(4186, 0), 4186],
+      ['7A:4C:21:9D:10:EF', votes(3, 5000), 5003],
+      ['7A:4C:21:9D:10:EF', votes(3, 5000), 5003],
+    ];
+    for (const [address, v, observations] of cases) {
+      const plain = classifyBleAddress(input(address, v, observations));
+      expect(classifyBleAddress({ ...input(address, v, observations), texts })).toEqual(plain);
+    }
+    expect(classifyBleAddress({ ...input('3A:4C:21:9D:10:EF', votes(0, 6), 6), texts }).evidence[0]).toBe(
+      'Only 6 observations (min_observation_count is 25): not classified; the bits and TxAdd suggest nrpa',
+    );
+    expect(classifyBleAddress({ ...input('00:1A:7D:8A:16:F4', votes(4186, 0), 4186), texts }).evidence[0]).toBe('Public address: TxAdd = 0 in 4,186 of 4,186 packets');
+  });
+
   it('leaves sparse addresses unknown but says what the bits suggest', () => {
     const verdict = classify('7A:4C:21:9D:10:EF', votes(0, 3), 3);
     expect(verdict.type).toBe('unknown');
@@ -88,8 +121,8 @@ describe('address classification', () => {
       votes: votes(0, 1000),
       roles: Int32Array.of(1000, 0, 0, 0),
       profile: {
-        id: 0, count: 1000, firstMs: 0, lastMs: 3_600_000, receivers: [], advIntervalS: 1, dominantPayload: -1, headPayload: -1,
-        tailPayload: -1, dominantShare: 1, distinctPayloads: 1, segments: [],
+        id: 0, count: 1000, firstMs: 0, lastMs: 3_600_000, advIntervalS: 1, dominantPayload: -1, headPayload: -1,
+        tailPayload: -1, dominantShare: 1, distinctPayloads: 1,
       },
       observations: 1000,
       minObservationCount: 25,
@@ -109,8 +142,8 @@ describe('address classification', () => {
         votes: votes(0, 1000),
         roles: Int32Array.of(1000, 0, 0, 0),
         profile: {
-          id: 0, count: 1000, firstMs: 0, lastMs: 900_000, receivers: [], advIntervalS: 1, dominantPayload: -1, headPayload: -1,
-          tailPayload: -1, dominantShare: 1, distinctPayloads: 1, segments: [],
+          id: 0, count: 1000, firstMs: 0, lastMs: 900_000, advIntervalS: 1, dominantPayload: -1, headPayload: -1,
+          tailPayload: -1, dominantShare: 1, distinctPayloads: 1,
         },
         observations: 1000,
         minObservationCount: 25,

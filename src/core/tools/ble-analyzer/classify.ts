@@ -3,6 +3,7 @@ import { classifyRandomBits } from './address-bits.ts';
 import type { BleAddressProfile } from './address-profiles.ts';
 import { formatBleCount } from './count-format.ts';
 import { flatText } from './flat-text.ts';
+import type { BleKeyedTexts } from './keyed-texts.ts';
 import { BLE_ROLE, BLE_VOTE } from './observations.ts';
 import { describeLifetimeRange, formatDuration } from './rotation-model.ts';
 
@@ -29,6 +30,11 @@ export interface BleClassInput {
   irkLabel?: string;
   foldedCopies?: { addresses: number; packets: number };
   payloadNote?: string;
+  /**
+   * Lines already built in this analysis, by their counts (the TxAdd and "Only N observations"
+   * lines): shared by the calls of one analysis, which all pass the same minObservationCount.
+   */
+  texts?: BleKeyedTexts;
 }
 
 export interface BleClassVerdict {
@@ -55,6 +61,30 @@ function lifetimeRange(model: RotationModelReport): string {
     rangeMaxS = model.lifetimeMaxS;
   }
   return rangeText;
+}
+
+/** BleKeyedTexts kinds of the lines keyed by their counts; "Only N observations" lines add the bit class's index. */
+const PUBLIC_TXADD_LINE = 0;
+const RANDOM_TXADD_LINE = 1;
+const SPARSE_LINE = 2;
+const BIT_CLASSES: ReadonlyArray<AddressType> = ['public', 'random_static', 'rpa', 'nrpa', 'unknown'];
+
+/** "<prefix><votes> of <total> packets", from `texts` when it was built before. */
+function txAddLine(texts: BleKeyedTexts | undefined, kind: number, prefix: string, votes: number, total: number): string {
+  const known = texts?.get(kind, votes, total);
+  if (known !== undefined) return known;
+  const line = flatText(prefix, count(votes), ' of ', count(total), ' packets');
+  texts?.set(kind, votes, total, line);
+  return line;
+}
+
+function sparseLine(texts: BleKeyedTexts | undefined, n: number, minObservationCount: number, bitClass: AddressType): string {
+  const kind = SPARSE_LINE + BIT_CLASSES.indexOf(bitClass);
+  const known = texts?.get(kind, n, minObservationCount);
+  if (known !== undefined) return known;
+  const line = flatText('Only ', plural(n, 'observation'), ' (min_observation_count is ', minObservationCount, '): not classified', bitClass !== 'unknown' ? flatText('; the bits and TxAdd suggest ', bitClass) : '');
+  texts?.set(kind, n, minObservationCount, line);
+  return line;
 }
 
 function plural(value: number, word: string): string {
@@ -84,13 +114,13 @@ export function classifyBleAddress(input: BleClassInput): BleClassVerdict {
   } else if (publicVotes >= randomVotes) {
     type = 'public';
     confidence = BASE.public * (publicVotes / (publicVotes + randomVotes));
-    evidence.push(flatText('Public address: TxAdd = 0 in ', count(publicVotes), ' of ', count(publicVotes + randomVotes), ' packets'));
+    evidence.push(txAddLine(input.texts, PUBLIC_TXADD_LINE, 'Public address: TxAdd = 0 in ', publicVotes, publicVotes + randomVotes));
   } else {
     const bits = classifyRandomBits(input.value);
     type = bits.type;
     confidence = BASE[type] * (randomVotes / (publicVotes + randomVotes));
     evidence.push(bits.reason);
-    evidence.push(flatText('Random address: TxAdd = 1 in ', count(randomVotes), ' of ', count(publicVotes + randomVotes), ' packets'));
+    evidence.push(txAddLine(input.texts, RANDOM_TXADD_LINE, 'Random address: TxAdd = 1 in ', randomVotes, publicVotes + randomVotes));
   }
   if (total > 0 && publicVotes > 0 && randomVotes > 0) {
     evidence.push(`Conflicting TxAdd: ${plural(publicVotes, 'packet')} say public, ${count(randomVotes)} random`);
@@ -145,10 +175,7 @@ export function classifyBleAddress(input: BleClassInput): BleClassVerdict {
     return {
       type: 'unknown',
       confidence: 0.5,
-      evidence: [
-        `Only ${plural(n, 'observation')} (min_observation_count is ${input.minObservationCount}): not classified${bitClass !== 'unknown' ? `; the bits and TxAdd suggest ${bitClass}` : ''}`,
-        ...evidence.slice(0, 2),
-      ],
+      evidence: [sparseLine(input.texts, n, input.minObservationCount, bitClass), ...evidence.slice(0, 2)],
       bitClass,
     };
   }

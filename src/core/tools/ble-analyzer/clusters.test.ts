@@ -3,7 +3,7 @@ import type { BleAddressProfile } from './address-profiles.ts';
 import type { BleAnalysisOptions } from './analysis-types.ts';
 import { analyzeBle } from './analyze.ts';
 import { buildChains, buildClusters } from './clusters.ts';
-import type { BleLinkableAddress, BleLinkEdge } from './linkage.ts';
+import type { BleHandoffFactors, BleLinkableAddress, BleScoredPairs } from './linkage.ts';
 import { bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './test-support.ts';
 
 const T0 = 1_712_131_200_000;
@@ -23,21 +23,27 @@ function linkable(address: string, firstMs: number, lastMs: number): BleLinkable
     count: 100,
     firstMs,
     lastMs,
-    receivers: [],
     advIntervalS: 1,
     dominantPayload: -1,
     headPayload: -1,
     tailPayload: -1,
     dominantShare: 1,
     distinctPayloads: 0,
-    segments: [],
   };
   return { profile, address, type: 'rpa', irk: -1 };
 }
 
-function edge(earlier: number, later: number, probability: number): BleLinkEdge {
-  return { earlier, later, probability, gapS: 1, factors: [] };
+/** Scored pairs from [earlier, later, probability] triples. */
+function scored(...edges: Array<[number, number, number]>): BleScoredPairs {
+  return {
+    earlier: Int32Array.from(edges, ([earlier]) => earlier),
+    later: Int32Array.from(edges, ([, later]) => later),
+    probability: Float64Array.from(edges, ([, , probability]) => probability),
+  };
 }
+
+/** Hand-offs without described factors. */
+const noFactors: BleHandoffFactors = { described: () => false, clusterFactors: () => [] };
 
 describe('buildChains and buildClusters', () => {
   it('breaks ties between equally likely hand-offs by the addresses’ collation, whatever order they are listed in', () => {
@@ -48,9 +54,9 @@ describe('buildChains and buildClusters', () => {
       ['BB:00:00:00:00:01', 'AA:00:00:00:00:01', 'CC:00:00:00:00:01'],
     ]) {
       const addresses = [linkable(listed[0], 0, 1000), linkable(listed[1], 0, 1000), linkable(listed[2], 2000, 3000)];
-      const chained = buildChains(addresses, [edge(0, 2, 0.9), edge(1, 2, 0.9)]);
-      expect(chained.kept.map((kept) => addresses[kept.earlier].address)).toEqual(['AA:00:00:00:00:01']);
-      const clusters = buildClusters(addresses, chained, [], []);
+      const chained = buildChains(addresses, scored([0, 2, 0.9], [1, 2, 0.9], [0, 1, 0.4]));
+      expect([...chained.kept].map((kept) => addresses[chained.pairs.earlier[kept]].address)).toEqual(['AA:00:00:00:00:01']);
+      const clusters = buildClusters(addresses, chained, [], [], noFactors);
       expect(clusters.map((cluster) => cluster.addresses)).toEqual([['AA:00:00:00:00:01', 'CC:00:00:00:00:01']]);
     }
   });

@@ -1,6 +1,8 @@
 import type { AddressCluster } from './analysis-types.ts';
 import type { BleChain, BleChainPair } from './co-location.ts';
-import type { BleLinkableAddress, BleLinkEdge, BleLinkFactor } from './linkage.ts';
+import { flatText } from './flat-text.ts';
+import { compareAscending } from './number-order.ts';
+import type { BleHandoffFactors, BleLinkableAddress, BleLinkFactor, BleScoredPairs } from './linkage.ts';
 
 /**
  * Clusters in two steps.
@@ -71,22 +73,27 @@ export interface BleChains {
   chains: BleChain[];
   /** Chain index of every linkable address. */
   chainOf: Int32Array;
-  /** The hand-off edges the chains are made of. */
-  kept: BleLinkEdge[];
+  /** The scored hand-offs the chains were built from… */
+  pairs: BleScoredPairs;
+  /** …and the indices of those the chains are made of, best first. Indices rather than an object per hand-off: they live through the co-location stage. */
+  kept: Int32Array;
 }
 
-/** Chains of hand-offs (step 1); every linkable address is in exactly one chain (often alone). */
-export function buildChains(addresses: ReadonlyArray<BleLinkableAddress>, edges: ReadonlyArray<BleLinkEdge>): BleChains {
+/** Chains of hand-offs (step 1) from the pairs above 0.5; every linkable address is in exactly one chain (often alone). */
+export function buildChains(addresses: ReadonlyArray<BleLinkableAddress>, pairs: BleScoredPairs): BleChains {
   const successor = new Int32Array(addresses.length).fill(-1);
   const predecessor = new Int32Array(addresses.length).fill(-1);
   const order = addressOrder(addresses);
-  const ranked = edges.filter((edge) => edge.probability > 0.5).sort((x, y) => y.probability - x.probability || order(x.earlier, y.earlier) || order(x.later, y.later));
-  const kept: BleLinkEdge[] = [];
-  for (const edge of ranked) {
-    if (successor[edge.earlier] >= 0 || predecessor[edge.later] >= 0) continue;
-    successor[edge.earlier] = edge.later;
-    predecessor[edge.later] = edge.earlier;
-    kept.push(edge);
+  const { earlier, later, probability } = pairs;
+  const ranked: number[] = [];
+  for (let e = 0; e < probability.length; e++) if (probability[e] > 0.5) ranked.push(e);
+  ranked.sort((x, y) => compareAscending(probability[y], probability[x]) || order(earlier[x], earlier[y]) || order(later[x], later[y]));
+  const kept: number[] = [];
+  for (const e of ranked) {
+    if (successor[earlier[e]] >= 0 || predecessor[later[e]] >= 0) continue;
+    successor[earlier[e]] = later[e];
+    predecessor[later[e]] = earlier[e];
+    kept.push(e);
   }
   const chains: BleChain[] = [];
   const chainOf = new Int32Array(addresses.length).fill(-1);
@@ -101,7 +108,7 @@ export function buildChains(addresses: ReadonlyArray<BleLinkableAddress>, edges:
     }
     chains.push({ members, firstMs: addresses[members[0]].profile.firstMs, lastMs: addresses[members[members.length - 1]].profile.lastMs });
   }
-  return { chains, chainOf, kept };
+  return { chains, chainOf, pairs, kept: Int32Array.from(kept) };
 }
 
 
@@ -141,17 +148,19 @@ export function buildClusters(
   chained: BleChains,
   pairs: ReadonlyArray<BleChainPair>,
   irkLabels: ReadonlyArray<string>,
+  handoffs: BleHandoffFactors,
 ): AddressCluster[] {
   const { chains, chainOf, kept } = chained;
+  const { earlier, later, probability } = chained.pairs;
   const sets = new UnionFind(addresses.length);
   const tree: TreeEdge[] = [];
-  for (const edge of kept) {
-    sets.union(edge.earlier, edge.later);
-    tree.push({ x: edge.earlier, y: edge.later, probability: edge.probability });
+  for (const e of kept) {
+    sets.union(earlier[e], later[e]);
+    tree.push({ x: earlier[e], y: later[e], probability: probability[e] });
   }
   // Co-location joins, best first: a chain pair joins when one device is the likelier story.
   const order = addressOrder(addresses);
-  const joins = pairs.filter((pair) => pair.same > 0.5).sort((x, y) => y.same - x.same || order(x.memberA, y.memberA) || order(x.memberB, y.memberB));
+  const joins = pairs.filter((pair) => pair.same > 0.5).sort((x, y) => compareAscending(y.same, x.same) || order(x.memberA, y.memberA) || order(x.memberB, y.memberB));
   const joinsByRoot = new Map<number, BleChainPair[]>();
   const joined: BleChainPair[] = [];
   for (const pair of joins) {
@@ -180,12 +189,12 @@ export function buildClusters(
     if (list) list.push(index);
     else groups.set(root, [index]);
   });
-  const keptByRoot = new Map<number, BleLinkEdge[]>();
-  for (const edge of kept) {
-    const root = sets.find(edge.earlier);
+  const keptByRoot = new Map<number, number[]>();
+  for (const e of kept) {
+    const root = sets.find(earlier[e]);
     const list = keptByRoot.get(root);
-    if (list) list.push(edge);
-    else keptByRoot.set(root, [edge]);
+    if (list) list.push(e);
+    else keptByRoot.set(root, [e]);
   }
   const treeByRoot = new Map<number, TreeEdge[]>();
   for (const edge of tree) {
@@ -199,8 +208,8 @@ export function buildClusters(
   const scratch = new ClusterScratch(addresses.length, tree.length);
   for (const [root, members] of groups) {
     if (members.length < 2) continue;
-    members.sort((x, y) => addresses[x].profile.firstMs - addresses[y].profile.firstMs || order(x, y));
-    clusters.push(describeCluster(addresses, members, keptByRoot.get(root) ?? [], treeByRoot.get(root) ?? [], joinsByRoot.get(root) ?? [], chains, chainOf, irkLabels, scratch));
+    members.sort((x, y) => compareAscending(addresses[x].profile.firstMs, addresses[y].profile.firstMs) || order(x, y));
+    clusters.push(describeCluster(addresses, members, chained.pairs, keptByRoot.get(root) ?? [], treeByRoot.get(root) ?? [], joinsByRoot.get(root) ?? [], chains, chainOf, irkLabels, handoffs, scratch));
   }
   clusters.sort((x, y) => COLLATOR.compare(x.clusterId, y.clusterId));
   return clusters;
@@ -215,12 +224,14 @@ const MAX_UNPROVEN_PROBABILITY = 0.999;
 function describeCluster(
   addresses: ReadonlyArray<BleLinkableAddress>,
   members: number[],
-  chainEdges: BleLinkEdge[],
+  pairs: BleScoredPairs,
+  chainEdges: number[],
   tree: TreeEdge[],
   joins: BleChainPair[],
   chains: ReadonlyArray<BleChain>,
   chainOf: Int32Array,
   irkLabels: ReadonlyArray<string>,
+  handoffs: BleHandoffFactors,
   scratch: ClusterScratch,
 ): AddressCluster {
   const size = members.length;
@@ -276,17 +287,25 @@ function describeCluster(
   for (const member of members) if (!chainIds.includes(chainOf[member])) chainIds.push(chainOf[member]);
   const parallel = chainIds.map((chain) => chains[chain].members.map((member) => addresses[member].address));
   const first = addresses[members[0]].address.replace(/:/g, '');
-  const rationale = clusterRationale(addresses, members, chainEdges, irkLabels);
+  const rationale = clusterRationale(addresses, members, pairs, chainEdges, irkLabels, handoffs);
   if (joins.length > 0) {
-    let handoffs = '';
-    for (const edge of chainEdges) handoffs += `${handoffs ? ', ' : ''}${addresses[edge.earlier].address} → ${addresses[edge.later].address}`;
-    if (handoffs) rationale.push(`joined by hand-off: ${handoffs}`);
-    rationale.push(`parallel chains: ${parallel.length} advertising sets followed by hand-off, joined by co-location (${parallel.map((chain) => chain.length).join(' + ')} addresses)`);
+    // Rationale lines are built flat (flat-text.ts): they stay in the result, and a line grown by
+    // `+=` would keep a node per piece and every factor text it was made of.
+    if (chainEdges.length > 0) {
+      const handoffs = new Array<string>(chainEdges.length);
+      for (let index = 0; index < chainEdges.length; index++) handoffs[index] = flatText(addresses[pairs.earlier[chainEdges[index]]].address, ' → ', addresses[pairs.later[chainEdges[index]]].address);
+      rationale.push(flatText('joined by hand-off: ', handoffs.join(', ')));
+    }
+    const sizes = new Array<number>(parallel.length);
+    for (let index = 0; index < parallel.length; index++) sizes[index] = parallel[index].length;
+    rationale.push(flatText('parallel chains: ', parallel.length, ' advertising sets followed by hand-off, joined by co-location (', sizes.join(' + '), ' addresses)'));
     for (const join of joins) {
       const terms = join.terms ?? [];
-      let text = '';
-      for (let index = 0; index < terms.length; index++) text += (index > 0 ? '; ' : '') + `${terms[index].name}: ${terms[index].text}`;
-      rationale.push(`co_location: ${addresses[join.memberA].address} ~ ${addresses[join.memberB].address} (concurrent sets) p=${Math.min(MAX_UNPROVEN_PROBABILITY, join.same).toFixed(3)}: ${text}`);
+      const texts = new Array<string>(terms.length);
+      for (let index = 0; index < terms.length; index++) texts[index] = flatText(terms[index].name, ': ', terms[index].text);
+      rationale.push(
+        flatText('co_location: ', addresses[join.memberA].address, ' ~ ', addresses[join.memberB].address, ' (concurrent sets) p=', Math.min(MAX_UNPROVEN_PROBABILITY, join.same).toFixed(3), ': ', texts.join('; ')),
+      );
     }
   }
   return {
@@ -298,10 +317,10 @@ function describeCluster(
   };
 }
 
-/** The factors of one name across the edges, in edge order. */
-function factorsNamed(edges: ReadonlyArray<BleLinkEdge>, name: BleLinkFactor['name']): BleLinkFactor[] {
+/** The factors of one name across the edges' factor lists, in edge order. */
+function factorsNamed(edgeFactors: ReadonlyArray<ReadonlyArray<BleLinkFactor>>, name: BleLinkFactor['name']): BleLinkFactor[] {
   const found: BleLinkFactor[] = [];
-  for (const edge of edges) for (const factor of edge.factors) if (factor.name === name) found.push(factor);
+  for (const factors of edgeFactors) for (const factor of factors) if (factor.name === name) found.push(factor);
   return found;
 }
 
@@ -318,69 +337,94 @@ function printedRange(values: ReadonlyArray<number>, digits: number): string {
   return lowText === highText ? lowText : `${lowText}–${highText}`;
 }
 
-/** Whether a hand-off carries its payload signature over unchanged (see clusterRationale). */
-function samePayloadCarried(addresses: ReadonlyArray<BleLinkableAddress>, edge: BleLinkEdge): boolean {
-  const carried = addresses[edge.earlier].profile.tailPayload;
-  return carried >= 0 && carried === addresses[edge.later].profile.headPayload;
+/** Whether hand-off `e` carries its payload signature over unchanged (see clusterRationale). */
+function samePayloadCarried(addresses: ReadonlyArray<BleLinkableAddress>, pairs: BleScoredPairs, e: number): boolean {
+  const carried = addresses[pairs.earlier[e]].profile.tailPayload;
+  return carried >= 0 && carried === addresses[pairs.later[e]].profile.headPayload;
 }
 
+/** The factors' texts joined by "; ", as one flat string. */
 function joinedTexts(factors: ReadonlyArray<BleLinkFactor>): string {
-  let text = '';
-  for (let index = 0; index < factors.length; index++) text += (index > 0 ? '; ' : '') + factors[index].text;
-  return text;
+  const texts = new Array<string>(factors.length);
+  for (let index = 0; index < factors.length; index++) texts[index] = factors[index].text;
+  return texts.join('; ');
 }
 
-function clusterRationale(addresses: ReadonlyArray<BleLinkableAddress>, members: number[], chainEdges: BleLinkEdge[], irkLabels: ReadonlyArray<string>): string[] {
+function clusterRationale(
+  addresses: ReadonlyArray<BleLinkableAddress>,
+  members: number[],
+  pairs: BleScoredPairs,
+  chainEdges: number[],
+  irkLabels: ReadonlyArray<string>,
+  handoffs: BleHandoffFactors,
+): string[] {
   const lines: string[] = [];
   const keys = new Set<number>();
   for (const member of members) if (addresses[member].irk >= 0) keys.add(addresses[member].irk);
   for (const key of keys) {
     let count = 0;
     for (const member of members) if (addresses[member].irk === key) count++;
-    lines.push(`irk_resolution: ${count} addresses resolve under IRK '${irkLabels[key]}' (probability 1)`);
+    lines.push(flatText('irk_resolution: ', count, " addresses resolve under IRK '", irkLabels[key], "' (probability 1)"));
   }
   if (chainEdges.length > 0) {
+    // Every described hand-off has one payload factor, and it reads "same payload signature …"
+    // exactly when the earlier address's last payload is the later one's first (describePair in
+    // linkage.ts): when all do, the line says so and no payload text is needed.
+    let described = 0;
+    let exact = 0;
+    for (const e of chainEdges) {
+      if (!handoffs.described(e)) continue;
+      described++;
+      if (samePayloadCarried(addresses, pairs, e)) exact++;
+    }
+    const payloadTexts = exact !== described;
+    // Described now, read into the lines below and dropped (see BleLinks.handoffs).
+    const edgeFactors = new Array<BleLinkFactor[]>(chainEdges.length);
+    for (let index = 0; index < chainEdges.length; index++) edgeFactors[index] = handoffs.clusterFactors(chainEdges[index], payloadTexts);
     const gaps: number[] = [];
     const lifetimes: number[] = [];
     let overlaps = 0;
     let minimum = Infinity;
-    for (const edge of chainEdges) {
-      gaps.push(edge.gapS);
-      if (edge.gapS < -1) overlaps++;
-      const earlier = addresses[edge.earlier].profile;
+    for (const e of chainEdges) {
+      const earlier = addresses[pairs.earlier[e]].profile;
+      const gapS = (addresses[pairs.later[e]].profile.firstMs - earlier.lastMs) / 1000;
+      gaps.push(gapS);
+      if (gapS < -1) overlaps++;
       lifetimes.push((earlier.lastMs - earlier.firstMs) / 60_000);
-      if (edge.probability < minimum) minimum = edge.probability;
+      if (pairs.probability[e] < minimum) minimum = pairs.probability[e];
     }
     lines.push(
-      `rotation_interval_fit: ${overlaps === 0 ? 'sequential non-overlapping activity windows' : 'hand-offs'} consistent with RPA rotation; hand-off gaps ${printedRange(gaps, 1)} s, address lifetimes ${printedRange(lifetimes, 1)} min`,
+      flatText(
+        'rotation_interval_fit: ',
+        overlaps === 0 ? 'sequential non-overlapping activity windows' : 'hand-offs',
+        ' consistent with RPA rotation; hand-off gaps ',
+        printedRange(gaps, 1),
+        ' s, address lifetimes ',
+        printedRange(lifetimes, 1),
+        ' min',
+      ),
     );
-    const rssi = factorsNamed(chainEdges, 'rssi_continuity');
+    const rssi = factorsNamed(edgeFactors, 'rssi_continuity');
     if (rssi.length > 0) {
       let positive = 0;
       for (const factor of rssi) if (factor.llr > 0) positive++;
-      lines.push(`rssi_continuity: ${positive} of ${rssi.length} hand-offs continuous in RSSI (${joinedTexts(rssi)})`);
+      lines.push(flatText('rssi_continuity: ', positive, ' of ', rssi.length, ' hand-offs continuous in RSSI (', joinedTexts(rssi), ')'));
     }
-    const payload = factorsNamed(chainEdges, 'payload_signature_match');
-    if (payload.length > 0) {
-      // A hand-off's payload factor reads "same payload signature …" exactly when the earlier
-      // address's last payload is the later one's first (describePair in linkage.ts); asked of the
-      // profiles, the factor texts (built by concatenation) are not flattened here just to be read.
-      let exact = 0;
-      for (const edge of chainEdges) for (const factor of edge.factors) if (factor.name === 'payload_signature_match' && samePayloadCarried(addresses, edge)) exact++;
+    if (described > 0) {
       lines.push(
-        exact === payload.length
-          ? `payload_signature_match: identical payload signature carried across all ${members.length} addresses`
-          : `payload_signature_match: ${joinedTexts(payload)}`,
+        payloadTexts
+          ? flatText('payload_signature_match: ', joinedTexts(factorsNamed(edgeFactors, 'payload_signature_match')))
+          : flatText('payload_signature_match: identical payload signature carried across all ', members.length, ' addresses'),
       );
     }
-    const interval = factorsNamed(chainEdges, 'adv_interval_similarity');
-    if (interval.length > 0) lines.push(`adv_interval_similarity: ${joinedTexts(interval)}`);
+    const interval = factorsNamed(edgeFactors, 'adv_interval_similarity');
+    if (interval.length > 0) lines.push(flatText('adv_interval_similarity: ', joinedTexts(interval)));
     lines.push(
       overlaps === 0
         ? 'co_occurrence: no two members active at the same time (evidence against linkage absent)'
-        : `co_occurrence: ${overlaps} hand-offs overlap in time (one phone can advertise several sets at once)`,
+        : flatText('co_occurrence: ', overlaps, ' hand-offs overlap in time (one phone can advertise several sets at once)'),
     );
-    lines.push(`weakest hand-off probability ${Math.min(MAX_UNPROVEN_PROBABILITY, minimum).toFixed(3)}; non-adjacent cells are products along the chain`);
+    lines.push(flatText('weakest hand-off probability ', Math.min(MAX_UNPROVEN_PROBABILITY, minimum).toFixed(3), '; non-adjacent cells are products along the chain'));
   }
   return lines;
 }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { BleAnalysisOptions } from './analysis-types.ts';
 import { ah, formatBleAddress } from './ah.ts';
-import type { BleAddressProfile } from './address-profiles.ts';
+import { buildAddressProfiles, type BleAddressProfile } from './address-profiles.ts';
 import { analyzeBle } from './analyze.ts';
-import { sweepCandidates, type BleLinkableAddress } from './linkage.ts';
+import { linkAddresses, sweepCandidates, type BleLinkableAddress } from './linkage.ts';
+import { BleScanner } from './observations.ts';
+import { bleRotationModel } from './rotation-model.ts';
 import { bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './test-support.ts';
 
 const T0 = 1_712_131_200_000;
@@ -179,5 +181,54 @@ describe('candidate sweep', () => {
       expect(expected.length).toBeGreaterThan(count * 5);
       expect(Array.from(pairs.earlier, (ai, e) => [ai, pairs.later[e]])).toEqual(expected);
     }
+  });
+});
+
+describe('hand-off factors for clusters', () => {
+  it('describes on request the same factors the candidate list carries, without the payload factor when asked', () => {
+    const rows = [
+      ...bleTestStream('7A:4C:21:9D:10:EF', T0 + 10 * S, T0 + 910 * S, 1000, { rssi: -62, payload: 'phone-token-1' }),
+      ...bleTestStream('61:D2:88:3C:A4:19', T0 + 911 * S, T0 + 1790 * S, 1000, { rssi: -63, payload: 'phone-token-2' }),
+      ...bleTestStream('4E:05:B7:12:6C:D8', T0 + 1791 * S, T0 + 2700 * S, 1000, { rssi: -61, payload: 'phone-token-2' }),
+      ...bleTestStream('5B:11:22:33:44:55', T0 + 905 * S, T0 + 1700 * S, 2000, { rssi: -80, payload: 'watch', receiver: 'rx-2' }),
+    ].sort((a, b) => a.ts - b.ts);
+    const scanner = new BleScanner({ columns: options.addressColumns, includeCrcBad: false });
+    for (const batch of selectAllRows('test', bleTestTable(rows)).batches) scanner.add(batch);
+    const store = scanner.finish();
+    const profiles = buildAddressProfiles(store);
+    const linkable: BleLinkableAddress[] = store.addressTexts.map((address, id) => ({ profile: profiles.byAddress[id]!, address, type: 'rpa', irk: -1 }));
+    const context = {
+      linkageWindowS: 180,
+      model: bleRotationModel('spec_default'),
+      payloads: store,
+      receiverNames: store.receiverNames,
+      receivers: profiles.receivers,
+      dataStartMs: T0,
+      dataEndMs: T0 + 2700 * S,
+      irkLabels: [],
+    };
+    const listed = linkAddresses(linkable, { ...context, describeCandidates: true });
+    const lean = linkAddresses(linkable, context);
+    expect(lean.factors).toEqual([]);
+    expect(listed.earlier.length).toBeGreaterThan(2);
+    const clusterNames = new Set(['rssi_continuity', 'payload_signature_match', 'adv_interval_similarity']);
+    let described = 0;
+    for (let e = 0; e < listed.earlier.length; e++) {
+      const all = listed.factors[e];
+      expect(lean.handoffs.described(e)).toBe(all !== undefined);
+      if (!all) {
+        expect(lean.handoffs.clusterFactors(e, true)).toEqual([]);
+        continue;
+      }
+      described++;
+      const read = all.filter((factor) => clusterNames.has(factor.name));
+      const withoutPayload = read.filter((factor) => factor.name !== 'payload_signature_match');
+      expect(lean.handoffs.clusterFactors(e, true)).toEqual(read);
+      expect(lean.handoffs.clusterFactors(e, false)).toEqual(withoutPayload);
+      // With the candidate list they are picked out of its factors: the same.
+      expect(listed.handoffs.clusterFactors(e, true)).toEqual(read);
+      expect(listed.handoffs.clusterFactors(e, false)).toEqual(withoutPayload);
+    }
+    expect(described).toBeGreaterThan(0);
   });
 });

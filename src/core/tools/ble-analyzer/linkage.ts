@@ -1,11 +1,12 @@
 import type { AddressType } from './analysis-types.ts';
-import type { BleAddressProfile } from './address-profiles.ts';
+import type { BleAddressProfile, BleProfileReceivers } from './address-profiles.ts';
 import type { BlePayloadFeatures } from './payload-features.ts';
 import { calibrated } from './calibration.ts';
 import { flatText } from './flat-text.ts';
 import { toFixedOne } from './fixed-one.ts';
 import { rotationFitRatio, type BleRotationModel } from './rotation-model.ts';
 import { matchingMarginals, type BleCandidatePairs } from './matching-marginals.ts';
+import { compareAscending } from './number-order.ts';
 import { lowerBound, upperBound } from './sorted-search.ts';
 
 export type { BleCandidatePairs } from './matching-marginals.ts';
@@ -48,6 +49,8 @@ export interface BleLinkContext {
    */
   payloads: BlePayloadSource;
   receiverNames: ReadonlyArray<string>;
+  /** Head and tail RSSI per receiver of every profiled address (by profile id). */
+  receivers: BleProfileReceivers;
   /** Time span of the analysed data (ms): addresses active at its edges are censored. */
   dataStartMs: number;
   dataEndMs: number;
@@ -55,11 +58,10 @@ export interface BleLinkContext {
   /** Skip the fitted calibration (calibration.ts). */
   uncalibrated?: boolean;
   /**
-   * Describe every pair at or above DESCRIBE_ABOVE with all its factors (for the candidate list);
-   * otherwise only the pairs clusters take (probability above 0.5), with only the factors clusters
-   * read (rssi_continuity, payload_signature_match, adv_interval_similarity: clusterRationale in
-   * clusters.ts), described the same way. No other factor text reaches the output then, and those
-   * texts were the largest share of the objects the linkage made (and kept to the end).
+   * Describe every pair at or above DESCRIBE_ABOVE with all its factors (for the candidate list).
+   * Clusters read only rssi_continuity, payload_signature_match and adv_interval_similarity
+   * (clusterRationale in clusters.ts) of the hand-offs they are made of, and ask for them when
+   * they are built (BleLinks.handoffs), described the same way, in either mode.
    */
   describeCandidates?: boolean;
 }
@@ -76,33 +78,38 @@ export interface BleLinkFactor {
   text: string;
 }
 
-/** One scored pair as an object (clusters and learned models read a few of them). */
-export interface BleLinkEdge {
-  earlier: number;
-  later: number;
-  probability: number;
-  gapS: number;
-  factors: BleLinkFactor[];
-}
-
-/** Every scored pair, as parallel arrays: pair e is earlier[e] → later[e]. */
-export interface BleLinks {
+/** Scored pairs as parallel arrays: pair e is earlier[e] → later[e] with probability[e]. */
+export interface BleScoredPairs {
   earlier: Int32Array;
   later: Int32Array;
   probability: Float64Array;
-  /**
-   * Factors of the pairs that are described (probability ≥ DESCRIBE_ABOVE or a shared IRK, and
-   * above 0.5 without `describeCandidates`); undefined for the rest. Without `describeCandidates`
-   * only the factors clusters read (see BleLinkContext.describeCandidates).
-   */
-  factors: Array<BleLinkFactor[] | undefined>;
 }
 
-/** Pair `e` of `links` as an object. */
-export function bleLinkEdge(addresses: ReadonlyArray<BleLinkableAddress>, links: BleLinks, e: number): BleLinkEdge {
-  const earlier = links.earlier[e];
-  const later = links.later[e];
-  return { earlier, later, probability: links.probability[e], gapS: (addresses[later].profile.firstMs - addresses[earlier].profile.lastMs) / 1000, factors: links.factors[e] ?? [] };
+/** The factors clusters read of a hand-off (see BleLinkContext.describeCandidates), made on request. */
+export interface BleHandoffFactors {
+  /** Whether pair `pair` is described (a shared IRK, or a model probability ≥ DESCRIBE_ABOVE). */
+  described(pair: number): boolean;
+  /**
+   * Pair `pair`'s rssi_continuity, payload_signature_match (only with `payloadText`: clusters
+   * quote it only when the payload signature changes somewhere in the chain) and
+   * adv_interval_similarity factors; [] for a pair not described.
+   */
+  clusterFactors(pair: number, payloadText: boolean): BleLinkFactor[];
+}
+
+/** Every scored pair, as parallel arrays: pair e is earlier[e] → later[e]. */
+export interface BleLinks extends BleScoredPairs {
+  /**
+   * With `describeCandidates`: all factors of the pairs that are described (probability ≥
+   * DESCRIBE_ABOVE or a shared IRK), undefined for the rest. Empty otherwise.
+   */
+  factors: Array<BleLinkFactor[] | undefined>;
+  /**
+   * The factors clusters read, described when the cluster is: the clusters of the 1M bench
+   * input describe ~3,000 hand-offs, and factor texts made during the linkage lived through the
+   * whole co-location stage (copied by its scavenges) only to be joined into a few rationale lines.
+   */
+  handoffs: BleHandoffFactors;
 }
 
 const OVERLAP_LIMIT_S = 30;
@@ -159,10 +166,11 @@ function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: B
 /**
  * The evidence of one candidate pair (A earlier, B later), each log-likelihood-ratio term
  * described; with `every` false only the factors clusters read (see
- * BleLinkContext.describeCandidates). Only reported pairs are described (the text dominates the
- * cost otherwise); `PairScorer` sums the same terms for every pair.
+ * BleLinkContext.describeCandidates), and with `payload` false not the payload factor either.
+ * Only reported pairs are described (the text dominates the cost otherwise); `PairScorer` sums
+ * the same terms for every pair.
  */
-function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: BleLinkContext, rarity: PayloadRarity, factors: BleLinkFactor[], every: boolean): void {
+function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: BleLinkContext, rarity: PayloadRarity, factors: BleLinkFactor[], every: boolean, payload = true): void {
   const window = context.linkageWindowS;
   const pa = a.profile;
   const pb = b.profile;
@@ -195,22 +203,50 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
 
   // RSSI continuity: A's last packets against B's first, per receiver that heard both.
   let rssiLlr = 0;
-  let parts: string[] | undefined;
-  for (const ra of pa.receivers) {
-    if (Number.isNaN(ra.tailRssi)) continue;
-    let rb: (typeof pb.receivers)[number] | undefined;
-    for (const candidate of pb.receivers) if (candidate.receiver === ra.receiver) rb = candidate;
-    if (!rb || Number.isNaN(rb.headRssi)) continue;
-    const d = rb.headRssi - ra.tailRssi;
+  // The text's pieces in one list, joined once ("RSSI rx-1 Δ0.3 dB, rx-2 Δ1.1 dB (+3.2)"): a
+  // string per receiver and a second join made three strings per receiver that were dropped at once.
+  let pieces: Array<string> | undefined;
+  const { from, receiver, headRssi, tailRssi } = context.receivers;
+  for (let ra = from[pa.id]; ra < from[pa.id + 1]; ra++) {
+    if (Number.isNaN(tailRssi[ra])) continue;
+    let rb = -1;
+    for (let candidate = from[pb.id]; candidate < from[pb.id + 1]; candidate++) if (receiver[candidate] === receiver[ra]) rb = candidate;
+    if (rb < 0 || Number.isNaN(headRssi[rb])) continue;
+    const d = headRssi[rb] - tailRssi[ra];
     const same = RSSI_SAME_SD_DB;
     const different = RSSI_DIFFERENT_SD_DB;
     const llr = clamp(RSSI_LOG_SD_RATIO - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
     rssiLlr += 0.8 * llr;
-    (parts ??= []).push(`${context.receiverNames[ra.receiver]} Δ${toFixedOne(Math.abs(d))} dB`);
+    if (pieces) pieces.push(', ');
+    else pieces = ['RSSI '];
+    pieces.push(context.receiverNames[receiver[ra]], ' Δ', toFixedOne(Math.abs(d)), ' dB');
   }
-  if (parts) factors.push({ name: 'rssi_continuity', llr: rssiLlr, text: flatText('RSSI ', parts.join(', '), ' (', signed(rssiLlr), ')') });
+  if (pieces) {
+    pieces.push(' (', signed(rssiLlr), ')');
+    factors.push({ name: 'rssi_continuity', llr: rssiLlr, text: pieces.join('') });
+  }
 
   // Payload: exact signature carried over, else same template (vendor/model structure), else different.
+  if (payload) describePayload(pa, pb, context, rarity, factors);
+
+  // Advertising interval: same device keeps its interval (log ratio σ 0.25); devices differ (σ 1).
+  if (Number.isFinite(pa.advIntervalS) && Number.isFinite(pb.advIntervalS)) {
+    const r = Math.log(pa.advIntervalS / pb.advIntervalS);
+    const llr = clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
+    factors.push({ name: 'adv_interval_similarity', llr, text: flatText('advertising interval ', Math.round(pa.advIntervalS * 1000), ' → ', Math.round(pb.advIntervalS * 1000), ' ms (', signed(llr), ')') });
+  }
+
+  // Address kind and IRK mismatch: not read by clusters.
+  if (!every) return;
+  if (a.type !== b.type) factors.push({ name: 'address_kind', llr: -2.5, text: `${a.type} → ${b.type}: devices rarely switch address kind (−2.5)` });
+  if (a.irk >= 0 && b.irk !== a.irk) {
+    const llr = b.irk >= 0 ? -LOG_K_LIMIT : -8;
+    factors.push({ name: 'irk_resolution', llr, text: `${a.address} resolves under IRK '${context.irkLabels[a.irk]}', ${b.address} does not (${signed(llr)})` });
+  }
+}
+
+/** The payload_signature_match factor of A's last payload against B's first (describePair). */
+function describePayload(pa: BleAddressProfile, pb: BleAddressProfile, context: BleLinkContext, rarity: PayloadRarity, factors: BleLinkFactor[]): void {
   const n = Math.max(1, rarity.total - 1);
   const floor = 0.5 / n;
   const sigA = pa.tailPayload;
@@ -232,21 +268,6 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
   } else {
     const llr = Math.log(0.02 / Math.max(0.05, 1 - templateShare));
     factors.push({ name: 'payload_signature_match', llr, text: `different AD content (${signed(llr)})` });
-  }
-
-  // Advertising interval: same device keeps its interval (log ratio σ 0.25); devices differ (σ 1).
-  if (Number.isFinite(pa.advIntervalS) && Number.isFinite(pb.advIntervalS)) {
-    const r = Math.log(pa.advIntervalS / pb.advIntervalS);
-    const llr = clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
-    factors.push({ name: 'adv_interval_similarity', llr, text: flatText('advertising interval ', Math.round(pa.advIntervalS * 1000), ' → ', Math.round(pb.advIntervalS * 1000), ' ms (', signed(llr), ')') });
-  }
-
-  // Address kind and IRK mismatch: not read by clusters.
-  if (!every) return;
-  if (a.type !== b.type) factors.push({ name: 'address_kind', llr: -2.5, text: `${a.type} → ${b.type}: devices rarely switch address kind (−2.5)` });
-  if (a.irk >= 0 && b.irk !== a.irk) {
-    const llr = b.irk >= 0 ? -LOG_K_LIMIT : -8;
-    factors.push({ name: 'irk_resolution', llr, text: `${a.address} resolves under IRK '${context.irkLabels[a.irk]}', ${b.address} does not (${signed(llr)})` });
   }
 }
 
@@ -347,9 +368,10 @@ class PairScorer {
       this.sameSignatureLlr[i] = Math.log(0.6 / signatureShare);
       this.sameTemplateLlr[i] = Math.log(0.38 / templateShare);
       this.differentLlr[i] = Math.log(0.02 / Math.max(0.05, 1 - templateShare));
-      for (const receiver of profile.receivers) {
-        this.tailRssi[i * this.receivers + receiver.receiver] = receiver.tailRssi;
-        this.headRssi[i * this.receivers + receiver.receiver] = receiver.headRssi;
+      const { from, receiver, headRssi, tailRssi } = context.receivers;
+      for (let row = from[profile.id]; row < from[profile.id + 1]; row++) {
+        this.tailRssi[i * this.receivers + receiver[row]] = tailRssi[row];
+        this.headRssi[i * this.receivers + receiver[row]] = headRssi[row];
       }
     }
     this.window = context.linkageWindowS;
@@ -357,8 +379,13 @@ class PairScorer {
     this.overlapLlr = Math.log((0.03 * this.span) / OVERLAP_LIMIT_S);
   }
 
-  /** The summed log-likelihood ratio of A (earlier) → B (later); mirrors `describePair` term by term. */
-  score(a: number, b: number): number {
+  /**
+   * logK[e] = A's prior per candidate plus the summed log-likelihood ratio of A (earlier) → B
+   * (later), clamped; the sum mirrors `describePair` term by term. Doubles go in and out through
+   * arrays: passed to or returned from a call that is not inlined, each would be boxed (an object
+   * per candidate pair).
+   */
+  scoreInto(a: number, b: number, priorPerCandidate: Float64Array, logK: Float64Array, e: number): void {
     let total = 0;
     const window = this.window;
     const span = this.span;
@@ -411,7 +438,7 @@ class PairScorer {
     const irkA = this.irk[a];
     const irkB = this.irk[b];
     if (irkA >= 0 && irkB !== irkA) total += irkB >= 0 ? -LOG_K_LIMIT : -8;
-    return total;
+    logK[e] = clamp(priorPerCandidate[a] + total, -LOG_K_LIMIT, LOG_K_LIMIT);
   }
 }
 
@@ -430,7 +457,7 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
     lastOf[index] = addresses[index].profile.lastMs;
     byFirst[index] = index;
   }
-  byFirst.sort((x, y) => firstOf[x] - firstOf[y] || (addresses[x].address < addresses[y].address ? -1 : 1));
+  byFirst.sort((x, y) => compareAscending(firstOf[x], firstOf[y]) || (addresses[x].address < addresses[y].address ? -1 : 1));
   // Parallel arrays in sweep order: the inner loop reads nothing else.
   const firsts = new Float64Array(count);
   const lasts = new Float64Array(count);
@@ -500,8 +527,41 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
 
 /** Pairs below this probability are reported without factor texts (making them dominates the cost). */
 const DESCRIBE_ABOVE = 0.01;
-/** Clusters take the pairs above this probability (analyze.ts). */
-const LIKELY = 0.5;
+
+/**
+ * Describes the pairs that qualify (a shared IRK, or a model probability ≥ DESCRIBE_ABOVE) with
+ * the factors clusters read, on request (BleLinks.handoffs).
+ */
+class HandoffDescriber implements BleHandoffFactors {
+  constructor(
+    private readonly addresses: ReadonlyArray<BleLinkableAddress>,
+    private readonly context: BleLinkContext,
+    private readonly rarity: PayloadRarity,
+    private readonly pairs: BleCandidatePairs,
+    private readonly describedPairs: Uint8Array,
+    /** All factors of the described pairs when the candidate list was described (BleLinks.factors), else empty. */
+    private readonly listed: ReadonlyArray<BleLinkFactor[] | undefined>,
+  ) {}
+
+  described(pair: number): boolean {
+    return this.describedPairs[pair] === 1;
+  }
+
+  clusterFactors(pair: number, payloadText: boolean): BleLinkFactor[] {
+    const factors: BleLinkFactor[] = [];
+    if (!this.describedPairs[pair]) return factors;
+    const listed = this.listed[pair];
+    if (!listed) {
+      describePair(this.addresses[this.pairs.earlier[pair]], this.addresses[this.pairs.later[pair]], this.context, this.rarity, factors, false, payloadText);
+      return factors;
+    }
+    // Described already for the candidate list: the same factors, picked out.
+    for (const factor of listed) {
+      if (factor.name === 'rssi_continuity' || factor.name === 'adv_interval_similarity' || (payloadText && factor.name === 'payload_signature_match')) factors.push(factor);
+    }
+    return factors;
+  }
+}
 
 /** Scores and calibrates every candidate pair. */
 export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext): BleLinks {
@@ -525,31 +585,34 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     const ai = pairs.earlier[e];
     const bi = pairs.later[e];
     const sameKey = irk[ai] >= 0 && irk[ai] === irk[bi];
-    logK[e] = sameKey ? LOG_K_LIMIT : clamp(priorPerCandidate[ai] + scorer.score(ai, bi), -LOG_K_LIMIT, LOG_K_LIMIT);
+    if (sameKey) logK[e] = LOG_K_LIMIT;
+    else scorer.scoreInto(ai, bi, priorPerCandidate, logK, e);
   }
   const marginals = matchingMarginals(addresses.length, pairs, logK);
   // Calibrated in place: each pair's marginal is read before it is replaced.
   const probability = marginals;
-  const factors: Array<BleLinkFactor[] | undefined> = new Array(count);
+  const every = context.describeCandidates ?? false;
+  const factors: Array<BleLinkFactor[] | undefined> = every ? new Array(count) : [];
+  // Described by the model's own probability: calibration lifts the many near-zero pairs to the
+  // small base rate of their bin, and describing all of them would dominate the cost.
+  const described = new Uint8Array(count);
   // Pairs are described into one scratch list and keep an exact-size copy: a list grown by push
   // keeps room for more, and these lists live to the end of the analysis.
-  const described: BleLinkFactor[] = [];
+  const scratch: BleLinkFactor[] = [];
   for (let e = 0; e < count; e++) {
     const ai = pairs.earlier[e];
     const bi = pairs.later[e];
     const sameKey = irk[ai] >= 0 && irk[ai] === irk[bi];
     const marginal = marginals[e];
     probability[e] = sameKey ? 1 : context.uncalibrated ? marginal : calibrated('handoff', marginal);
-    // Described by the model's own probability: calibration lifts the many near-zero pairs to the
-    // small base rate of their bin, and describing all of them would dominate the cost.
-    if ((sameKey || marginal >= DESCRIBE_ABOVE) && (context.describeCandidates || probability[e] > LIKELY)) {
-      const a = addresses[ai];
-      const every = context.describeCandidates ?? false;
-      described.length = 0;
-      if (every) described.push(sameKey ? { name: 'irk_resolution', llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` } : describePrior(a, context, priors[ai]));
-      describePair(a, addresses[bi], context, rarity, described, every);
-      factors[e] = described.slice();
-    }
+    if (!sameKey && marginal < DESCRIBE_ABOVE) continue;
+    described[e] = 1;
+    if (!every) continue;
+    const a = addresses[ai];
+    scratch.length = 0;
+    scratch.push(sameKey ? { name: 'irk_resolution', llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` } : describePrior(a, context, priors[ai]));
+    describePair(a, addresses[bi], context, rarity, scratch, true);
+    factors[e] = scratch.slice();
   }
-  return { earlier: pairs.earlier, later: pairs.later, probability, factors };
+  return { earlier: pairs.earlier, later: pairs.later, probability, factors, handoffs: new HandoffDescriber(addresses, context, rarity, pairs, described, factors) };
 }
