@@ -36,8 +36,14 @@ const LLR_MAX = 10;
 /** Statistics per cell: count, sum, sum of squares. */
 const STATS = 3;
 
-/** Prefix sums of one chain: index ((r · 3 + channel) · (blocks + 1) + block) · 3 + stat. */
+/**
+ * Prefix sums of one chain: index (block · receivers · 3 + r · 3 + channel) · 3 + stat, block-major
+ * (an event's cell is then its block's offset plus a small one, and the prefix sums run over
+ * contiguous memory).
+ */
 export interface ChannelSignatures {
+  /** Receivers of the capture (the cells of a block are receivers × 3). */
+  receivers: number;
   block0: number;
   blocks: number;
   stats: Float64Array;
@@ -68,7 +74,7 @@ export class ChannelSignatureBuilder {
     const block = Math.floor(timeMs / BLOCK_MS) - this.block0;
     if (block < 0 || block >= this.blocks) return;
     // Stored one block up: the prefix sums below make entry b the total of blocks before b.
-    const at = ((receiver * CHANNELS + channel) * (this.blocks + 1) + block + 1) * STATS;
+    const at = ((block + 1) * this.receivers * CHANNELS + receiver * CHANNELS + channel) * STATS;
     this.stats[at] += 1;
     this.stats[at + 1] += rssi;
     this.stats[at + 2] += rssi * rssi;
@@ -82,7 +88,7 @@ export class ChannelSignatureBuilder {
    */
   blockAt(timeMs: number): number {
     const block = Math.floor(timeMs / BLOCK_MS) - this.block0;
-    return block < 0 || block >= this.blocks ? -1 : (block + 1) * STATS;
+    return block < 0 || block >= this.blocks ? -1 : (block + 1) * this.receivers * CHANNELS * STATS;
   }
 
   /** What `add` does for an event in the block at `blockAt` (≥ 0). */
@@ -90,7 +96,7 @@ export class ChannelSignatureBuilder {
     // Channels other than 37–39 (BLE_NO_CHANNEL among them) fall outside [0, CHANNELS).
     const channel = channelIndex - FIRST_CHANNEL;
     if (!(channel >= 0 && channel < CHANNELS)) return;
-    const at = (receiver * CHANNELS + channel) * (this.blocks + 1) * STATS + blockAt;
+    const at = blockAt + (receiver * CHANNELS + channel) * STATS;
     const stats = this.stats;
     stats[at] += 1;
     stats[at + 1] += rssi;
@@ -101,17 +107,10 @@ export class ChannelSignatureBuilder {
   /** The chain's prefix sums, or undefined when none of its packets had an advertising channel. */
   finish(): ChannelSignatures | undefined {
     if (!this.any) return undefined;
-    const width = this.blocks + 1;
-    const stats = this.stats.slice(0, this.receivers * CHANNELS * width * STATS);
-    for (let cell = 0; cell < this.receivers * CHANNELS; cell++) {
-      for (let block = 1; block < width; block++) {
-        const at = (cell * width + block) * STATS;
-        stats[at] += stats[at - STATS];
-        stats[at + 1] += stats[at + 1 - STATS];
-        stats[at + 2] += stats[at + 2 - STATS];
-      }
-    }
-    return { block0: this.block0, blocks: this.blocks, stats };
+    const stride = this.receivers * CHANNELS * STATS;
+    const stats = this.stats.slice(0, (this.blocks + 1) * stride);
+    for (let at = stride; at < stats.length; at++) stats[at] += stats[at - stride];
+    return { receivers: this.receivers, block0: this.block0, blocks: this.blocks, stats };
   }
 }
 
@@ -136,10 +135,10 @@ function makeScratch(receivers: number) {
 
 /** Count, sum and sum of squares of one cell over blocks [from, to) of a chain (to ≤ blocks). */
 function cell(signatures: ChannelSignatures, receiver: number, channel: number, from: number, to: number, out: Float64Array): void {
-  const width = signatures.blocks + 1;
-  const base = (receiver * CHANNELS + channel) * width;
-  const low = (base + from) * STATS;
-  const high = (base + to) * STATS;
+  const offset = (receiver * CHANNELS + channel) * STATS;
+  const stride = signatures.receivers * CHANNELS * STATS;
+  const low = from * stride + offset;
+  const high = to * stride + offset;
   const stats = signatures.stats;
   out[0] = stats[high] - stats[low];
   out[1] = stats[high + 1] - stats[low + 1];
