@@ -228,28 +228,37 @@ function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddres
     const { profile } = addresses[chain.members[m]];
     if (Number.isFinite(profile.advIntervalS)) interval = Math.max(interval, profile.advIntervalS);
     const end = start[profile.id + 1];
-    // A member's events are in time order: its bin changes only at bin edges, so each bin's
-    // events are read as a run, found by comparing times with the bin's edges (bin-runs.ts: the
-    // bin is exactly the one a division per event gives), in the same pass that adds them up.
-    for (let index = start[profile.id]; index < end; ) {
-      const bin = Math.floor(time[index] / BIN_MS);
-      const row = (bin - bin0) | 0;
-      const low = bin * BIN_MS;
-      const high = low + BIN_MS;
-      const runs = binEdgesExact(bin, BIN_MS);
-      // A bin lies inside one block of the channel sums (the block is a whole number of bins).
-      const blockAt = channelBuilder.blockAt(time[index]);
-      do {
-        const rssi = rssiOf[index];
-        if (!Number.isNaN(rssi)) {
-          const r = receiver[index];
-          const slot = r * bins + row;
-          sum[slot] += rssi;
-          count[slot]++;
-          if (blockAt >= 0) channelBuilder.addAt(blockAt, r, channel[index], rssi);
+    // A member's events are in time order: its bin changes only at bin edges, so an event inside
+    // the current bin's edges keeps the bin (bin-runs.ts: exactly the one a division per event
+    // gives) and only the others divide. One flat loop per member: its bins hold a few events
+    // each, too few to pay for a loop per bin. A bin lies inside one block of the channel sums
+    // (the block is a whole number of bins), so the block's place changes with the bin.
+    let low = Infinity;
+    let high = -Infinity;
+    let row = 0;
+    let blockAt = -1;
+    for (let index = start[profile.id]; index < end; index++) {
+      const t = time[index];
+      if (!(t >= low && t < high)) {
+        const bin = Math.floor(t / BIN_MS);
+        row = (bin - bin0) | 0;
+        blockAt = channelBuilder.blockAt(t);
+        if (binEdgesExact(bin, BIN_MS)) {
+          low = bin * BIN_MS;
+          high = low + BIN_MS;
+        } else {
+          low = Infinity;
+          high = -Infinity;
         }
-        index++;
-      } while (runs && index < end && time[index] < high && time[index] >= low);
+      }
+      const rssi = rssiOf[index];
+      if (!Number.isNaN(rssi)) {
+        const r = receiver[index];
+        const slot = r * bins + row;
+        sum[slot] += rssi;
+        count[slot]++;
+        if (blockAt >= 0) channelBuilder.addAt(blockAt, r, channel[index], rssi);
+      }
     }
   }
   // Bin means and each receiver's whole-life level in one pass over the sums.
