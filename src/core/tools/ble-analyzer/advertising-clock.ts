@@ -79,9 +79,14 @@ export function chainTiming(groups: ArrayLike<number>, events: BleEventGroups): 
     const end = start[group + 1];
     for (let i = start[group]; i < end; i += stride) {
       if (channel[i] === BLE_NO_CHANNEL) continue;
-      for (let j = i + 1; j < end && time[j] - time[i] <= SELF_WINDOW_MS; j++) {
-        if (receiver[j] !== receiver[i] || channel[j] !== channel[i]) continue;
-        const angle = phaseAngle(time[j] - time[i]);
+      const ownReceiver = receiver[i];
+      const ownChannel = channel[i];
+      const ownTime = time[i];
+      for (let j = i + 1; j < end && time[j] - ownTime <= SELF_WINDOW_MS; j++) {
+        // One test for "same receiver and channel" (not two): its branch then goes one way until
+        // the match, where two tests would branch on a coin toss at every other event.
+        if (((receiver[j] ^ ownReceiver) | (channel[j] ^ ownChannel)) !== 0) continue;
+        const angle = phaseAngle(time[j] - ownTime);
         cos += Math.cos(angle);
         sin += Math.sin(angle);
         pairs++;
@@ -148,13 +153,16 @@ export function advertisingClockEvidence(groupsA: ArrayLike<number>, spanA: Floa
       previous = t;
       while (firstMember < groupsB.length && spanB[2 * firstMember + 1] < t - PAIR_WINDOW_MS) firstMember++;
       let best = Number.NaN;
+      const ownReceiver = receiver[i];
+      const ownChannel = channel[i];
       for (let n = firstMember; n < groupsB.length; n++) {
         if (spanB[2 * n] > t + PAIR_WINDOW_MS) break;
         if (spanB[2 * n + 1] < t - PAIR_WINDOW_MS) continue;
         const other = groupsB[n];
         const end = start[other + 1];
         for (let j = lowerBound(time, t - PAIR_WINDOW_MS, start[other], end); j < end && time[j] <= t + PAIR_WINDOW_MS; j++) {
-          if (receiver[j] !== receiver[i] || channel[j] !== channel[i]) continue;
+          // One test for "same receiver and channel", as in `chainTiming`.
+          if (((receiver[j] ^ ownReceiver) | (channel[j] ^ ownChannel)) !== 0) continue;
           if (Number.isNaN(best) || Math.abs(time[j] - t) < Math.abs(best - t)) best = time[j];
         }
       }
