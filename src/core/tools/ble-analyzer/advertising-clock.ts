@@ -65,8 +65,26 @@ function phaseAngle(gapMs: number): number {
   return 2 * Math.PI * (cycles - Math.floor(cycles));
 }
 
-/** Each of a chain's packets against its own next packet on the same receiver and channel within SELF_WINDOW_MS. */
-export function chainTiming(groups: ArrayLike<number>, events: BleEventGroups): ChainTiming {
+/**
+ * The unit circle at QUICK_STEPS even steps of a turn (cos, sin interleaved), the starting points
+ * of the quick phase vectors of `chainTimingIsPrecise` (a constant of the code, like a polynomial's
+ * coefficients: the same for every capture).
+ */
+const QUICK_STEPS = 256;
+const QUICK_CIRCLE = Float64Array.from({ length: 2 * QUICK_STEPS }, (_, at) => (at % 2 === 0 ? Math.cos : Math.sin)((2 * Math.PI * (at >> 1)) / QUICK_STEPS));
+/**
+ * How far the quick resultant may be from the exact one. Each quick vector is the table's point
+ * turned by less than 2π/256 ≈ 0.025 rad with a Taylor polynomial whose remainder is under
+ * d⁶/720 ≈ 3e-13; sums of a few hundred of them add rounding of the order of 1e-13. A resultant
+ * this close to the threshold is recomputed exactly.
+ */
+const QUICK_MARGIN = 1e-9;
+
+/**
+ * A chain's own packets, each against its next packet on the same receiver and channel within
+ * SELF_WINDOW_MS; `quick` reads the phase vectors from QUICK_CIRCLE instead of Math.cos/sin.
+ */
+function selfAlignment(groups: ArrayLike<number>, events: BleEventGroups, quick: boolean): ChainTiming {
   const { start, time, receiver, channel } = events;
   let total = 0;
   for (let m = 0; m < groups.length; m++) total += start[groups[m] + 1] - start[groups[m]];
@@ -86,15 +104,46 @@ export function chainTiming(groups: ArrayLike<number>, events: BleEventGroups): 
         // One test for "same receiver and channel" (not two): its branch then goes one way until
         // the match, where two tests would branch on a coin toss at every other event.
         if (((receiver[j] ^ ownReceiver) | (channel[j] ^ ownChannel)) !== 0) continue;
-        const angle = phaseAngle(time[j] - ownTime);
-        cos += Math.cos(angle);
-        sin += Math.sin(angle);
+        if (quick) {
+          const cycles = (time[j] - ownTime) / BLE_SLOT_MS;
+          const steps = (cycles - Math.floor(cycles)) * QUICK_STEPS;
+          const step = Math.floor(steps);
+          const d = (steps - step) * ((2 * Math.PI) / QUICK_STEPS);
+          const d2 = d * d;
+          const cosD = 1 - (d2 / 2) * (1 - d2 / 12);
+          const sinD = d * (1 - (d2 / 6) * (1 - d2 / 20));
+          const cosStep = QUICK_CIRCLE[2 * step];
+          const sinStep = QUICK_CIRCLE[2 * step + 1];
+          cos += cosStep * cosD - sinStep * sinD;
+          sin += sinStep * cosD + cosStep * sinD;
+        } else {
+          const angle = phaseAngle(time[j] - ownTime);
+          cos += Math.cos(angle);
+          sin += Math.sin(angle);
+        }
         pairs++;
         break;
       }
     }
   }
   return { pairs, resultant: pairs > 0 ? Math.hypot(cos, sin) / pairs : 0 };
+}
+
+/** Each of a chain's packets against its own next packet on the same receiver and channel within SELF_WINDOW_MS. */
+export function chainTiming(groups: ArrayLike<number>, events: BleEventGroups): ChainTiming {
+  return selfAlignment(groups, events, false);
+}
+
+/**
+ * `timingIsPrecise(chainTiming(groups, events))`, read from quick phase vectors (a table and a
+ * short polynomial instead of Math.cos and Math.sin, which cost most of the check); only a
+ * resultant within QUICK_MARGIN of the threshold is recomputed exactly, so the answer is the same.
+ */
+export function chainTimingIsPrecise(groups: ArrayLike<number>, events: BleEventGroups): boolean {
+  const quick = selfAlignment(groups, events, true);
+  if (quick.pairs < MIN_SELF_PAIRS) return false;
+  if (Math.abs(quick.resultant - PRECISE_RESULTANT) > QUICK_MARGIN) return quick.resultant >= PRECISE_RESULTANT;
+  return timingIsPrecise(chainTiming(groups, events));
 }
 
 /** Whether a chain's timestamps are precise enough for the clock evidence. */

@@ -1,5 +1,5 @@
 import { calibrated } from './calibration.ts';
-import { advertisingClockEvidence, chainTiming, timingIsPrecise, type AdvertisingClockEvidence } from './advertising-clock.ts';
+import { advertisingClockEvidence, chainTimingIsPrecise, type AdvertisingClockEvidence } from './advertising-clock.ts';
 import { CHANNEL_BLOCK_MS, channelSignatureEvidence, ChannelSignatureBuilder, type ChannelSignatureEvidence, type ChannelSignatures } from './channel-signature.ts';
 import { coRotationLogOdds, gaussianLogDensity } from './co-location-math.ts';
 import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel, type BleMaskedBins } from './co-location-candidates.ts';
@@ -292,7 +292,7 @@ function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddres
     spans[2 * index] = addresses[member].profile.firstMs;
     spans[2 * index + 1] = addresses[member].profile.lastMs;
   });
-  const preciseTiming = timingIsPrecise(chainTiming(groups, events));
+  const preciseTiming = chainTimingIsPrecise(groups, events);
   return { bin0, bins, mean, boundaries: Float64Array.from(boundaries), ascending, toleranceMs: Math.max(2_000, 2500 * interval), level, channels: channelBuilder.finish(), groups, spans, preciseTiming };
 }
 
