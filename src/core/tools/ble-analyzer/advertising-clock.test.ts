@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BLE_SLOT_MS, chainTiming, chainTimingIsPrecise, timingIsPrecise } from './advertising-clock.ts';
+import { BLE_SLOT_MS, chainTiming, chainTimingIsPrecise, lowerBoundFromGuess, timingIsPrecise } from './advertising-clock.ts';
 import { BLE_NO_CHANNEL, type BleEventGroups } from './observations.ts';
+import { lowerBound } from './sorted-search.ts';
 
 const T0 = 1_712_131_200_000;
 
@@ -72,6 +73,25 @@ describe('chainTimingIsPrecise', () => {
       expect(chainTiming([0], events).pairs).toBe(aligned + opposite);
       expect(timingIsPrecise(chainTiming([0], events))).toBe(precise);
       expect(chainTimingIsPrecise([0], events)).toBe(precise);
+    }
+  });
+});
+
+describe('lowerBoundFromGuess', () => {
+  it('finds what lowerBound finds, on even and bunched times with repeats', () => {
+    const random = lcg(11);
+    for (let trial = 0; trial < 300; trial++) {
+      const length = Math.floor(random() * 60);
+      // Some groups are bunched (a burst, then a long gap), so the guess lands far from the index.
+      const bunched = trial % 3 === 0;
+      const time = Float64Array.from({ length }, () => T0 + (bunched && random() < 0.8 ? 1_000 * random() : 100_000 * random())).sort();
+      for (let index = 1; index < length; index++) if (random() < 0.2) time[index] = time[index - 1];
+      const from = Math.floor(random() * (length + 1));
+      const to = from + Math.floor(random() * (length - from + 1));
+      for (let probe = 0; probe < 20; probe++) {
+        const value = probe < 5 && to > from ? time[from + Math.floor(random() * (to - from))] : T0 - 1_000 + 102_000 * random();
+        expect(lowerBoundFromGuess(time, value, from, to)).toBe(lowerBound(time, value, from, to));
+      }
     }
   });
 });
