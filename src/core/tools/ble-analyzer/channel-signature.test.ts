@@ -59,3 +59,42 @@ describe('ChannelSignatureBuilder.blockAt and addAt', () => {
     expect(builder.finish()).toBeUndefined();
   });
 });
+
+describe('ChannelSignatureBuilder.finish', () => {
+  it('gives at each block the count, sum and sum of squares of the blocks before it, block-major', () => {
+    let state = 5;
+    const random = (): number => {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      return state / 2 ** 32;
+    };
+    const receivers = 2;
+    const t0 = 1_712_131_200_000;
+    const builder = new ChannelSignatureBuilder(receivers);
+    builder.start(t0, t0 + 299_999);
+    // Per block, receiver and channel: the packets added there.
+    const added = new Map<string, number[]>();
+    for (let event = 0; event < 400; event++) {
+      const time = t0 + Math.floor(random() * 300_000);
+      const receiver = Math.floor(random() * receivers);
+      const channel = 37 + Math.floor(random() * 3);
+      const rssi = -50 - Math.floor(random() * 40);
+      builder.add(receiver, channel, time, rssi);
+      const key = `${Math.floor((time - t0) / 60_000)} ${receiver} ${channel - 37}`;
+      added.set(key, [...(added.get(key) ?? []), rssi]);
+    }
+    const signatures = builder.finish()!;
+    expect(signatures.blocks).toBe(5);
+    expect(signatures.receivers).toBe(receivers);
+    for (let block = 0; block <= signatures.blocks; block++) {
+      for (let receiver = 0; receiver < receivers; receiver++) {
+        for (let channel = 0; channel < 3; channel++) {
+          const before = Array.from({ length: block }, (_, earlier) => added.get(`${earlier} ${receiver} ${channel}`) ?? []).flat();
+          const at = (block * receivers * 3 + receiver * 3 + channel) * 3;
+          expect(signatures.stats[at]).toBe(before.length);
+          expect(signatures.stats[at + 1]).toBe(before.reduce((total, rssi) => total + rssi, 0));
+          expect(signatures.stats[at + 2]).toBe(before.reduce((total, rssi) => total + rssi * rssi, 0));
+        }
+      }
+    }
+  });
+});
