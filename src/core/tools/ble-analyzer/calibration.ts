@@ -78,3 +78,13 @@ export function applyCalibration(curve: BleCalibrationCurve, p: number): number 
 export function calibrated(relation: BleCalibrationRelation, p: number, table: BleCalibrationTable = BLE_CALIBRATION_TABLE): number {
   return applyCalibration(table[relation], p);
 }
+
+/**
+ * Calibrates `values` in place (each replaced by `calibrated(relation, value)`). For the many
+ * pairs of an analysis: a double returned from a call that is not inlined is boxed, an object
+ * per pair.
+ */
+export function calibrateInPlace(relation: BleCalibrationRelation, values: Float64Array, table: BleCalibrationTable = BLE_CALIBRATION_TABLE): void {
+  const curve = table[relation];
+  for (let index = 0; index < values.length; index++) values[index] = applyCalibration(curve, values[index]);
+}

@@ -1,7 +1,7 @@
 import type { AddressType } from './analysis-types.ts';
 import type { BleAddressProfile, BleProfileReceivers } from './address-profiles.ts';
-import type { BlePayloadFeatures } from './payload-features.ts';
-import { calibrated } from './calibration.ts';
+import { BlePayloadRarity, type BlePayloadSource } from './payload-rarity.ts';
+import { calibrateInPlace } from './calibration.ts';
 import { flatText } from './flat-text.ts';
 import { toFixedOne } from './fixed-one.ts';
 import { rotationFitRatio, type BleRotationModel } from './rotation-model.ts';
@@ -10,6 +10,7 @@ import { compareAscending } from './number-order.ts';
 import { lowerBound, upperBound } from './sorted-search.ts';
 
 export type { BleCandidatePairs } from './matching-marginals.ts';
+export type { BlePayloadSource } from './payload-rarity.ts';
 
 /**
  * Hand-off linkage of private addresses.
@@ -66,10 +67,6 @@ export interface BleLinkContext {
   describeCandidates?: boolean;
 }
 
-/** Where the AD features of a payload id come from (BleObservationStore). */
-export interface BlePayloadSource {
-  payloadFeatures(payload: number): BlePayloadFeatures;
-}
 
 export interface BleLinkFactor {
   name: 'irk_resolution' | 'rotation_interval_fit' | 'handoff_gap' | 'rssi_continuity' | 'payload_signature_match' | 'adv_interval_similarity' | 'co_occurrence' | 'address_kind';
@@ -134,35 +131,6 @@ function signed(llr: number): string {
   return `${llr >= 0 ? '+' : '−'}${toFixedOne(Math.abs(llr))}`;
 }
 
-/** Shares of templates and payloads among the linkable addresses, for rarity weighting. */
-interface PayloadRarity {
-  total: number;
-  signatureCount: Map<number, number>;
-  templateCount: Map<string, number>;
-}
-
-function templateOf(payloads: BlePayloadSource, payload: number): string {
-  return payload < 0 ? '(no AD data)' : payloads.payloadFeatures(payload).template;
-}
-
-function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: BlePayloadSource): PayloadRarity {
-  const signatureCount = new Map<number, number>();
-  const templateCount = new Map<string, number>();
-  const count = (payload: number): void => {
-    signatureCount.set(payload, (signatureCount.get(payload) ?? 0) + 1);
-  };
-  for (const { profile } of addresses) {
-    // Each distinct one of the three once.
-    const { headPayload, tailPayload, dominantPayload } = profile;
-    count(headPayload);
-    if (tailPayload !== headPayload) count(tailPayload);
-    if (dominantPayload !== headPayload && dominantPayload !== tailPayload) count(dominantPayload);
-    const template = templateOf(payloads, profile.dominantPayload);
-    templateCount.set(template, (templateCount.get(template) ?? 0) + 1);
-  }
-  return { total: addresses.length, signatureCount, templateCount };
-}
-
 /**
  * The evidence of one candidate pair (A earlier, B later), each log-likelihood-ratio term
  * described; with `every` false only the factors clusters read (see
@@ -170,7 +138,7 @@ function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: B
  * Only reported pairs are described (the text dominates the cost otherwise); `PairScorer` sums
  * the same terms for every pair.
  */
-function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: BleLinkContext, rarity: PayloadRarity, factors: BleLinkFactor[], every: boolean, payload = true): void {
+function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: BleLinkContext, rarity: BlePayloadRarity, factors: BleLinkFactor[], every: boolean, payload = true): void {
   const window = context.linkageWindowS;
   const pa = a.profile;
   const pb = b.profile;
@@ -227,7 +195,7 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
   }
 
   // Payload: exact signature carried over, else same template (vendor/model structure), else different.
-  if (payload) describePayload(pa, pb, context, rarity, factors);
+  if (payload) describePayload(pa, pb, rarity, factors);
 
   // Advertising interval: same device keeps its interval (log ratio σ 0.25); devices differ (σ 1).
   if (Number.isFinite(pa.advIntervalS) && Number.isFinite(pb.advIntervalS)) {
@@ -245,17 +213,22 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
   }
 }
 
+/** Addresses other than the one asking that share a signature or template carried by `count` addresses (an unseen one counts as its own). */
+function othersSharing(count: number): number {
+  return Math.max(1, count) - 1;
+}
+
 /** The payload_signature_match factor of A's last payload against B's first (describePair). */
-function describePayload(pa: BleAddressProfile, pb: BleAddressProfile, context: BleLinkContext, rarity: PayloadRarity, factors: BleLinkFactor[]): void {
+function describePayload(pa: BleAddressProfile, pb: BleAddressProfile, rarity: BlePayloadRarity, factors: BleLinkFactor[]): void {
   const n = Math.max(1, rarity.total - 1);
   const floor = 0.5 / n;
   const sigA = pa.tailPayload;
   const sigB = pb.headPayload;
-  const templateA = templateOf(context.payloads, sigA);
-  const templateB = templateOf(context.payloads, sigB);
-  const templateShare = Math.max(floor, ((rarity.templateCount.get(templateA) ?? 1) - 1) / n);
+  const templateA = rarity.templateId(sigA);
+  const templateB = rarity.templateId(sigB);
+  const templateShare = Math.max(floor, othersSharing(rarity.templateCount(templateA)) / n);
   if (sigA === sigB && sigA >= 0) {
-    const share = Math.max(floor, ((rarity.signatureCount.get(sigA) ?? 1) - 1) / n);
+    const share = Math.max(floor, othersSharing(rarity.signatureCount(sigA)) / n);
     const llr = Math.log(0.6 / share);
     factors.push({ name: 'payload_signature_match', llr, text: flatText('same payload signature (', Math.round(share * n), ' other addresses carry it) (', signed(llr), ')') });
   } else if (templateA === templateB) {
@@ -322,7 +295,7 @@ class PairScorer {
   /** The co-occurrence term before its overlap part. */
   private readonly overlapLlr: number;
 
-  constructor(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext, rarity: PayloadRarity) {
+  constructor(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext, rarity: BlePayloadRarity) {
     const count = addresses.length;
     this.receivers = context.receiverNames.length;
     this.first = new Float64Array(count);
@@ -339,15 +312,6 @@ class PairScorer {
     this.differentLlr = new Float64Array(count);
     this.tailRssi = new Float64Array(count * this.receivers).fill(Number.NaN);
     this.headRssi = new Float64Array(count * this.receivers).fill(Number.NaN);
-    const templateIds = new Map<string, number>();
-    const templateId = (template: string): number => {
-      let id = templateIds.get(template);
-      if (id === undefined) {
-        id = templateIds.size;
-        templateIds.set(template, id);
-      }
-      return id;
-    };
     // As in describePair: shares among the other addresses, floored.
     const n = Math.max(1, rarity.total - 1);
     const floor = 0.5 / n;
@@ -360,11 +324,11 @@ class PairScorer {
       this.irk[i] = irk;
       this.headPayload[i] = profile.headPayload;
       this.tailPayload[i] = profile.tailPayload;
-      const tailTemplate = templateOf(context.payloads, profile.tailPayload);
-      this.headTemplate[i] = templateId(templateOf(context.payloads, profile.headPayload));
-      this.tailTemplate[i] = templateId(tailTemplate);
-      const templateShare = Math.max(floor, ((rarity.templateCount.get(tailTemplate) ?? 1) - 1) / n);
-      const signatureShare = Math.max(floor, ((rarity.signatureCount.get(profile.tailPayload) ?? 1) - 1) / n);
+      const tailTemplate = rarity.templateId(profile.tailPayload);
+      this.headTemplate[i] = rarity.templateId(profile.headPayload);
+      this.tailTemplate[i] = tailTemplate;
+      const templateShare = Math.max(floor, othersSharing(rarity.templateCount(tailTemplate)) / n);
+      const signatureShare = Math.max(floor, othersSharing(rarity.signatureCount(profile.tailPayload)) / n);
       this.sameSignatureLlr[i] = Math.log(0.6 / signatureShare);
       this.sameTemplateLlr[i] = Math.log(0.38 / templateShare);
       this.differentLlr[i] = Math.log(0.02 / Math.max(0.05, 1 - templateShare));
@@ -536,7 +500,7 @@ class HandoffDescriber implements BleHandoffFactors {
   constructor(
     private readonly addresses: ReadonlyArray<BleLinkableAddress>,
     private readonly context: BleLinkContext,
-    private readonly rarity: PayloadRarity,
+    private readonly rarity: BlePayloadRarity,
     private readonly pairs: BleCandidatePairs,
     private readonly describedPairs: Uint8Array,
     /** All factors of the described pairs when the candidate list was described (BleLinks.factors), else empty. */
@@ -566,7 +530,10 @@ class HandoffDescriber implements BleHandoffFactors {
 /** Scores and calibrates every candidate pair. */
 export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext): BleLinks {
   const pairs = sweepCandidates(addresses, context.linkageWindowS);
-  const rarity = payloadRarity(addresses, context.payloads);
+  const rarity = new BlePayloadRarity(
+    addresses.map((address) => address.profile),
+    context.payloads,
+  );
   const scorer = new PairScorer(addresses, context, rarity);
   const count = pairs.earlier.length;
   const candidateCount = new Int32Array(addresses.length);
@@ -589,8 +556,6 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     else scorer.scoreInto(ai, bi, priorPerCandidate, logK, e);
   }
   const marginals = matchingMarginals(addresses.length, pairs, logK);
-  // Calibrated in place: each pair's marginal is read before it is replaced.
-  const probability = marginals;
   const every = context.describeCandidates ?? false;
   const factors: Array<BleLinkFactor[] | undefined> = every ? new Array(count) : [];
   // Described by the model's own probability: calibration lifts the many near-zero pairs to the
@@ -603,9 +568,7 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     const ai = pairs.earlier[e];
     const bi = pairs.later[e];
     const sameKey = irk[ai] >= 0 && irk[ai] === irk[bi];
-    const marginal = marginals[e];
-    probability[e] = sameKey ? 1 : context.uncalibrated ? marginal : calibrated('handoff', marginal);
-    if (!sameKey && marginal < DESCRIBE_ABOVE) continue;
+    if (!sameKey && marginals[e] < DESCRIBE_ABOVE) continue;
     described[e] = 1;
     if (!every) continue;
     const a = addresses[ai];
@@ -614,5 +577,9 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     describePair(a, addresses[bi], context, rarity, scratch, true);
     factors[e] = scratch.slice();
   }
+  // Calibrated in place, after the marginals were read; a shared IRK is certain.
+  const probability = marginals;
+  if (!context.uncalibrated) calibrateInPlace('handoff', probability);
+  for (let e = 0; e < count; e++) if (irk[pairs.earlier[e]] >= 0 && irk[pairs.earlier[e]] === irk[pairs.later[e]]) probability[e] = 1;
   return { earlier: pairs.earlier, later: pairs.later, probability, factors, handoffs: new HandoffDescriber(addresses, context, rarity, pairs, described, factors) };
 }
