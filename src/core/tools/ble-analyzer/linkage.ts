@@ -6,7 +6,7 @@ import { flatText } from './flat-text.ts';
 import { toFixedOne } from './fixed-one.ts';
 import { rotationFitRatio, type BleRotationModel } from './rotation-model.ts';
 import { matchingMarginals, type BleCandidatePairs } from './matching-marginals.ts';
-import { compareAscending } from './number-order.ts';
+import { indicesByKey } from './index-order.ts';
 import { lowerBound, upperBound } from './sorted-search.ts';
 
 export type { BleCandidatePairs } from './matching-marginals.ts';
@@ -415,13 +415,11 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
   const count = addresses.length;
   const firstOf = new Float64Array(count);
   const lastOf = new Float64Array(count);
-  const byFirst = new Int32Array(count);
   for (let index = 0; index < count; index++) {
     firstOf[index] = addresses[index].profile.firstMs;
     lastOf[index] = addresses[index].profile.lastMs;
-    byFirst[index] = index;
   }
-  byFirst.sort((x, y) => compareAscending(firstOf[x], firstOf[y]) || (addresses[x].address < addresses[y].address ? -1 : 1));
+  const byFirst = indicesByKey(firstOf, (x, y) => addresses[x].address < addresses[y].address);
   // Parallel arrays in sweep order: the inner loop reads nothing else.
   const firsts = new Float64Array(count);
   const lasts = new Float64Array(count);
