@@ -343,65 +343,72 @@ class PairScorer {
   }
 
   /**
-   * logK[e] = A's prior per candidate plus the summed log-likelihood ratio of A (earlier) → B
-   * (later), clamped; the sum mirrors `describePair` term by term. Doubles go in and out through
-   * arrays: passed to or returned from a call that is not inlined, each would be boxed (an object
-   * per candidate pair).
+   * logK[e] for every candidate pair e (earlier[e] = A → later[e] = B): LOG_K_LIMIT for a shared
+   * IRK, else A's prior per candidate plus the summed log-likelihood ratio of the pair, clamped;
+   * the sum mirrors `describePair` term by term. One loop over the pairs with the columns in
+   * locals: a method call per pair re-read a dozen fields and cost a call.
    */
-  scoreInto(a: number, b: number, priorPerCandidate: Float64Array, logK: Float64Array, e: number): void {
-    let total = 0;
-    const window = this.window;
-    const span = this.span;
-    const gapS = (this.first[b] - this.last[a]) / 1000;
-    const intervalA = this.interval[a];
-    const intervalB = this.interval[b];
-    const interval = Math.max(Number.isFinite(intervalA) ? intervalA : 1, Number.isFinite(intervalB) ? intervalB : 1);
-    const scale = Math.max(1, 2 * interval);
-    if (gapS >= -OVERLAP_TOLERANCE_S) {
-      const g = Math.max(0, gapS);
-      const nrpa = this.nrpa[a] === 1;
-      const broad = nrpa ? 0.5 : 0.15;
-      const broadSpan = nrpa ? Math.min(window, 90) : window;
-      const same = (1 - broad) * Math.exp(-g / scale) / scale + (g <= broadSpan ? broad / broadSpan : 0);
-      total += Math.log(same * span);
-    } else {
-      const overlapS = -gapS;
-      total += Math.max(-8, this.overlapLlr - 0.25 * overlapS);
+  scoreAll(pairs: BleCandidatePairs, priorPerCandidate: Float64Array, logK: Float64Array): void {
+    const { first, last, interval, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, sameSignatureLlr, sameTemplateLlr, differentLlr, tailRssi, headRssi, receivers, window, span, overlapLlr } = this;
+    const { earlier, later } = pairs;
+    for (let e = 0; e < earlier.length; e++) {
+      const a = earlier[e];
+      const b = later[e];
+      if (irk[a] >= 0 && irk[a] === irk[b]) {
+        logK[e] = LOG_K_LIMIT;
+        continue;
+      }
+      let total = 0;
+      const gapS = (first[b] - last[a]) / 1000;
+      const intervalA = interval[a];
+      const intervalB = interval[b];
+      const slower = Math.max(Number.isFinite(intervalA) ? intervalA : 1, Number.isFinite(intervalB) ? intervalB : 1);
+      const scale = Math.max(1, 2 * slower);
+      if (gapS >= -OVERLAP_TOLERANCE_S) {
+        const g = Math.max(0, gapS);
+        const nrpaA = nrpa[a] === 1;
+        const broad = nrpaA ? 0.5 : 0.15;
+        const broadSpan = nrpaA ? Math.min(window, 90) : window;
+        const same = (1 - broad) * Math.exp(-g / scale) / scale + (g <= broadSpan ? broad / broadSpan : 0);
+        total += Math.log(same * span);
+      } else {
+        const overlapS = -gapS;
+        total += Math.max(-8, overlapLlr - 0.25 * overlapS);
+      }
+
+      let rssiLlr = 0;
+      let heardBoth = 0;
+      for (let receiver = 0; receiver < receivers; receiver++) {
+        const tail = tailRssi[a * receivers + receiver];
+        if (Number.isNaN(tail)) continue;
+        const head = headRssi[b * receivers + receiver];
+        if (Number.isNaN(head)) continue;
+        const d = head - tail;
+        const same = RSSI_SAME_SD_DB;
+        const different = RSSI_DIFFERENT_SD_DB;
+        const llr = clamp(RSSI_LOG_SD_RATIO - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
+        rssiLlr += 0.8 * llr;
+        heardBoth++;
+      }
+      if (heardBoth > 0) total += rssiLlr;
+
+      const sigA = tailPayload[a];
+      const sigB = headPayload[b];
+      if (sigA === sigB && sigA >= 0) total += sameSignatureLlr[a];
+      else if (tailTemplate[a] === headTemplate[b]) total += sameTemplateLlr[a];
+      else total += differentLlr[a];
+
+      if (Number.isFinite(intervalA) && Number.isFinite(intervalB)) {
+        const r = Math.log(intervalA / intervalB);
+        total += clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
+      }
+
+      if (nrpa[a] !== nrpa[b]) total += -2.5;
+      const irkA = irk[a];
+      const irkB = irk[b];
+      if (irkA >= 0 && irkB !== irkA) total += irkB >= 0 ? -LOG_K_LIMIT : -8;
+      logK[e] = clamp(priorPerCandidate[a] + total, -LOG_K_LIMIT, LOG_K_LIMIT);
     }
-
-    const receivers = this.receivers;
-    let rssiLlr = 0;
-    let heardBoth = 0;
-    for (let receiver = 0; receiver < receivers; receiver++) {
-      const tail = this.tailRssi[a * receivers + receiver];
-      if (Number.isNaN(tail)) continue;
-      const head = this.headRssi[b * receivers + receiver];
-      if (Number.isNaN(head)) continue;
-      const d = head - tail;
-      const same = RSSI_SAME_SD_DB;
-      const different = RSSI_DIFFERENT_SD_DB;
-      const llr = clamp(RSSI_LOG_SD_RATIO - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
-      rssiLlr += 0.8 * llr;
-      heardBoth++;
-    }
-    if (heardBoth > 0) total += rssiLlr;
-
-    const sigA = this.tailPayload[a];
-    const sigB = this.headPayload[b];
-    if (sigA === sigB && sigA >= 0) total += this.sameSignatureLlr[a];
-    else if (this.tailTemplate[a] === this.headTemplate[b]) total += this.sameTemplateLlr[a];
-    else total += this.differentLlr[a];
-
-    if (Number.isFinite(intervalA) && Number.isFinite(intervalB)) {
-      const r = Math.log(intervalA / intervalB);
-      total += clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
-    }
-
-    if (this.nrpa[a] !== this.nrpa[b]) total += -2.5;
-    const irkA = this.irk[a];
-    const irkB = this.irk[b];
-    if (irkA >= 0 && irkB !== irkA) total += irkB >= 0 ? -LOG_K_LIMIT : -8;
-    logK[e] = clamp(priorPerCandidate[a] + total, -LOG_K_LIMIT, LOG_K_LIMIT);
   }
 }
 
@@ -569,13 +576,7 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     irk[index] = addresses[index].irk;
   }
   const logK = new Float64Array(count);
-  for (let e = 0; e < count; e++) {
-    const ai = pairs.earlier[e];
-    const bi = pairs.later[e];
-    const sameKey = irk[ai] >= 0 && irk[ai] === irk[bi];
-    if (sameKey) logK[e] = LOG_K_LIMIT;
-    else scorer.scoreInto(ai, bi, priorPerCandidate, logK, e);
-  }
+  scorer.scoreAll(pairs, priorPerCandidate, logK);
   const marginals = matchingMarginals(addresses.length, pairs, logK);
   const every = context.describeCandidates ?? false;
   const factors: Array<BleLinkFactor[] | undefined> = every ? new Array(count) : [];
