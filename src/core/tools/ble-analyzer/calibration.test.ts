@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyCalibration, fitIsotonic } from './calibration.ts';
+import { applyCalibration, calibrateInPlace, calibrated, fitIsotonic } from './calibration.ts';
 
 describe('isotonic calibration', () => {
   it('pools adjacent violators into a monotone curve of observed rates', () => {
@@ -24,5 +24,20 @@ describe('isotonic calibration', () => {
     const curve = fitIsotonic(p, y, 10);
     expect(curve.x.length).toBeLessThanOrEqual(10);
     for (let index = 1; index < curve.y.length; index++) expect(curve.y[index]).toBeGreaterThanOrEqual(curve.y[index - 1]);
+  });
+
+  it('calibrates an array in place exactly as value by value', () => {
+    const raw = [0, 1e-9, 0.003, 0.2, 0.5, 0.77, 0.999, 1, Number.NaN];
+    for (const relation of ['handoff', 'co_location'] as const) {
+      const values = Float64Array.from(raw);
+      calibrateInPlace(relation, values);
+      expect([...values]).toEqual(raw.map((p) => calibrated(relation, p)));
+    }
+    const table = { handoff: { x: [0.2, 0.6], y: [0.1, 0.9] }, co_location: { x: [], y: [] } };
+    const values = Float64Array.from([0, 0.4, 1]);
+    calibrateInPlace('handoff', values, table);
+    expect(values[0]).toBe(0.1);
+    expect(values[1]).toBeCloseTo(0.5, 10);
+    expect(values[2]).toBe(0.9);
   });
 });

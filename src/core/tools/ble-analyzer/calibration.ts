@@ -78,3 +78,32 @@ export function applyCalibration(curve: BleCalibrationCurve, p: number): number 
 export function calibrated(relation: BleCalibrationRelation, p: number, table: BleCalibrationTable = BLE_CALIBRATION_TABLE): number {
   return applyCalibration(table[relation], p);
 }
+
+/**
+ * Calibrates `values` in place (each replaced by `calibrated(relation, value)`), with the
+ * interpolation of `applyCalibration` written out in the loop: a double returned from a call
+ * that is not inlined is boxed, and the hand-off linkage calibrates ~50,000 pairs per analysis
+ * (0.9 MB of boxes when it called applyCalibration per pair).
+ */
+export function calibrateInPlace(relation: BleCalibrationRelation, values: Float64Array, table: BleCalibrationTable = BLE_CALIBRATION_TABLE): void {
+  const { x, y } = table[relation];
+  const last = x.length - 1;
+  if (last < 0) return;
+  for (let index = 0; index < values.length; index++) {
+    const p = values[index];
+    if (!Number.isFinite(p)) continue;
+    if (p <= x[0]) values[index] = y[0];
+    else if (p >= x[last]) values[index] = y[last];
+    else {
+      let low = 0;
+      let high = last;
+      while (high - low > 1) {
+        const mid = (low + high) >> 1;
+        if (x[mid] <= p) low = mid;
+        else high = mid;
+      }
+      const span = x[high] - x[low];
+      values[index] = span > 0 ? y[low] + ((y[high] - y[low]) * (p - x[low])) / span : y[high];
+    }
+  }
+}

@@ -1,15 +1,15 @@
 import type { AddressType } from './analysis-types.ts';
 import type { BleAddressProfile, BleProfileReceivers } from './address-profiles.ts';
-import type { BlePayloadFeatures } from './payload-features.ts';
-import { calibrated } from './calibration.ts';
+import { BlePayloadRarity, type BlePayloadSource } from './payload-rarity.ts';
+import { calibrateInPlace } from './calibration.ts';
 import { flatText } from './flat-text.ts';
 import { toFixedOne } from './fixed-one.ts';
 import { rotationFitRatio, type BleRotationModel } from './rotation-model.ts';
 import { matchingMarginals, type BleCandidatePairs } from './matching-marginals.ts';
-import { compareAscending } from './number-order.ts';
-import { lowerBound, upperBound } from './sorted-search.ts';
+import { indicesByKey } from './index-order.ts';
 
 export type { BleCandidatePairs } from './matching-marginals.ts';
+export type { BlePayloadSource } from './payload-rarity.ts';
 
 /**
  * Hand-off linkage of private addresses.
@@ -66,10 +66,6 @@ export interface BleLinkContext {
   describeCandidates?: boolean;
 }
 
-/** Where the AD features of a payload id come from (BleObservationStore). */
-export interface BlePayloadSource {
-  payloadFeatures(payload: number): BlePayloadFeatures;
-}
 
 export interface BleLinkFactor {
   name: 'irk_resolution' | 'rotation_interval_fit' | 'handoff_gap' | 'rssi_continuity' | 'payload_signature_match' | 'adv_interval_similarity' | 'co_occurrence' | 'address_kind';
@@ -134,35 +130,6 @@ function signed(llr: number): string {
   return `${llr >= 0 ? '+' : '−'}${toFixedOne(Math.abs(llr))}`;
 }
 
-/** Shares of templates and payloads among the linkable addresses, for rarity weighting. */
-interface PayloadRarity {
-  total: number;
-  signatureCount: Map<number, number>;
-  templateCount: Map<string, number>;
-}
-
-function templateOf(payloads: BlePayloadSource, payload: number): string {
-  return payload < 0 ? '(no AD data)' : payloads.payloadFeatures(payload).template;
-}
-
-function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: BlePayloadSource): PayloadRarity {
-  const signatureCount = new Map<number, number>();
-  const templateCount = new Map<string, number>();
-  const count = (payload: number): void => {
-    signatureCount.set(payload, (signatureCount.get(payload) ?? 0) + 1);
-  };
-  for (const { profile } of addresses) {
-    // Each distinct one of the three once.
-    const { headPayload, tailPayload, dominantPayload } = profile;
-    count(headPayload);
-    if (tailPayload !== headPayload) count(tailPayload);
-    if (dominantPayload !== headPayload && dominantPayload !== tailPayload) count(dominantPayload);
-    const template = templateOf(payloads, profile.dominantPayload);
-    templateCount.set(template, (templateCount.get(template) ?? 0) + 1);
-  }
-  return { total: addresses.length, signatureCount, templateCount };
-}
-
 /**
  * The evidence of one candidate pair (A earlier, B later), each log-likelihood-ratio term
  * described; with `every` false only the factors clusters read (see
@@ -170,7 +137,7 @@ function payloadRarity(addresses: ReadonlyArray<BleLinkableAddress>, payloads: B
  * Only reported pairs are described (the text dominates the cost otherwise); `PairScorer` sums
  * the same terms for every pair.
  */
-function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: BleLinkContext, rarity: PayloadRarity, factors: BleLinkFactor[], every: boolean, payload = true): void {
+function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: BleLinkContext, rarity: BlePayloadRarity, factors: BleLinkFactor[], every: boolean, payload = true): void {
   const window = context.linkageWindowS;
   const pa = a.profile;
   const pb = b.profile;
@@ -227,7 +194,7 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
   }
 
   // Payload: exact signature carried over, else same template (vendor/model structure), else different.
-  if (payload) describePayload(pa, pb, context, rarity, factors);
+  if (payload) describePayload(pa, pb, rarity, factors);
 
   // Advertising interval: same device keeps its interval (log ratio σ 0.25); devices differ (σ 1).
   if (Number.isFinite(pa.advIntervalS) && Number.isFinite(pb.advIntervalS)) {
@@ -245,17 +212,22 @@ function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: Ble
   }
 }
 
+/** Addresses other than the one asking that share a signature or template carried by `count` addresses (an unseen one counts as its own). */
+function othersSharing(count: number): number {
+  return Math.max(1, count) - 1;
+}
+
 /** The payload_signature_match factor of A's last payload against B's first (describePair). */
-function describePayload(pa: BleAddressProfile, pb: BleAddressProfile, context: BleLinkContext, rarity: PayloadRarity, factors: BleLinkFactor[]): void {
+function describePayload(pa: BleAddressProfile, pb: BleAddressProfile, rarity: BlePayloadRarity, factors: BleLinkFactor[]): void {
   const n = Math.max(1, rarity.total - 1);
   const floor = 0.5 / n;
   const sigA = pa.tailPayload;
   const sigB = pb.headPayload;
-  const templateA = templateOf(context.payloads, sigA);
-  const templateB = templateOf(context.payloads, sigB);
-  const templateShare = Math.max(floor, ((rarity.templateCount.get(templateA) ?? 1) - 1) / n);
+  const templateA = rarity.templateId(sigA);
+  const templateB = rarity.templateId(sigB);
+  const templateShare = Math.max(floor, othersSharing(rarity.templateCount(templateA)) / n);
   if (sigA === sigB && sigA >= 0) {
-    const share = Math.max(floor, ((rarity.signatureCount.get(sigA) ?? 1) - 1) / n);
+    const share = Math.max(floor, othersSharing(rarity.signatureCount(sigA)) / n);
     const llr = Math.log(0.6 / share);
     factors.push({ name: 'payload_signature_match', llr, text: flatText('same payload signature (', Math.round(share * n), ' other addresses carry it) (', signed(llr), ')') });
   } else if (templateA === templateB) {
@@ -322,7 +294,7 @@ class PairScorer {
   /** The co-occurrence term before its overlap part. */
   private readonly overlapLlr: number;
 
-  constructor(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext, rarity: PayloadRarity) {
+  constructor(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext, rarity: BlePayloadRarity) {
     const count = addresses.length;
     this.receivers = context.receiverNames.length;
     this.first = new Float64Array(count);
@@ -339,15 +311,6 @@ class PairScorer {
     this.differentLlr = new Float64Array(count);
     this.tailRssi = new Float64Array(count * this.receivers).fill(Number.NaN);
     this.headRssi = new Float64Array(count * this.receivers).fill(Number.NaN);
-    const templateIds = new Map<string, number>();
-    const templateId = (template: string): number => {
-      let id = templateIds.get(template);
-      if (id === undefined) {
-        id = templateIds.size;
-        templateIds.set(template, id);
-      }
-      return id;
-    };
     // As in describePair: shares among the other addresses, floored.
     const n = Math.max(1, rarity.total - 1);
     const floor = 0.5 / n;
@@ -360,11 +323,11 @@ class PairScorer {
       this.irk[i] = irk;
       this.headPayload[i] = profile.headPayload;
       this.tailPayload[i] = profile.tailPayload;
-      const tailTemplate = templateOf(context.payloads, profile.tailPayload);
-      this.headTemplate[i] = templateId(templateOf(context.payloads, profile.headPayload));
-      this.tailTemplate[i] = templateId(tailTemplate);
-      const templateShare = Math.max(floor, ((rarity.templateCount.get(tailTemplate) ?? 1) - 1) / n);
-      const signatureShare = Math.max(floor, ((rarity.signatureCount.get(profile.tailPayload) ?? 1) - 1) / n);
+      const tailTemplate = rarity.templateId(profile.tailPayload);
+      this.headTemplate[i] = rarity.templateId(profile.headPayload);
+      this.tailTemplate[i] = tailTemplate;
+      const templateShare = Math.max(floor, othersSharing(rarity.templateCount(tailTemplate)) / n);
+      const signatureShare = Math.max(floor, othersSharing(rarity.signatureCount(profile.tailPayload)) / n);
       this.sameSignatureLlr[i] = Math.log(0.6 / signatureShare);
       this.sameTemplateLlr[i] = Math.log(0.38 / templateShare);
       this.differentLlr[i] = Math.log(0.02 / Math.max(0.05, 1 - templateShare));
@@ -380,65 +343,72 @@ class PairScorer {
   }
 
   /**
-   * logK[e] = A's prior per candidate plus the summed log-likelihood ratio of A (earlier) → B
-   * (later), clamped; the sum mirrors `describePair` term by term. Doubles go in and out through
-   * arrays: passed to or returned from a call that is not inlined, each would be boxed (an object
-   * per candidate pair).
+   * logK[e] for every candidate pair e (earlier[e] = A → later[e] = B): LOG_K_LIMIT for a shared
+   * IRK, else A's prior per candidate plus the summed log-likelihood ratio of the pair, clamped;
+   * the sum mirrors `describePair` term by term. One loop over the pairs with the columns in
+   * locals: a method call per pair re-read a dozen fields and cost a call.
    */
-  scoreInto(a: number, b: number, priorPerCandidate: Float64Array, logK: Float64Array, e: number): void {
-    let total = 0;
-    const window = this.window;
-    const span = this.span;
-    const gapS = (this.first[b] - this.last[a]) / 1000;
-    const intervalA = this.interval[a];
-    const intervalB = this.interval[b];
-    const interval = Math.max(Number.isFinite(intervalA) ? intervalA : 1, Number.isFinite(intervalB) ? intervalB : 1);
-    const scale = Math.max(1, 2 * interval);
-    if (gapS >= -OVERLAP_TOLERANCE_S) {
-      const g = Math.max(0, gapS);
-      const nrpa = this.nrpa[a] === 1;
-      const broad = nrpa ? 0.5 : 0.15;
-      const broadSpan = nrpa ? Math.min(window, 90) : window;
-      const same = (1 - broad) * Math.exp(-g / scale) / scale + (g <= broadSpan ? broad / broadSpan : 0);
-      total += Math.log(same * span);
-    } else {
-      const overlapS = -gapS;
-      total += Math.max(-8, this.overlapLlr - 0.25 * overlapS);
+  scoreAll(pairs: BleCandidatePairs, priorPerCandidate: Float64Array, logK: Float64Array): void {
+    const { first, last, interval, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, sameSignatureLlr, sameTemplateLlr, differentLlr, tailRssi, headRssi, receivers, window, span, overlapLlr } = this;
+    const { earlier, later } = pairs;
+    for (let e = 0; e < earlier.length; e++) {
+      const a = earlier[e];
+      const b = later[e];
+      if (irk[a] >= 0 && irk[a] === irk[b]) {
+        logK[e] = LOG_K_LIMIT;
+        continue;
+      }
+      let total = 0;
+      const gapS = (first[b] - last[a]) / 1000;
+      const intervalA = interval[a];
+      const intervalB = interval[b];
+      const slower = Math.max(Number.isFinite(intervalA) ? intervalA : 1, Number.isFinite(intervalB) ? intervalB : 1);
+      const scale = Math.max(1, 2 * slower);
+      if (gapS >= -OVERLAP_TOLERANCE_S) {
+        const g = Math.max(0, gapS);
+        const nrpaA = nrpa[a] === 1;
+        const broad = nrpaA ? 0.5 : 0.15;
+        const broadSpan = nrpaA ? Math.min(window, 90) : window;
+        const same = (1 - broad) * Math.exp(-g / scale) / scale + (g <= broadSpan ? broad / broadSpan : 0);
+        total += Math.log(same * span);
+      } else {
+        const overlapS = -gapS;
+        total += Math.max(-8, overlapLlr - 0.25 * overlapS);
+      }
+
+      let rssiLlr = 0;
+      let heardBoth = 0;
+      for (let receiver = 0; receiver < receivers; receiver++) {
+        const tail = tailRssi[a * receivers + receiver];
+        if (Number.isNaN(tail)) continue;
+        const head = headRssi[b * receivers + receiver];
+        if (Number.isNaN(head)) continue;
+        const d = head - tail;
+        const same = RSSI_SAME_SD_DB;
+        const different = RSSI_DIFFERENT_SD_DB;
+        const llr = clamp(RSSI_LOG_SD_RATIO - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
+        rssiLlr += 0.8 * llr;
+        heardBoth++;
+      }
+      if (heardBoth > 0) total += rssiLlr;
+
+      const sigA = tailPayload[a];
+      const sigB = headPayload[b];
+      if (sigA === sigB && sigA >= 0) total += sameSignatureLlr[a];
+      else if (tailTemplate[a] === headTemplate[b]) total += sameTemplateLlr[a];
+      else total += differentLlr[a];
+
+      if (Number.isFinite(intervalA) && Number.isFinite(intervalB)) {
+        const r = Math.log(intervalA / intervalB);
+        total += clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
+      }
+
+      if (nrpa[a] !== nrpa[b]) total += -2.5;
+      const irkA = irk[a];
+      const irkB = irk[b];
+      if (irkA >= 0 && irkB !== irkA) total += irkB >= 0 ? -LOG_K_LIMIT : -8;
+      logK[e] = clamp(priorPerCandidate[a] + total, -LOG_K_LIMIT, LOG_K_LIMIT);
     }
-
-    const receivers = this.receivers;
-    let rssiLlr = 0;
-    let heardBoth = 0;
-    for (let receiver = 0; receiver < receivers; receiver++) {
-      const tail = this.tailRssi[a * receivers + receiver];
-      if (Number.isNaN(tail)) continue;
-      const head = this.headRssi[b * receivers + receiver];
-      if (Number.isNaN(head)) continue;
-      const d = head - tail;
-      const same = RSSI_SAME_SD_DB;
-      const different = RSSI_DIFFERENT_SD_DB;
-      const llr = clamp(RSSI_LOG_SD_RATIO - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
-      rssiLlr += 0.8 * llr;
-      heardBoth++;
-    }
-    if (heardBoth > 0) total += rssiLlr;
-
-    const sigA = this.tailPayload[a];
-    const sigB = this.headPayload[b];
-    if (sigA === sigB && sigA >= 0) total += this.sameSignatureLlr[a];
-    else if (this.tailTemplate[a] === this.headTemplate[b]) total += this.sameTemplateLlr[a];
-    else total += this.differentLlr[a];
-
-    if (Number.isFinite(intervalA) && Number.isFinite(intervalB)) {
-      const r = Math.log(intervalA / intervalB);
-      total += clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
-    }
-
-    if (this.nrpa[a] !== this.nrpa[b]) total += -2.5;
-    const irkA = this.irk[a];
-    const irkB = this.irk[b];
-    if (irkA >= 0 && irkB !== irkA) total += irkB >= 0 ? -LOG_K_LIMIT : -8;
-    logK[e] = clamp(priorPerCandidate[a] + total, -LOG_K_LIMIT, LOG_K_LIMIT);
   }
 }
 
@@ -451,13 +421,11 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
   const count = addresses.length;
   const firstOf = new Float64Array(count);
   const lastOf = new Float64Array(count);
-  const byFirst = new Int32Array(count);
   for (let index = 0; index < count; index++) {
     firstOf[index] = addresses[index].profile.firstMs;
     lastOf[index] = addresses[index].profile.lastMs;
-    byFirst[index] = index;
   }
-  byFirst.sort((x, y) => compareAscending(firstOf[x], firstOf[y]) || (addresses[x].address < addresses[y].address ? -1 : 1));
+  const byFirst = indicesByKey(firstOf, (x, y) => addresses[x].address < addresses[y].address);
   // Parallel arrays in sweep order: the inner loop reads nothing else.
   const firsts = new Float64Array(count);
   const lasts = new Float64Array(count);
@@ -475,11 +443,11 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
   for (let ai = 0; ai < count; ai++) {
     const aFirst = firstOf[ai];
     const aLast = lastOf[ai];
-    const from = lowerBound(firsts, aLast - OVERLAP_LIMIT_S * 1000);
-    const to = upperBound(firsts, aLast + windowMs, from);
+    const from = firstNotBelow(firsts, aLast - OVERLAP_LIMIT_S * 1000, 0, count);
+    const to = firstAbove(firsts, aLast + windowMs, from, count);
     // Distances |B's start − A's end| rise in both directions from A's end: take the nearest
     // outwards, merging the two sides, until MAX_CANDIDATES are taken and the next is farther.
-    let left = lowerBound(firsts, aLast, from, to) - 1;
+    let left = firstNotBelow(firsts, aLast, from, to) - 1;
     let right = left + 1;
     let kept = 0;
     let farthest = 0;
@@ -525,6 +493,30 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
   return { earlier: earlier.slice(0, pairs), later: later.slice(0, pairs) };
 }
 
+/** lowerBound over a Float64Array: one element kind, so the loads stay monomorphic where the shared search is polymorphic. */
+function firstNotBelow(values: Float64Array, value: number, from: number, to: number): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (values[mid] < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** upperBound over a Float64Array (see firstNotBelow). */
+function firstAbove(values: Float64Array, value: number, from: number, to: number): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (values[mid] <= value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
 /** Pairs below this probability are reported without factor texts (making them dominates the cost). */
 const DESCRIBE_ABOVE = 0.01;
 
@@ -536,7 +528,7 @@ class HandoffDescriber implements BleHandoffFactors {
   constructor(
     private readonly addresses: ReadonlyArray<BleLinkableAddress>,
     private readonly context: BleLinkContext,
-    private readonly rarity: PayloadRarity,
+    private readonly rarity: BlePayloadRarity,
     private readonly pairs: BleCandidatePairs,
     private readonly describedPairs: Uint8Array,
     /** All factors of the described pairs when the candidate list was described (BleLinks.factors), else empty. */
@@ -566,7 +558,10 @@ class HandoffDescriber implements BleHandoffFactors {
 /** Scores and calibrates every candidate pair. */
 export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext): BleLinks {
   const pairs = sweepCandidates(addresses, context.linkageWindowS);
-  const rarity = payloadRarity(addresses, context.payloads);
+  const rarity = new BlePayloadRarity(
+    addresses.map((address) => address.profile),
+    context.payloads,
+  );
   const scorer = new PairScorer(addresses, context, rarity);
   const count = pairs.earlier.length;
   const candidateCount = new Int32Array(addresses.length);
@@ -581,16 +576,8 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     irk[index] = addresses[index].irk;
   }
   const logK = new Float64Array(count);
-  for (let e = 0; e < count; e++) {
-    const ai = pairs.earlier[e];
-    const bi = pairs.later[e];
-    const sameKey = irk[ai] >= 0 && irk[ai] === irk[bi];
-    if (sameKey) logK[e] = LOG_K_LIMIT;
-    else scorer.scoreInto(ai, bi, priorPerCandidate, logK, e);
-  }
+  scorer.scoreAll(pairs, priorPerCandidate, logK);
   const marginals = matchingMarginals(addresses.length, pairs, logK);
-  // Calibrated in place: each pair's marginal is read before it is replaced.
-  const probability = marginals;
   const every = context.describeCandidates ?? false;
   const factors: Array<BleLinkFactor[] | undefined> = every ? new Array(count) : [];
   // Described by the model's own probability: calibration lifts the many near-zero pairs to the
@@ -603,9 +590,7 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     const ai = pairs.earlier[e];
     const bi = pairs.later[e];
     const sameKey = irk[ai] >= 0 && irk[ai] === irk[bi];
-    const marginal = marginals[e];
-    probability[e] = sameKey ? 1 : context.uncalibrated ? marginal : calibrated('handoff', marginal);
-    if (!sameKey && marginal < DESCRIBE_ABOVE) continue;
+    if (!sameKey && marginals[e] < DESCRIBE_ABOVE) continue;
     described[e] = 1;
     if (!every) continue;
     const a = addresses[ai];
@@ -614,5 +599,9 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     describePair(a, addresses[bi], context, rarity, scratch, true);
     factors[e] = scratch.slice();
   }
+  // Calibrated in place, after the marginals were read; a shared IRK is certain.
+  const probability = marginals;
+  if (!context.uncalibrated) calibrateInPlace('handoff', probability);
+  for (let e = 0; e < count; e++) if (irk[pairs.earlier[e]] >= 0 && irk[pairs.earlier[e]] === irk[pairs.later[e]]) probability[e] = 1;
   return { earlier: pairs.earlier, later: pairs.later, probability, factors, handoffs: new HandoffDescriber(addresses, context, rarity, pairs, described, factors) };
 }

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { compareAscending } from './number-order.ts';
+import { indicesByKey } from './index-order.ts';
+
+/** A small deterministic generator, so failures reproduce. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+describe('indicesByKey', () => {
+  it('orders like the comparator sort, ties by the tie order, for sizes around the run width and many ties', () => {
+    const random = generator(11);
+    for (const length of [0, 1, 2, 7, 8, 9, 16, 17, 100, 1000, 3001]) {
+      for (const distinct of [3, 50, 1e9]) {
+        const keys = Float64Array.from({ length }, () => Math.floor(random() * distinct) * 0.5);
+        const names = Array.from({ length }, () => random().toString(36).slice(2));
+        const before = (x: number, y: number) => names[x] < names[y] || (names[x] === names[y] && x < y);
+        const expected = Int32Array.from({ length }, (_, index) => index).sort((x, y) => compareAscending(keys[x], keys[y]) || (before(x, y) ? -1 : 1));
+        expect([...indicesByKey(keys, before)]).toEqual([...expected]);
+      }
+    }
+  });
+
+  it('calls the tie order only for equal keys', () => {
+    const keys = Float64Array.from([5, 1, 4, 1, 3, 9, 2, 8, 7, 6, 0.5, 10]);
+    const asked: Array<[number, number]> = [];
+    const order = indicesByKey(keys, (x, y) => {
+      asked.push([x, y]);
+      return x > y;
+    });
+    expect([...order]).toEqual([10, 3, 1, 6, 4, 2, 0, 9, 8, 7, 5, 11]);
+    for (const [x, y] of asked) expect(keys[x]).toBe(keys[y]);
+  });
+});
