@@ -21,10 +21,6 @@ export class BleGrowableFloat64 {
       this.length = size;
     }
   }
-  /** Makes room for `capacity` values without changing the length (callers then write `values` directly). */
-  reserve(capacity: number): void {
-    if (capacity > this.values.length) this.grow(capacity);
-  }
   private grow(needed: number): void {
     const next = new Float64Array(Math.max(needed, this.values.length * 2));
     next.set(this.values.subarray(0, this.length));
@@ -51,10 +47,6 @@ export class BleGrowableInt32 {
       this.values.fill(fill, this.length, size);
       this.length = size;
     }
-  }
-  /** Makes room for `capacity` values without changing the length (callers then write `values` directly). */
-  reserve(capacity: number): void {
-    if (capacity > this.values.length) this.grow(capacity);
   }
   private grow(needed: number): void {
     const next = new Int32Array(Math.max(needed, this.values.length * 2));

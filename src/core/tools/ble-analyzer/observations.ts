@@ -148,17 +148,6 @@ export class BleObservationStore {
     return id;
   }
 
-  /**
-   * Room for `more` new addresses, so the per-address arrays keep their buffers during a batch.
-   * (The scanner no longer calls it: its row loop re-reads the arrays after each new address.)
-   */
-  reserveAddresses(more: number): void {
-    const capacity = this.addressCount + more;
-    this.votes.reserve(capacity * VOTES);
-    this.roles.reserve(capacity * ROLES);
-    this.crcBadRows.reserve(capacity);
-  }
-
   /** The payload id of a signature, made on first sight; `row` of the batch of `columns` carries it. */
   payloadId(signature: string, columns: BlePayloadColumns, row: number): number {
     let id = this.payloadIds.get(signature);
