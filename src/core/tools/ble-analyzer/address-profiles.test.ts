@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildAddressProfiles, bleSegmentGapMs, receiversOf, segmentsOf, type BleAddressProfile, type BleReceiverProfile, type BleSegment } from './address-profiles.ts';
-import { BleScanner, type BleObservationStore } from './observations.ts';
+import type { BleObservationStore } from './observation-store.ts';
+import { BleScanner } from './observations.ts';
 import { bleTestTable, selectAllRows, type BleTestRow } from './test-support.ts';
 
 /** A small deterministic generator, so failures reproduce. */

@@ -1,4 +1,4 @@
-import type { BleObservationStore } from './observations.ts';
+import type { BleObservationStore } from './observation-store.ts';
 import { BleGrowableFloat64, BleGrowableInt32 } from './growable.ts';
 import { selectKth } from './quickselect.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BLE_SLOT_MS, chainTiming, chainTimingIsPrecise, lowerBoundFromGuess, timingIsPrecise } from './advertising-clock.ts';
-import { BLE_NO_CHANNEL, type BleEventGroups } from './observations.ts';
+import { BLE_NO_CHANNEL, type BleEventGroups } from './observation-store.ts';
 import { lowerBound } from './sorted-search.ts';
 
 const T0 = 1_712_131_200_000;

@@ -1,4 +1,4 @@
-import { BLE_NO_CHANNEL, type BleEventGroups } from './observations.ts';
+import { BLE_NO_CHANNEL, type BleEventGroups } from './observation-store.ts';
 import { lowerBound } from './sorted-search.ts';
 
 /**

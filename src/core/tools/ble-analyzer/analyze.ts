@@ -14,7 +14,8 @@ import { scoreChainPairs, type BleChainPair } from './co-location.ts';
 import { foldCorruptedAddresses } from './corruption.ts';
 import { selectKth } from './quickselect.ts';
 import { linkAddresses, type BleLinkableAddress, type BleLinks } from './linkage.ts';
-import { BleScanner, type BleObservationStore } from './observations.ts';
+import type { BleObservationStore } from './observation-store.ts';
+import { BleScanner } from './observations.ts';
 import { BLE_NEUTRAL_ROTATION, bleRotationModel, describeLifetimeRange, learnRotationModel, type BleRotationModel } from './rotation-model.ts';
 
 /**

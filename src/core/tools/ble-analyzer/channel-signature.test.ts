@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { binRunEnd } from './bin-runs.ts';
 import { ChannelSignatureBuilder } from './channel-signature.ts';
-import { BLE_NO_CHANNEL, type BleEventGroups } from './observations.ts';
+import { BLE_NO_CHANNEL, type BleEventGroups } from './observation-store.ts';
 
 describe('ChannelSignatureBuilder.blockAt and addAt', () => {
   it('collects exactly what `add` collects per event (NaN RSSI, unknown channels and out-of-span times skipped)', () => {

@@ -1,4 +1,4 @@
-import { BLE_NO_CHANNEL } from './observations.ts';
+import { BLE_NO_CHANNEL } from './observation-store.ts';
 
 /**
  * The channel signature of a chain: how its RSSI at each receiver differs between the three

@@ -4,7 +4,7 @@ import type { BleAddressProfile } from './address-profiles.ts';
 import { formatBleCount } from './count-format.ts';
 import { flatText } from './flat-text.ts';
 import type { BleKeyedTexts } from './keyed-texts.ts';
-import { BLE_ROLE, BLE_VOTE } from './observations.ts';
+import { BLE_ROLE, BLE_VOTE } from './observation-store.ts';
 import { describeLifetimeRange, formatDuration } from './rotation-model.ts';
 
 /**

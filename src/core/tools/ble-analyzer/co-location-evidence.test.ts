@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { advertisingClockEvidence, BLE_SLOT_MS, chainTiming, timingIsPrecise } from './advertising-clock.ts';
 import { ChannelSignatureBuilder, channelSignatureEvidence, type ChannelSignatures } from './channel-signature.ts';
-import { BLE_NO_CHANNEL, type BleEventGroups } from './observations.ts';
+import { BLE_NO_CHANNEL, type BleEventGroups } from './observation-store.ts';
 import { seededRandom } from '../../demo/seeded-random.ts';
 
 const T0 = 1_712_131_200_000;

@@ -4,7 +4,7 @@ import { CHANNEL_BLOCK_MS, channelSignatureEvidence, ChannelSignatureBuilder, ty
 import { coRotationLogOdds, gaussianLogDensity } from './co-location-math.ts';
 import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel, type BleMaskedBins } from './co-location-candidates.ts';
 import type { BleHandoffCrowd } from './co-rotation.ts';
-import type { BleEventGroups } from './observations.ts';
+import type { BleEventGroups } from './observation-store.ts';
 import type { BleLinkableAddress } from './linkage.ts';
 import { binEdgesExact } from './bin-runs.ts';
 import { selectKth } from './quickselect.ts';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Bool, Dictionary, Float64, Int32, Int8, Table, Uint8, Utf8, vectorFromArray, type RecordBatch, type Vector } from 'apache-arrow';
 import type { SelectedBatch } from '../../data/selection-types.ts';
 import { parseBleAddress } from './ah.ts';
-import { BLE_NO_CHANNEL, BleScanner, colonAddressValue, type BleObservationStore } from './observations.ts';
+import { BLE_NO_CHANNEL, colonAddressValue, type BleObservationStore } from './observation-store.ts';
+import { BleScanner } from './observations.ts';
 
 /** A small deterministic generator, so failures reproduce. */
 function generator(seed: number): () => number {

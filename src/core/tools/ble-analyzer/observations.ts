@@ -1,9 +1,9 @@
 import type { RecordBatch } from 'apache-arrow';
 import type { SelectedBatch } from '../../data/selection-types.ts';
-import { parseBleAddress } from './ah.ts';
 import { BleCodeScratch, bleCodedColumn, bleCodedColumnWithNullBits, bleColumnAllNull, bleFalseBits, bleNumberColumn, BleCodedColumn } from './column-access.ts';
-import { BleGrowableFloat64, BleGrowableInt32 } from './growable.ts';
-import { BlePayloadColumns, readPayloadFeatures, type BlePayloadFeatures } from './payload-features.ts';
+import { BleGrowableInt32 } from './growable.ts';
+import { BLE_NO_CHANNEL, BLE_ROLE, BLE_ROLES, BLE_VOTE, BLE_VOTES, BleObservationStore, type BleEventGroups } from './observation-store.ts';
+import { BlePayloadColumns } from './payload-features.ts';
 
 /**
  * The scan: two passes over the selected rows that turn them into mergeable per-address state.
@@ -23,14 +23,6 @@ import { BlePayloadColumns, readPayloadFeatures, type BlePayloadFeatures } from 
  * vote (from RxAdd / advertiser_addr_type) and a role count, not an event (the RSSI is not theirs).
  */
 
-/** Address type votes: indices into the per-address vote array. */
-export const BLE_VOTE = { public: 0, random: 1, publicIdentity: 2, randomIdentity: 3 } as const;
-const VOTES = 4;
-
-/** Role counts per address. */
-export const BLE_ROLE = { advertiser: 0, scanner: 1, initiator: 2, referenced: 3 } as const;
-const ROLES = 4;
-
 /** How a PDU type attributes its addresses. */
 const enum RowRole {
   Advertiser = 0,
@@ -38,7 +30,6 @@ const enum RowRole {
   ConnectRequest = 2,
   NoAddress = 3,
 }
-
 
 export interface BleScanColumns {
   advertiser: string;
@@ -51,139 +42,6 @@ export interface BleScanOptions {
   includeCrcBad: boolean;
 }
 
-/** Events grouped by address: group `a` is [start[a], start[a + 1]) of the parallel arrays. */
-export interface BleEventGroups {
-  start: Int32Array;
-  time: Float64Array;
-  receiver: Int32Array;
-  rssi: Float64Array;
-  payload: Int32Array;
-  /** Channel index (37–39 for the primary advertising channels); 255 where the capture does not say. */
-  channel: Uint8Array;
-}
-
-/** `BleEventGroups.channel` of events whose capture has no channel. */
-export const BLE_NO_CHANNEL = 255;
-
-function emptyEventGroups(): BleEventGroups {
-  return { start: new Int32Array(1), time: new Float64Array(0), receiver: new Int32Array(0), rssi: new Float64Array(0), payload: new Int32Array(0), channel: new Uint8Array(0) };
-}
-
-/**
- * The value of an address printed `AA:BB:CC:DD:EE:FF` (either case), as `parseBleAddress` gives
- * it, read character by character; undefined for any other text (which `parseBleAddress` then
- * reads). Every new address of a scan is parsed, and the general parser's regular expression
- * and six parseInt calls cost about half a microsecond each time.
- */
-export function colonAddressValue(text: string): number | undefined {
-  if (text.length !== 17) return undefined;
-  let value = 0;
-  for (let index = 0; index < 17; index++) {
-    const char = text.charCodeAt(index);
-    if (index % 3 === 2) {
-      if (char !== 0x3a) return undefined;
-      continue;
-    }
-    const digit = char >= 0x30 && char <= 0x39 ? char - 0x30 : char >= 0x41 && char <= 0x46 ? char - 0x37 : char >= 0x61 && char <= 0x66 ? char - 0x57 : -1;
-    if (digit < 0) return undefined;
-    value = value * 16 + digit;
-  }
-  return value;
-}
-
-/** What the scan collected. */
-export class BleObservationStore {
-  readonly addressIds = new Map<string, number>();
-  readonly addressTexts: string[] = [];
-  readonly addressValues = new BleGrowableFloat64(256);
-  readonly votes = new BleGrowableInt32(1024);
-  readonly roles = new BleGrowableInt32(1024);
-  /** Per address: rows (any role) whose CRC failed; only counted when CRC-bad rows are kept. */
-  readonly crcBadRows = new BleGrowableInt32(256);
-  readonly receiverIds = new Map<string, number>();
-  readonly receiverNames: string[] = [];
-  readonly payloadIds = new Map<string, number>();
-  /** Per payload id: the first row that carried it, where its AD features are read when first asked for. */
-  private readonly payloadColumns: BlePayloadColumns[] = [];
-  private readonly payloadRows: number[] = [];
-  private readonly payloadSignatures: string[] = [];
-  private readonly payloadFeatureCache: Array<BlePayloadFeatures | undefined> = [];
-  /** Capture ids seen, with their time origin metadata (RFC3339 or null for absolute clocks). */
-  readonly captures = new Map<string, string | null>();
-
-  /** Transmitter events, one per used row, grouped by address (set by `BleScanner.finish`). */
-  events: BleEventGroups = emptyEventGroups();
-
-  selectedRows = 0;
-  crcBadExcluded = 0;
-  crcBadIncluded = 0;
-  noTimestamp = 0;
-  noAddress = 0;
-
-  private readonly codeCaches = new WeakMap<object, Int32Array>();
-
-  get addressCount(): number {
-    return this.addressTexts.length;
-  }
-
-  get eventCount(): number {
-    return this.events.time.length;
-  }
-
-  get payloadCount(): number {
-    return this.payloadSignatures.length;
-  }
-
-  addressId(text: string): number {
-    let id = this.addressIds.get(text);
-    if (id === undefined) {
-      id = this.addressTexts.length;
-      this.addressTexts.push(text);
-      this.addressIds.set(text, id);
-      this.addressValues.push(colonAddressValue(text) ?? parseBleAddress(text) ?? Number.NaN);
-      this.votes.ensure((id + 1) * VOTES, 0);
-      this.roles.ensure((id + 1) * ROLES, 0);
-      this.crcBadRows.ensure(id + 1, 0);
-    }
-    return id;
-  }
-
-  /** The payload id of a signature, made on first sight; `row` of the batch of `columns` carries it. */
-  payloadId(signature: string, columns: BlePayloadColumns, row: number): number {
-    let id = this.payloadIds.get(signature);
-    if (id === undefined) {
-      id = this.payloadSignatures.length;
-      this.payloadSignatures.push(signature);
-      this.payloadColumns.push(columns);
-      this.payloadRows.push(row);
-      this.payloadFeatureCache.push(undefined);
-      this.payloadIds.set(signature, id);
-    }
-    return id;
-  }
-
-  /** The AD features of a payload, read from the first row that carried it (only payloads asked for are read). */
-  payloadFeatures(id: number): BlePayloadFeatures {
-    let features = this.payloadFeatureCache[id];
-    if (!features) {
-      features = readPayloadFeatures(this.payloadColumns[id], this.payloadRows[id], this.payloadSignatures[id]);
-      this.payloadFeatureCache[id] = features;
-    }
-    return features;
-  }
-
-  /** Per code space (one dictionary), the global id of each code, filled lazily (-2 = not yet). */
-  codeMap(column: BleCodedColumn): Int32Array {
-    let map = this.codeCaches.get(column.space);
-    if (!map || map.length < column.size) {
-      const grown = new Int32Array(column.size).fill(-2);
-      if (map) grown.set(map);
-      map = grown;
-      this.codeCaches.set(column.space, map);
-    }
-    return map;
-  }
-}
 
 /**
  * Transmitted events per address by role and vote, counted by the first pass in one increment
@@ -192,7 +50,7 @@ export class BleObservationStore {
  * about 2 ms per million rows. `finish` adds them to the store's roles and votes. RowRole's
  * transmitter roles have the numbers of BLE_ROLE's (advertiser 0, scanner 1, initiator 2).
  */
-const TALLY_VOTES = VOTES + 1;
+const TALLY_VOTES = BLE_VOTES + 1;
 /** Slots per address: three roles by five votes, padded to a power of two. */
 const TALLY = 16;
 
@@ -473,12 +331,12 @@ function addTallies(store: BleObservationStore, tallies: Int32Array): Int32Array
     for (let role = BLE_ROLE.advertiser; role <= BLE_ROLE.initiator; role++) {
       const slot = a * TALLY + role * TALLY_VOTES;
       let count = tallies[slot];
-      for (let vote = 0; vote < VOTES; vote++) {
+      for (let vote = 0; vote < BLE_VOTES; vote++) {
         const voted = tallies[slot + 1 + vote];
-        votes[a * VOTES + vote] += voted;
+        votes[a * BLE_VOTES + vote] += voted;
         count += voted;
       }
-      roles[a * ROLES + role] += count;
+      roles[a * BLE_ROLES + role] += count;
       transmitted += count;
     }
     start[a + 1] = start[a] + transmitted;
@@ -569,9 +427,9 @@ function scanRows(store: BleObservationStore, state: ScanState, c: BatchColumns,
           target = newAddress(store, state.tallies, c.initiator, initiatorMap, targetCode);
           ({ votes, roles, crcBadRows, tallies } = grownArrays(store, state));
         }
-        roles[target * ROLES + BLE_ROLE.referenced]++;
+        roles[target * BLE_ROLES + BLE_ROLE.referenced]++;
         if (crcBad) crcBadRows[target]++;
-        if (rxValue === 0 || rxValue === 1) votes[target * VOTES + rxValue]++;
+        if (rxValue === 0 || rxValue === 1) votes[target * BLE_VOTES + rxValue]++;
       }
     } else {
       if (role === RowRole.ScanRequest) {
@@ -595,10 +453,10 @@ function scanRows(store: BleObservationStore, state: ScanState, c: BatchColumns,
       }
       transmitterVote = txValue === 0 ? BLE_VOTE.public : txValue === 1 ? BLE_VOTE.random : -1;
       if (adv >= 0) {
-        roles[adv * ROLES + BLE_ROLE.referenced]++;
+        roles[adv * BLE_ROLES + BLE_ROLE.referenced]++;
         if (crcBad) crcBadRows[adv]++;
         const vote = typeCode >= 0 ? voteOf[typeCode] : rxValue === 0 ? BLE_VOTE.public : rxValue === 1 ? BLE_VOTE.random : -1;
-        if (vote >= 0) votes[adv * VOTES + vote]++;
+        if (vote >= 0) votes[adv * BLE_VOTES + vote]++;
       }
     }
     if (transmitter < 0) {
