@@ -1,5 +1,5 @@
 import { BLE_NO_CHANNEL, type BleEventGroups } from './observation-store.ts';
-import { lowerBound } from './sorted-search.ts';
+import { lowerBoundFloat64 } from './sorted-search.ts';
 
 /**
  * The advertising clock: whether two chains are scheduled by one link layer.
@@ -182,13 +182,13 @@ export function lowerBoundFromGuess(time: Float64Array, value: number, from: num
       if (time[at - 1] < value) return at;
       at--;
     }
-    return lowerBound(time, value, from + 1, at);
+    return lowerBoundFloat64(time, value, from + 1, at);
   }
   for (let step = 0; step < GUESS_WALK; step++) {
     if (time[at + 1] >= value) return at + 1;
     at++;
   }
-  return lowerBound(time, value, at + 1, to);
+  return lowerBoundFloat64(time, value, at + 1, to);
 }
 
 /** Per channel: pair count, Σcos, Σsin. */

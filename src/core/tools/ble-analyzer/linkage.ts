@@ -7,6 +7,7 @@ import { toFixedOne } from './fixed-one.ts';
 import { rotationFitRatio, type BleRotationModel } from './rotation-model.ts';
 import { matchingMarginals, type BleCandidatePairs } from './matching-marginals.ts';
 import { indicesByKey } from './index-order.ts';
+import { lowerBoundFloat64, upperBoundFloat64 } from './sorted-search.ts';
 
 export type { BleCandidatePairs } from './matching-marginals.ts';
 export type { BlePayloadSource } from './payload-rarity.ts';
@@ -443,11 +444,11 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
   for (let ai = 0; ai < count; ai++) {
     const aFirst = firstOf[ai];
     const aLast = lastOf[ai];
-    const from = firstNotBelow(firsts, aLast - OVERLAP_LIMIT_S * 1000, 0, count);
-    const to = firstAbove(firsts, aLast + windowMs, from, count);
+    const from = lowerBoundFloat64(firsts, aLast - OVERLAP_LIMIT_S * 1000, 0, count);
+    const to = upperBoundFloat64(firsts, aLast + windowMs, from, count);
     // Distances |B's start − A's end| rise in both directions from A's end: take the nearest
     // outwards, merging the two sides, until MAX_CANDIDATES are taken and the next is farther.
-    let left = firstNotBelow(firsts, aLast, from, to) - 1;
+    let left = lowerBoundFloat64(firsts, aLast, from, to) - 1;
     let right = left + 1;
     let kept = 0;
     let farthest = 0;
@@ -491,30 +492,6 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
     }
   }
   return { earlier: earlier.slice(0, pairs), later: later.slice(0, pairs) };
-}
-
-/** lowerBound over a Float64Array: one element kind, so the loads stay monomorphic where the shared search is polymorphic. */
-function firstNotBelow(values: Float64Array, value: number, from: number, to: number): number {
-  let low = from;
-  let high = to;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (values[mid] < value) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
-
-/** upperBound over a Float64Array (see firstNotBelow). */
-function firstAbove(values: Float64Array, value: number, from: number, to: number): number {
-  let low = from;
-  let high = to;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (values[mid] <= value) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }
 
 /** Pairs below this probability are reported without factor texts (making them dominates the cost). */
