@@ -184,8 +184,9 @@ interface Scratch {
   common: Float64Array;
   /** 1 where either chain may be moving. */
   moving: Uint8Array;
-  /** The pair's first and last overlap bin. */
+  /** The pair's first and last overlap bin, and its first and last time (ms; in arrays: times passed to a function that is not inlined are boxed). */
   overlapBins: Float64Array;
+  overlapMs: Float64Array;
   /** The co-rotation term's bounds, and where its hand-offs in range are (HandoffSearch). */
   range: Float64Array;
   searched: Int32Array;
@@ -303,6 +304,8 @@ function screenPair(data: ScreenData, x: number, y: number, receivers: number, f
   const toBin = Math.floor(toMs / model.binMs);
   scratch.overlapBins[0] = fromBin;
   scratch.overlapBins[1] = toBin;
+  scratch.overlapMs[0] = fromMs;
+  scratch.overlapMs[1] = toMs;
   // Overlap bins in each chain's own prefix coordinates, clipped to the chain.
   // (Integers: a pair's overlap lies inside both chains, so these are bin places of each, and
   // indices typed as integers are much cheaper to read with than numbers that might not be.)
@@ -407,7 +410,7 @@ function screenPair(data: ScreenData, x: number, y: number, receivers: number, f
   const range = scratch.range;
   // How far the co-rotation term is known: 0 bounded from the hand-offs in range, 1 from their
   // coincidences (coRotationRange), 2 exactly.
-  coRotationQuickRange(handoffs[x], handoffs[y], fromMs, toMs, crowd, range, scratch.searched);
+  coRotationQuickRange(handoffs[x], handoffs[y], scratch.overlapMs, crowd, range, scratch.searched);
   let rotation = range[0] === range[1] ? 2 : 0;
   const values = scratch.covariation;
   let covariation = 0;
@@ -422,7 +425,7 @@ function screenPair(data: ScreenData, x: number, y: number, receivers: number, f
     if (lowS >= needS + DECISION_MARGIN || lowT >= needT + DECISION_MARGIN) return Verdict.Keep;
     // The coincidences first where only "one device" can still pass (they cost about as much as one co-variation term).
     if (rotation === 0 && (left === 0 || highT < needT - DECISION_MARGIN)) {
-      rotation = coRotationRange(handoffs[x], handoffs[y], fromMs, toMs, model.fixedPeriodMs, crowd, range, scratch.searched) ? 2 : 1;
+      rotation = coRotationRange(handoffs[x], handoffs[y], scratch.overlapMs, model.fixedPeriodMs, crowd, range, scratch.searched) ? 2 : 1;
     } else if (left > 0) {
       // The receiver whose term may lift the sum the most first (where one chain is still, the
       // term adds at most 0): its value lowers the upper bound the most.
@@ -588,6 +591,7 @@ export function screenChainPairs(
     common: new Float64Array(receivers),
     moving: new Uint8Array(receivers),
     overlapBins: new Float64Array(2),
+    overlapMs: new Float64Array(2),
     range: new Float64Array(2),
     searched: new Int32Array(HandoffSearch.Size),
     logOffsetSd: Float64Array.from([model.offsetSd.S, model.offsetSd.T, model.offsetSd.U], Math.log),

@@ -53,13 +53,14 @@ describe('co-rotation term bounds', () => {
           const fromMs = T0 + 3_600_000 * random.uniform();
           const toMs = fromMs + 60_000 + 3_600_000 * random.uniform();
           const term = coRotationLogOddsOf(a, b, fromMs, toMs, FIXED_PERIOD_MS, crowd);
-          coRotationQuickRange(a, b, fromMs, toMs, crowd, quick, searched);
+          const overlapMs = Float64Array.of(fromMs, toMs);
+          coRotationQuickRange(a, b, overlapMs, crowd, quick, searched);
           expect(quick[0]).toBeLessThanOrEqual(term + 1e-12);
           expect(quick[1]).toBeGreaterThanOrEqual(term - 1e-12);
           if (quick[1] < 1) tight++;
           // The quick bounds' searches, reused, give the same answer as searching again.
-          const reusedExact = coRotationRange(a, b, fromMs, toMs, FIXED_PERIOD_MS, crowd, reused, searched);
-          const isExact = coRotationRange(a, b, fromMs, toMs, FIXED_PERIOD_MS, crowd, range);
+          const reusedExact = coRotationRange(a, b, overlapMs, FIXED_PERIOD_MS, crowd, reused, searched);
+          const isExact = coRotationRange(a, b, overlapMs, FIXED_PERIOD_MS, crowd, range);
           expect(reusedExact).toBe(isExact);
           expect(Array.from(reused)).toEqual(Array.from(range));
           if (isExact) {
@@ -93,7 +94,7 @@ describe('co-rotation term bounds', () => {
     const none = coRotationLogOddsOf(a, apart, T0, T0 + 3_000_000, FIXED_PERIOD_MS, new BleHandoffCrowd([a, apart], Int32Array.from([1, 1])));
     expect(once).toBeGreaterThan(none);
     const range = new Float64Array(2);
-    coRotationRange(a, b, T0, T0 + 3_000_000, FIXED_PERIOD_MS, crowd, range);
+    coRotationRange(a, b, Float64Array.of(T0, T0 + 3_000_000), FIXED_PERIOD_MS, crowd, range);
     expect(range[0]).toBeLessThanOrEqual(once);
     expect(range[1]).toBeGreaterThanOrEqual(once);
   });

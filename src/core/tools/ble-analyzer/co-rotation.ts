@@ -7,7 +7,7 @@
  */
 
 import { CO_ROTATION_SYNCHRONIZED, coRotationLogOdds } from './co-location-math.ts';
-import { lowerBound, upperBound } from './sorted-search.ts';
+import { lowerBound, lowerBoundFloat64, upperBound, upperBoundFloat64 } from './sorted-search.ts';
 
 /** A chain as the co-rotation term reads it. */
 export interface BleHandoffChain {
@@ -179,8 +179,8 @@ const CO_ROTATION_MIN = Math.log(0.5);
 export function coRotationQuickRange(
   a: BleHandoffChain,
   b: BleHandoffChain,
-  fromMs: number,
-  toMs: number,
+  /** The pair's overlap [fromMs, toMs] (in an array: as arguments, times would be boxed, an allocation per call). */
+  overlapMs: Float64Array,
   crowd: BleHandoffCrowd,
   range: Float64Array,
   /** When given, receives where the hand-offs in range are (HandoffSearch), for `coRotationRange` on the same pair. */
@@ -191,12 +191,16 @@ export function coRotationQuickRange(
     range[1] = Infinity;
     return;
   }
+  const fromMs = overlapMs[0];
+  const toMs = overlapMs[1];
   const tolerance = Math.max(a.toleranceMs, b.toleranceMs);
   const low = fromMs - tolerance;
   const high = toMs + tolerance;
-  const inB = upperBound(b.boundaries, high) - lowerBound(b.boundaries, low);
-  const first = lowerBound(a.boundaries, low);
-  const end = upperBound(a.boundaries, high);
+  const own = a.boundaries;
+  const other = b.boundaries;
+  const inB = upperBoundFloat64(other, high, 0, other.length) - lowerBoundFloat64(other, low, 0, other.length);
+  const first = lowerBoundFloat64(own, low, 0, own.length);
+  const end = upperBoundFloat64(own, high, 0, own.length);
   if (searched) {
     searched[HandoffSearch.First] = first;
     searched[HandoffSearch.End] = end;
@@ -225,14 +229,16 @@ export function coRotationQuickRange(
 export function coRotationRange(
   a: BleHandoffChain,
   b: BleHandoffChain,
-  fromMs: number,
-  toMs: number,
+  /** The pair's overlap [fromMs, toMs] (as `coRotationQuickRange` takes it). */
+  overlapMs: Float64Array,
   fixedPeriodMs: readonly [number, number],
   crowd: BleHandoffCrowd,
   range: Float64Array,
   /** Where `coRotationQuickRange` found the hand-offs in range for this same pair, when it was asked to say (saves the searches). */
   searched?: Int32Array,
 ): boolean {
+  const fromMs = overlapMs[0];
+  const toMs = overlapMs[1];
   if (!a.ascending || !b.ascending) {
     range[0] = range[1] = coRotationLogOddsOf(a, b, fromMs, toMs, fixedPeriodMs, crowd);
     return true;
@@ -242,15 +248,15 @@ export function coRotationRange(
   const high = toMs + tolerance;
   const own = a.boundaries;
   const other = b.boundaries;
-  const inB = searched ? searched[HandoffSearch.InB] : upperBound(other, high) - lowerBound(other, low);
-  const first = searched ? searched[HandoffSearch.First] : lowerBound(own, low);
-  const end = searched ? searched[HandoffSearch.End] : upperBound(own, high);
+  const inB = searched ? searched[HandoffSearch.InB] : upperBoundFloat64(other, high, 0, other.length) - lowerBoundFloat64(other, low, 0, other.length);
+  const first = searched ? searched[HandoffSearch.First] : lowerBoundFloat64(own, low, 0, own.length);
+  const end = searched ? searched[HandoffSearch.End] : upperBoundFloat64(own, high, 0, own.length);
   let inA = 0;
   let matched = 0;
   let previousMatch = Number.NaN;
   // The first hand-off of the other chain not before t − tolerance only moves forward with t;
   // t has a coincidence when that hand-off is not after t + tolerance.
-  let next = first < end ? lowerBound(other, own[first] - tolerance) : 0;
+  let next = first < end ? lowerBoundFloat64(other, own[first] - tolerance, 0, other.length) : 0;
   for (let boundary = first; boundary < end; boundary++) {
     const t = own[boundary];
     inA++;
