@@ -7,6 +7,7 @@ import type { BleHandoffCrowd } from './co-rotation.ts';
 import type { BleEventGroups } from './observation-store.ts';
 import type { BleLinkableAddress } from './linkage.ts';
 import { BIN_MS, buildSeries, receiverFloors, type ChainSeries } from './co-location-series.ts';
+import { CO_LOCATION_PRIOR_MAX, fitPriorRates, posteriorsOf } from './co-location-priors.ts';
 import { selectKth } from './quickselect.ts';
 import { lowerBound } from './sorted-search.ts';
 
@@ -44,7 +45,8 @@ import { lowerBound } from './sorted-search.ts';
  *     grid, so their packets' time differences line up modulo 625 µs; a companion's or a
  *     stranger's do not (advertising-clock.ts; needs sub-millisecond timestamps, which each chain
  *     must show it has).
- * Priors: a chain has at most a couple of sibling sets among the chains active with it.
+ * Priors: a chain has at most a couple of sibling sets among the chains active with it (the
+ * rates are fitted to the capture: co-location-priors.ts).
  */
 
 /** At most this many bins of an overlap are compared. */
@@ -145,12 +147,6 @@ function perReceiverScratch(receivers: number) {
   };
 }
 let PER_RECEIVER = perReceiverScratch(8);
-/** Expected sibling sets and companions of a chain among the chains active with it (prior numerators). */
-const PRIOR_SAME = 1;
-const PRIOR_TRAVEL = 1;
-/** Bounds of the fitted prior rates (sibling sets or companions per chain). */
-const PRIOR_MIN = 0.05;
-const PRIOR_MAX = 2;
 /** Hand-offs this far apart (ms) repeat a coincidence for any two devices on a fixed 15-minute timer. */
 const FIXED_PERIOD_MS = [885_000, 915_000] as const;
 /** The largest RSSI co-variation log-odds of one receiver (`scorePair` clamps each receiver's to it). */
@@ -169,7 +165,7 @@ const SCREEN_MODEL: BleCoLocationScreenModel = {
   levelFloorDb: LEVEL_FLOOR_DB,
   offsetSd: OFFSET_SD,
   movingSdDb: MOVING_SD_DB,
-  priorMax: PRIOR_MAX,
+  priorMax: CO_LOCATION_PRIOR_MAX,
   maxBins: MAX_BINS,
   oneMovingLogOdds: ONE_MOVING_LOG_ODDS,
   spreadContrastLogOdds: SPREAD_CONTRAST_LOG_ODDS,
@@ -586,76 +582,107 @@ export function scoreChainPairs(
   const { a: screenedA, b: screenedB, concurrent, inverseCrowd, handoffCrowd, masked } = screenChainPairs(chains, series, receivers, floors, SCREEN_MODEL);
   // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
   // Kept in typed arrays (a screened pair's index, its crowd and its two log-odds), not an object per pair.
-  const scoredPair = new Int32Array(screenedA.length);
-  const scoredCrowd = new Float64Array(screenedA.length);
-  const scoredLogS = new Float64Array(screenedA.length);
-  const scoredLogT = new Float64Array(screenedA.length);
-  let scoredCount = 0;
-  // (No closures over these arrays or the sums: a variable a closure shares lives in a context,
-  // and reading it in a loop cost this once-per-analysis function its optimised code.)
-  for (let pair = 0; pair < screenedA.length; pair++) {
-    const a = screenedA[pair];
-    const b = screenedB[pair];
-    if (!scorePair(series[a], series[b], a, b, masked, events, receivers, overlapFromOf(chains[a], chains[b]), overlapToOf(chains[a], chains[b]), floors, handoffCrowd)) continue;
-    scoredPair[scoredCount] = pair;
-    scoredCrowd[scoredCount] = Math.max(2, (concurrent[a] + concurrent[b]) / 2);
-    scoredLogS[scoredCount] = EVIDENCE.logS;
-    scoredLogT[scoredCount] = EVIDENCE.logT;
-    scoredCount++;
-  }
-  // Empirical Bayes: a chain has about λ sibling sets and μ companions among the `crowd` chains
-  // active with it, and how common multi-set phones and companions are differs from one
-  // capture to the next (none in a room of beacons, many in a street). λ and μ are fitted by
-  // expectation–maximisation over all pairs: the prior mass equals the expected posterior mass.
-  let lambda = PRIOR_SAME;
-  let mu = PRIOR_TRAVEL;
-  const posterior = POSTERIOR;
-  for (let iteration = 0; iteration < 20 && scoredCount > 0; iteration++) {
-    let massS = 0;
-    let massT = 0;
-    for (let entry = 0; entry < scoredCount; entry++) {
-      posteriorsOf(scoredLogS[entry], scoredLogT[entry], scoredCrowd[entry], lambda, mu, posterior);
-      massS += posterior[0];
-      massT += posterior[1];
-    }
-    const nextLambda = Math.min(PRIOR_MAX, Math.max(PRIOR_MIN, massS / inverseCrowd));
-    const nextMu = Math.min(PRIOR_MAX, Math.max(PRIOR_MIN, massT / inverseCrowd));
-    const settled = Math.abs(nextLambda - lambda) < 1e-3 && Math.abs(nextMu - mu) < 1e-3;
-    lambda = nextLambda;
-    mu = nextMu;
-    if (settled) break;
-  }
+  const scoring: PairScoring = {
+    chains,
+    addresses,
+    events,
+    receiverNames,
+    uncalibrated,
+    series,
+    floors,
+    concurrent,
+    handoffCrowd,
+    masked,
+    screenedA,
+    screenedB,
+    scoredPair: new Int32Array(screenedA.length),
+    scoredCrowd: new Float64Array(screenedA.length),
+    scoredLogS: new Float64Array(screenedA.length),
+    scoredLogT: new Float64Array(screenedA.length),
+    scoredCount: 0,
+    rates: new Float64Array(2),
+  };
+  // (The loops here only call a function per pair: this function runs once per analysis, and the
+  // work of a loop in a function called once is compiled anew in every analysis, or not at all.)
+  for (let pair = 0; pair < screenedA.length; pair++) scoreScreenedPair(scoring, pair);
+  fitPriorRates(scoring.scoredLogS, scoring.scoredLogT, scoring.scoredCrowd, scoring.scoredCount, inverseCrowd, scoring.rates);
   const pairs: BleChainPair[] = [];
-  for (let entry = 0; entry < scoredCount; entry++) {
-    const pair = scoredPair[entry];
-    const a = screenedA[pair];
-    const b = screenedB[pair];
-    const from = overlapFromOf(chains[a], chains[b]);
-    const to = overlapToOf(chains[a], chains[b]);
-    const crowd = scoredCrowd[entry];
-    posteriorsOf(scoredLogS[entry], scoredLogT[entry], crowd, lambda, mu, posterior);
-    const rawSame = posterior[0];
-    const travel = posterior[1];
-    const same = uncalibrated ? rawSame : calibrated('co_location', rawSame);
-    let terms: BleCoLocationTerm[] | undefined;
-    if (rawSame >= DESCRIBE_ABOVE || travel >= DESCRIBE_ABOVE) {
-      // The pair's terms again (they were not kept: only the few reported pairs need them).
-      scorePair(series[a], series[b], a, b, masked, events, receivers, from, to, floors, handoffCrowd);
-      terms = describePair(receivers, receiverNames);
-      const priorS = Math.log(lambda / crowd);
-      const priorT = Math.log(mu / crowd);
-      terms.unshift({
-        name: 'prior',
-        llrSame: priorS,
-        llrTravel: priorT,
-        text: `${Math.round(crowd)} chains active alongside; this capture's fitted rates: ${lambda.toFixed(2)} sibling sets and ${mu.toFixed(2)} companions per chain (same device ${signed(priorS)}, travelled together ${signed(priorT)})`,
-      });
-    }
-    const middle = (from + to) / 2;
-    const [memberA, memberB] = terms || same > 0.5 || travel > 0.5 ? mostOverlapping(chains[a], chains[b], addresses) : [activeAt(chains[a], addresses, middle), activeAt(chains[b], addresses, middle)];
-    pairs.push({ a, b, same, travel, overlapFromMs: from, overlapToMs: to, memberA, memberB, terms });
-  }
+  for (let entry = 0; entry < scoring.scoredCount; entry++) pairs.push(reportedPair(scoring, entry));
   return { pairs };
+}
+
+/** What the per-pair steps of `scoreChainPairs` read, and the scored pairs' evidence. */
+interface PairScoring {
+  chains: ReadonlyArray<BleChain>;
+  addresses: ReadonlyArray<BleLinkableAddress>;
+  events: BleEventGroups;
+  receiverNames: ReadonlyArray<string>;
+  uncalibrated: boolean;
+  series: ChainSeries[];
+  floors: Float64Array;
+  concurrent: Int32Array;
+  handoffCrowd: BleHandoffCrowd;
+  masked: BleMaskedBins;
+  screenedA: Int32Array;
+  screenedB: Int32Array;
+  /** Per scored pair: its place among the screened pairs, its crowd and its two log-odds. */
+  scoredPair: Int32Array;
+  scoredCrowd: Float64Array;
+  scoredLogS: Float64Array;
+  scoredLogT: Float64Array;
+  scoredCount: number;
+  /** The fitted prior rates λ and μ (co-location-priors.ts). */
+  rates: Float64Array;
+}
+
+/** The evidence of screened pair `pair`, kept when a receiver heard both chains in the overlap. */
+function scoreScreenedPair(scoring: PairScoring, pair: number): void {
+  const { chains, series } = scoring;
+  const a = scoring.screenedA[pair];
+  const b = scoring.screenedB[pair];
+  if (!scorePair(series[a], series[b], a, b, scoring.masked, scoring.events, scoring.receiverNames.length, overlapFromOf(chains[a], chains[b]), overlapToOf(chains[a], chains[b]), scoring.floors, scoring.handoffCrowd)) return;
+  const entry = scoring.scoredCount;
+  scoring.scoredPair[entry] = pair;
+  scoring.scoredCrowd[entry] = Math.max(2, (scoring.concurrent[a] + scoring.concurrent[b]) / 2);
+  scoring.scoredLogS[entry] = EVIDENCE.logS;
+  scoring.scoredLogT[entry] = EVIDENCE.logT;
+  scoring.scoredCount = entry + 1;
+}
+
+/** The output of scored pair `entry` under the fitted rates, with its named terms when it is reported. */
+function reportedPair(scoring: PairScoring, entry: number): BleChainPair {
+  const { chains, addresses, series } = scoring;
+  const receivers = scoring.receiverNames.length;
+  const lambda = scoring.rates[0];
+  const mu = scoring.rates[1];
+  const posterior = POSTERIOR;
+  const pair = scoring.scoredPair[entry];
+  const a = scoring.screenedA[pair];
+  const b = scoring.screenedB[pair];
+  const from = overlapFromOf(chains[a], chains[b]);
+  const to = overlapToOf(chains[a], chains[b]);
+  const crowd = scoring.scoredCrowd[entry];
+  posteriorsOf(scoring.scoredLogS[entry], scoring.scoredLogT[entry], crowd, lambda, mu, posterior);
+  const rawSame = posterior[0];
+  const travel = posterior[1];
+  const same = scoring.uncalibrated ? rawSame : calibrated('co_location', rawSame);
+  let terms: BleCoLocationTerm[] | undefined;
+  if (rawSame >= DESCRIBE_ABOVE || travel >= DESCRIBE_ABOVE) {
+    // The pair's terms again (they were not kept: only the few reported pairs need them).
+    scorePair(series[a], series[b], a, b, scoring.masked, scoring.events, receivers, from, to, scoring.floors, scoring.handoffCrowd);
+    terms = describePair(receivers, scoring.receiverNames);
+    const priorS = Math.log(lambda / crowd);
+    const priorT = Math.log(mu / crowd);
+    terms.unshift({
+      name: 'prior',
+      llrSame: priorS,
+      llrTravel: priorT,
+      text: `${Math.round(crowd)} chains active alongside; this capture's fitted rates: ${lambda.toFixed(2)} sibling sets and ${mu.toFixed(2)} companions per chain (same device ${signed(priorS)}, travelled together ${signed(priorT)})`,
+    });
+  }
+  const middle = (from + to) / 2;
+  const [memberA, memberB] = terms || same > 0.5 || travel > 0.5 ? mostOverlapping(chains[a], chains[b], addresses) : [activeAt(chains[a], addresses, middle), activeAt(chains[b], addresses, middle)];
+  return { a, b, same, travel, overlapFromMs: from, overlapToMs: to, memberA, memberB, terms };
 }
 
 function overlapFromOf(a: BleChain, b: BleChain): number {
@@ -666,22 +693,8 @@ function overlapToOf(a: BleChain, b: BleChain): number {
   return Math.min(a.lastMs, b.lastMs);
 }
 
-/** P(one device) and P(travelled together) of a scored pair (`posteriorsOf`). */
+/** P(one device) and P(travelled together) of a reported pair (`posteriorsOf`). */
 const POSTERIOR = new Float64Array(2);
-
-/**
- * The posterior probabilities of a pair with evidence logS and logT among `crowd` chains under
- * the prior rates l (sibling sets) and m (companions): P(one device) into out[0], P(travelled
- * together) into out[1].
- */
-function posteriorsOf(evidenceS: number, evidenceT: number, crowd: number, l: number, m: number, out: Float64Array): void {
-  const logS = Math.log(l / crowd) + evidenceS;
-  const logT = Math.log(m / crowd) + evidenceT;
-  const top = Math.max(0, logS, logT);
-  const total = Math.exp(-top) + Math.exp(logS - top) + Math.exp(logT - top);
-  out[1] = Math.exp(logT - top) / total;
-  out[0] = Math.exp(logS - top) / total;
-}
 
 /** The member of a chain active at (or last before) `t`: members are in time order. */
 function activeAt(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddress>, t: number): number {

@@ -1,0 +1,76 @@
+/**
+ * The priors of co-location linkage (co-location.ts), fitted to the capture by empirical Bayes:
+ * a chain has about λ sibling sets and μ companions among the `crowd` chains active with it, and
+ * how common multi-set phones and companions are differs from one capture to the next (none in a
+ * room of beacons, many in a street). λ and μ are fitted by expectation–maximisation over all
+ * scored pairs: the prior mass equals the expected posterior mass.
+ */
+
+/** Expected sibling sets and companions of a chain among the chains active with it (the fit's starting rates). */
+const PRIOR_SAME = 1;
+const PRIOR_TRAVEL = 1;
+/** Bounds of the fitted prior rates (sibling sets or companions per chain). */
+const PRIOR_MIN = 0.05;
+export const CO_LOCATION_PRIOR_MAX = 2;
+/** Iterations of the fit at most, and the change of both rates under which it stops. */
+const MAX_ITERATIONS = 20;
+const SETTLED = 1e-3;
+
+/**
+ * The posterior probabilities of a pair with evidence `evidenceS` and `evidenceT` (log-odds
+ * against "unrelated") among `crowd` chains under the prior rates l (sibling sets) and m
+ * (companions): P(one device) into out[0], P(travelled together) into out[1].
+ */
+export function posteriorsOf(evidenceS: number, evidenceT: number, crowd: number, l: number, m: number, out: Float64Array): void {
+  const logS = Math.log(l / crowd) + evidenceS;
+  const logT = Math.log(m / crowd) + evidenceT;
+  const top = Math.max(0, logS, logT);
+  const total = Math.exp(-top) + Math.exp(logS - top) + Math.exp(logT - top);
+  out[1] = Math.exp(logT - top) / total;
+  out[0] = Math.exp(logS - top) / total;
+}
+
+/** One pair's posteriors (`posteriorMass`'s scratch). */
+const POSTERIOR = new Float64Array(2);
+
+/**
+ * The posterior mass of "one device" and of "travelled together" over the first `count` scored
+ * pairs at rates l and m, into out[0] and out[1], summed in pair order. (A function of its own,
+ * called once per iteration: the fit runs once per analysis, and a loop over every pair in a
+ * function called once is compiled anew in every analysis.)
+ */
+function posteriorMass(logS: Float64Array, logT: Float64Array, crowd: Float64Array, count: number, l: number, m: number, out: Float64Array): void {
+  let massS = 0;
+  let massT = 0;
+  const posterior = POSTERIOR;
+  for (let entry = 0; entry < count; entry++) {
+    posteriorsOf(logS[entry], logT[entry], crowd[entry], l, m, posterior);
+    massS += posterior[0];
+    massT += posterior[1];
+  }
+  out[0] = massS;
+  out[1] = massT;
+}
+
+/**
+ * The fitted rates λ (sibling sets per chain) into rates[0] and μ (companions per chain) into
+ * rates[1], from the first `count` scored pairs' evidence and crowds. `inverseCrowd` is Σ 1/crowd
+ * over every pair compared, scored or screened out (co-location-candidates.ts): the pairs the
+ * screen dropped count as pairs without posterior mass.
+ */
+export function fitPriorRates(logS: Float64Array, logT: Float64Array, crowd: Float64Array, count: number, inverseCrowd: number, rates: Float64Array): void {
+  let lambda = PRIOR_SAME;
+  let mu = PRIOR_TRAVEL;
+  const mass = new Float64Array(2);
+  for (let iteration = 0; iteration < MAX_ITERATIONS && count > 0; iteration++) {
+    posteriorMass(logS, logT, crowd, count, lambda, mu, mass);
+    const nextLambda = Math.min(CO_LOCATION_PRIOR_MAX, Math.max(PRIOR_MIN, mass[0] / inverseCrowd));
+    const nextMu = Math.min(CO_LOCATION_PRIOR_MAX, Math.max(PRIOR_MIN, mass[1] / inverseCrowd));
+    const settled = Math.abs(nextLambda - lambda) < SETTLED && Math.abs(nextMu - mu) < SETTLED;
+    lambda = nextLambda;
+    mu = nextMu;
+    if (settled) break;
+  }
+  rates[0] = lambda;
+  rates[1] = mu;
+}
