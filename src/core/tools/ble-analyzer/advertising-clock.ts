@@ -193,6 +193,11 @@ export function lowerBoundFromGuess(time: Float64Array, value: number, from: num
 
 /** Per channel: pair count, Σcos, Σsin. */
 const sums = new Float64Array(CHANNELS * 3);
+/**
+ * Per member of chain A: its first packet in the overlap and the one after its last (found once,
+ * when the packets are counted, and read again when they are sampled); grown as needed.
+ */
+let memberBounds = new Int32Array(64);
 
 /**
  * Samples up to MAX_SAMPLES packets of chain A in [fromMs, toMs]; pairs each with chain B's
@@ -203,11 +208,17 @@ const sums = new Float64Array(CHANNELS * 3);
  */
 export function advertisingClockEvidence(groupsA: ArrayLike<number>, spanA: Float64Array, groupsB: ArrayLike<number>, spanB: Float64Array, events: BleEventGroups, fromMs: number, toMs: number): AdvertisingClockEvidence | undefined {
   const { start, time, receiver, channel } = events;
+  if (memberBounds.length < 2 * groupsA.length) memberBounds = new Int32Array(Math.max(2 * groupsA.length, 2 * memberBounds.length));
+  const bounds = memberBounds;
   let total = 0;
   for (let m = 0; m < groupsA.length; m++) {
     if (spanA[2 * m + 1] < fromMs || spanA[2 * m] > toMs) continue;
     const group = groupsA[m];
-    total += lowerBoundFromGuess(time, toMs + 1e-9, start[group], start[group + 1]) - lowerBoundFromGuess(time, fromMs, start[group], start[group + 1]);
+    const first = lowerBoundFromGuess(time, fromMs, start[group], start[group + 1]);
+    const last = lowerBoundFromGuess(time, toMs + 1e-9, start[group], start[group + 1]);
+    bounds[2 * m] = first;
+    bounds[2 * m + 1] = last;
+    total += last - first;
   }
   if (total === 0) return undefined;
   const stride = Math.max(1, Math.floor(total / MAX_SAMPLES));
@@ -223,9 +234,8 @@ export function advertisingClockEvidence(groupsA: ArrayLike<number>, spanA: Floa
   let previous = -Infinity;
   for (let m = 0; m < groupsA.length && paired < ENOUGH_PAIRS; m++) {
     if (spanA[2 * m + 1] < fromMs || spanA[2 * m] > toMs) continue;
-    const group = groupsA[m];
-    const last = lowerBoundFromGuess(time, toMs + 1e-9, start[group], start[group + 1]);
-    let i = lowerBoundFromGuess(time, fromMs, start[group], start[group + 1]) + carry;
+    const last = bounds[2 * m + 1];
+    let i = bounds[2 * m] + carry;
     for (; i < last && paired < ENOUGH_PAIRS; i += stride) {
       const slot = channel[i] - FIRST_CHANNEL;
       if (channel[i] === BLE_NO_CHANNEL || slot < 0 || slot >= CHANNELS) continue;
