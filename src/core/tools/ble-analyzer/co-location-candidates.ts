@@ -234,9 +234,14 @@ interface ScreenData {
   prefixAt: Int32Array;
   masked: BleMaskedBins;
   handoffs: BleHandoffChain[];
+  /**
+   * The evidence a pair's crowd asks for at least (from MIN_POSTERIOR_ODDS), by the sum of its two
+   * chains' `concurrent` (two logarithms a pair, worked out once per crowd instead).
+   */
+  minimumEvidence: Float64Array;
 }
 
-function screenData(spans: ReadonlyArray<{ firstMs: number; lastMs: number }>, concurrent: Int32Array, series: ReadonlyArray<BleChainSeriesView>, receivers: number): ScreenData {
+function screenData(spans: ReadonlyArray<{ firstMs: number; lastMs: number }>, concurrent: Int32Array, series: ReadonlyArray<BleChainSeriesView>, receivers: number, model: BleCoLocationScreenModel): ScreenData {
   const chains = series.length;
   const firstMs = Float64Array.from(spans, (one) => one.firstMs);
   const lastMs = Float64Array.from(spans, (one) => one.lastMs);
@@ -266,7 +271,11 @@ function screenData(spans: ReadonlyArray<{ firstMs: number; lastMs: number }>, c
     writeMaskedBins(one, receivers, masked, maskedAt[chain]);
     handoffs.push({ index: chain, boundaries: one.boundaries, toleranceMs: one.toleranceMs, ascending: isAscending(one.boundaries) });
   }
-  return { firstMs, lastMs, concurrent, bin0, bins, level, prefix, prefixAt, masked: { values: masked, at: maskedAt }, handoffs };
+  let mostConcurrent = 0;
+  for (let chain = 0; chain < chains; chain++) mostConcurrent = Math.max(mostConcurrent, concurrent[chain]);
+  const minimumEvidence = new Float64Array(2 * mostConcurrent + 1);
+  for (let sum = 0; sum < minimumEvidence.length; sum++) minimumEvidence[sum] = Math.log(MIN_POSTERIOR_ODDS) - Math.log(model.priorMax / Math.max(2, sum / 2));
+  return { firstMs, lastMs, concurrent, bin0, bins, level, prefix, prefixAt, masked: { values: masked, at: maskedAt }, handoffs, minimumEvidence };
 }
 
 /**
@@ -294,7 +303,7 @@ function screenPair(data: ScreenData, x: number, y: number, receivers: number, f
   const fromMs = Math.max(data.firstMs[x], data.firstMs[y]);
   const toMs = Math.min(data.lastMs[x], data.lastMs[y]);
   // The evidence the pair's crowd asks for at least (from MIN_POSTERIOR_ODDS).
-  const minimumEvidence = Math.log(MIN_POSTERIOR_ODDS) - Math.log(model.priorMax / pairCrowd(data.concurrent, x, y));
+  const minimumEvidence = data.minimumEvidence[data.concurrent[x] + data.concurrent[y]];
   const { prefix, handoffs } = data;
   const binsA = data.bins[x];
   const binsB = data.bins[y];
@@ -552,7 +561,7 @@ function offsetLogDensity(offset: number, sd: number, logSd: number): number {
   return -logSd - (offset * offset) / (2 * sd * sd);
 }
 
-/** The prior's crowd of a pair: how many chains its two are active with, on average (at least 2). */
+/** The prior's crowd of a pair: how many chains its two are active with, on average (at least 2; `minimumEvidence` is worked out from it). */
 function pairCrowd(concurrent: Int32Array, x: number, y: number): number {
   return Math.max(2, (concurrent[x] + concurrent[y]) / 2);
 }
@@ -583,7 +592,7 @@ export function screenChainPairs(
   const lastAt = Float64Array.from(order, (chain) => chains[chain].lastMs);
   const concurrent = new Int32Array(chains.length);
   const concurrentPairs = countConcurrent(order, firstAt, lastAt, model.minOverlapMs, concurrent);
-  const data = screenData(chains, concurrent, series, receivers);
+  const data = screenData(chains, concurrent, series, receivers, model);
   const handoffCrowd = new BleHandoffCrowd(series, concurrent);
   const scratch: Scratch = {
     diff: new Float64Array(receivers),
