@@ -99,3 +99,25 @@ describe('co-rotation term bounds', () => {
     expect(range[1]).toBeGreaterThanOrEqual(once);
   });
 });
+
+describe('the crowd around a hand-off', () => {
+  it('is the share of the chains active with it that hand off within the tolerance, at its own tolerance and at others', () => {
+    const chains = randomCrowd(9);
+    const concurrent = Int32Array.from(chains, (_, index) => 5 + ((7 * index) % 50));
+    const crowd = new BleHandoffCrowd(chains, concurrent);
+    const all = chains.flatMap((one) => Array.from(one.boundaries));
+    let checked = 0;
+    for (const one of chains) {
+      for (let boundary = 0; boundary < one.boundaries.length; boundary++) {
+        const t = one.boundaries[boundary];
+        for (const tolerance of [one.toleranceMs, 2_000, 6_000]) {
+          // Every hand-off within the tolerance, less the hand-off itself.
+          const around = all.filter((u) => u > t - tolerance && u <= t + tolerance).length - 1;
+          expect(crowd.shareAt(one.index, boundary, tolerance)).toBe(Math.min(0.9, Math.max(0, around) / Math.max(1, concurrent[one.index])));
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(300);
+  });
+});

@@ -32,6 +32,8 @@ export class BleHandoffCrowd {
   private readonly boundaries: Float64Array[];
   private readonly tolerances: Float64Array;
   private readonly places: Int32Array[];
+  /** Per chain: shareAt of each of its hand-offs at its own tolerance (the pair's tolerance whenever the chain's is the wider). */
+  private readonly ownShareAt: Float64Array[];
   /** Per chain: prefix sums of shareAt over its hand-offs at its own tolerance. */
   private readonly ownShares: Float64Array[];
   /** Per chain: the same at the largest tolerance of any chain (no pair's tolerance exceeds it). */
@@ -54,17 +56,11 @@ export class BleHandoffCrowd {
     }
     this.all = all.sort();
     this.places = chains.map((one) => Int32Array.from(one.boundaries, (t) => upperBound(this.all, t)));
-    this.ownShares = chains.map((one, chain) => this.shareSums(chain, one.toleranceMs));
+    this.ownShareAt = chains.map((one, chain) => Float64Array.from(one.boundaries, (_, boundary) => this.countedShareAt(chain, boundary, one.toleranceMs)));
+    this.ownShares = this.ownShareAt.map(prefixSums);
     let widest = 0;
     for (const one of chains) widest = Math.max(widest, one.toleranceMs);
-    this.widestShares = chains.map((_, chain) => this.shareSums(chain, widest));
-  }
-
-  private shareSums(chain: number, tolerance: number): Float64Array {
-    const boundaries = this.boundaries[chain];
-    const sums = new Float64Array(boundaries.length + 1);
-    for (let boundary = 0; boundary < boundaries.length; boundary++) sums[boundary + 1] = sums[boundary] + this.shareAt(chain, boundary, tolerance);
-    return sums;
+    this.widestShares = chains.map((one, chain) => prefixSums(Float64Array.from(one.boundaries, (_, boundary) => this.countedShareAt(chain, boundary, widest))));
   }
 
   /**
@@ -91,8 +87,17 @@ export class BleHandoffCrowd {
     return this.widestShares[chain][last] - this.widestShares[chain][first];
   }
 
-  /** Share of the chains active with `chain` that hand off within `tolerance` of its hand-off `boundary` (at most 0.9). */
+  /**
+   * Share of the chains active with `chain` that hand off within `tolerance` of its hand-off
+   * `boundary` (at most 0.9): at the chain's own tolerance worked out once, at another counted.
+   */
   shareAt(chain: number, boundary: number, tolerance: number): number {
+    if (tolerance === this.tolerances[chain]) return this.ownShareAt[chain][boundary];
+    return this.countedShareAt(chain, boundary, tolerance);
+  }
+
+  /** `shareAt`, counted: the hand-offs of all chains within `tolerance`, stepping outward from the hand-off's place among them. */
+  private countedShareAt(chain: number, boundary: number, tolerance: number): number {
     const all = this.all;
     const t = this.boundaries[chain][boundary];
     const place = this.places[chain][boundary];
@@ -102,6 +107,13 @@ export class BleHandoffCrowd {
     while (below > 0 && all[below - 1] > t - tolerance) below--;
     return Math.min(0.9, Math.max(0, above - below - 1) / Math.max(1, this.concurrent[chain]));
   }
+}
+
+/** Prefix sums of `values` (entry i: the sum of the first i, added in order). */
+function prefixSums(values: Float64Array): Float64Array {
+  const sums = new Float64Array(values.length + 1);
+  for (let index = 0; index < values.length; index++) sums[index + 1] = sums[index] + values[index];
+  return sums;
 }
 
 /**
