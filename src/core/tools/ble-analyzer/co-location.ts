@@ -9,7 +9,7 @@ import type { BleLinkableAddress } from './linkage.ts';
 import { BIN_MS, buildSeries, receiverFloors, type ChainSeries } from './co-location-series.ts';
 import { CO_LOCATION_PRIOR_MAX, fitPriorRates, posteriorsOf } from './co-location-priors.ts';
 import { selectKth } from './quickselect.ts';
-import { lowerBound } from './sorted-search.ts';
+import { lowerBoundFloat64, upperBoundFloat64 } from './sorted-search.ts';
 
 /**
  * Co-location linkage: joins hand-off chains that run at the same time into one device (the
@@ -385,10 +385,16 @@ function scorePair(
   // When both chains' hand-offs ascend, the other chain's first one at or after t − tolerance
   // only moves forward with t: found by stepping on from the last one, not by bisection.
   let next = 0;
-  for (let index = 0; index < bBoundaries.length; index++) if (bBoundaries[index] >= fromMs - tolerance && bBoundaries[index] <= toMs + tolerance) inB++;
-  for (let boundary = 0; boundary < sa.boundaries.length; boundary++) {
+  const low = fromMs - tolerance;
+  const high = toMs + tolerance;
+  // Hand-offs that ascend have those in range in one run, found by bisection; others are all read.
+  if (sb.ascending) inB = upperBoundFloat64(bBoundaries, high, 0, bBoundaries.length) - lowerBoundFloat64(bBoundaries, low, 0, bBoundaries.length);
+  else for (let index = 0; index < bBoundaries.length; index++) if (bBoundaries[index] >= low && bBoundaries[index] <= high) inB++;
+  const firstInRange = sa.ascending ? lowerBoundFloat64(sa.boundaries, low, 0, sa.boundaries.length) : 0;
+  const endOfRange = sa.ascending ? upperBoundFloat64(sa.boundaries, high, 0, sa.boundaries.length) : sa.boundaries.length;
+  for (let boundary = firstInRange; boundary < endOfRange; boundary++) {
     const t = sa.boundaries[boundary];
-    if (t < fromMs - tolerance || t > toMs + tolerance) continue;
+    if (t < low || t > high) continue;
     inA++;
     crowdShare += crowd.shareAt(chainA, boundary, tolerance);
     // The first hand-off of the other chain (in its order) within the tolerance; when its
@@ -398,7 +404,7 @@ function scorePair(
       if (sa.ascending) {
         while (next < bBoundaries.length && bBoundaries[next] < t - tolerance) next++;
         first = next;
-      } else first = lowerBound(bBoundaries, t - tolerance);
+      } else first = lowerBoundFloat64(bBoundaries, t - tolerance, 0, bBoundaries.length);
       if (first < bBoundaries.length && bBoundaries[first] - t > tolerance) first = bBoundaries.length;
     }
     for (let index = first; index < bBoundaries.length; index++) {

@@ -7,7 +7,7 @@
  */
 
 import { CO_ROTATION_SYNCHRONIZED, coRotationLogOdds } from './co-location-math.ts';
-import { lowerBound, lowerBoundFloat64, upperBound, upperBoundFloat64 } from './sorted-search.ts';
+import { lowerBoundFloat64, upperBoundFloat64 } from './sorted-search.ts';
 
 /** A chain as the co-rotation term reads it. */
 export interface BleHandoffChain {
@@ -55,12 +55,23 @@ export class BleHandoffCrowd {
       at += one.boundaries.length;
     }
     this.all = all.sort();
-    this.places = chains.map((one) => Int32Array.from(one.boundaries, (t) => upperBound(this.all, t)));
-    this.ownShareAt = chains.map((one, chain) => Float64Array.from(one.boundaries, (_, boundary) => this.countedShareAt(chain, boundary, one.toleranceMs)));
-    this.ownShares = this.ownShareAt.map(prefixSums);
+    this.places = chains.map((one) => {
+      const places = new Int32Array(one.boundaries.length);
+      for (let boundary = 0; boundary < places.length; boundary++) places[boundary] = upperBoundFloat64(all, one.boundaries[boundary], 0, all.length);
+      return places;
+    });
+    this.ownShareAt = chains.map((one, chain) => this.sharesAt(chain, one.toleranceMs));
+    this.ownShares = this.ownShareAt.map((shares) => prefixSums(shares));
     let widest = 0;
     for (const one of chains) widest = Math.max(widest, one.toleranceMs);
-    this.widestShares = chains.map((one, chain) => prefixSums(Float64Array.from(one.boundaries, (_, boundary) => this.countedShareAt(chain, boundary, widest))));
+    this.widestShares = chains.map((_, chain) => prefixSums(this.sharesAt(chain, widest)));
+  }
+
+  /** `countedShareAt` of each of the chain's hand-offs at `tolerance`. */
+  private sharesAt(chain: number, tolerance: number): Float64Array {
+    const shares = new Float64Array(this.boundaries[chain].length);
+    for (let boundary = 0; boundary < shares.length; boundary++) shares[boundary] = this.countedShareAt(chain, boundary, tolerance);
+    return shares;
   }
 
   /**
@@ -132,11 +143,11 @@ export function coRotationLogOddsOf(a: BleHandoffChain, b: BleHandoffChain, from
   const own = a.boundaries;
   const other = b.boundaries;
   let inB = 0;
-  if (b.ascending) inB = upperBound(other, high) - lowerBound(other, low);
+  if (b.ascending) inB = upperBoundFloat64(other, high, 0, other.length) - lowerBoundFloat64(other, low, 0, other.length);
   else for (const t of other) if (t >= low && t <= high) inB++;
   // The chain's hand-offs in range: a contiguous run when they ascend (crowd shares summed at once).
-  const firstInRange = a.ascending ? lowerBound(own, low) : 0;
-  const endOfRange = a.ascending ? upperBound(own, high) : own.length;
+  const firstInRange = a.ascending ? lowerBoundFloat64(own, low, 0, own.length) : 0;
+  const endOfRange = a.ascending ? upperBoundFloat64(own, high, 0, own.length) : own.length;
   let crowdShare = a.ascending ? crowd.shareSum(a.index, firstInRange, endOfRange, tolerance) : 0;
   for (let boundary = firstInRange; boundary < endOfRange; boundary++) {
     const t = own[boundary];
@@ -145,7 +156,7 @@ export function coRotationLogOddsOf(a: BleHandoffChain, b: BleHandoffChain, from
     if (!a.ascending) crowdShare += crowd.shareAt(a.index, boundary, tolerance);
     let first = 0;
     if (b.ascending) {
-      first = lowerBound(other, t - tolerance);
+      first = lowerBoundFloat64(other, t - tolerance, 0, other.length);
       if (first < other.length && other[first] - t > tolerance) first = other.length;
     }
     for (let index = first; index < other.length; index++) {
