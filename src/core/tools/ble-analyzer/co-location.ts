@@ -7,6 +7,7 @@ import type { BleHandoffCrowd } from './co-rotation.ts';
 import type { BleEventGroups } from './observation-store.ts';
 import type { BleLinkableAddress } from './linkage.ts';
 import { BIN_MS, buildSeries, receiverFloors, type ChainSeries } from './co-location-series.ts';
+import { activeAt, mostOverlapping } from './co-location-members.ts';
 import { CO_LOCATION_PRIOR_MAX, fitPriorRates, posteriorsOf } from './co-location-priors.ts';
 import { selectKth } from './quickselect.ts';
 import { lowerBoundFloat64, upperBoundFloat64 } from './sorted-search.ts';
@@ -701,30 +702,3 @@ function overlapToOf(a: BleChain, b: BleChain): number {
 
 /** P(one device) and P(travelled together) of a reported pair (`posteriorsOf`). */
 const POSTERIOR = new Float64Array(2);
-
-/** The member of a chain active at (or last before) `t`: members are in time order. */
-function activeAt(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddress>, t: number): number {
-  let found = chain.members[0];
-  for (const member of chain.members) {
-    if (addresses[member].profile.firstMs > t) break;
-    found = member;
-  }
-  return found;
-}
-
-function mostOverlapping(a: BleChain, b: BleChain, addresses: ReadonlyArray<BleLinkableAddress>): [number, number] {
-  let best: [number, number] = [a.members[0], b.members[0]];
-  let bestOverlap = -Infinity;
-  for (const x of a.members) {
-    const px = addresses[x].profile;
-    for (const y of b.members) {
-      const py = addresses[y].profile;
-      const overlap = Math.min(px.lastMs, py.lastMs) - Math.max(px.firstMs, py.firstMs);
-      if (overlap > bestOverlap) {
-        bestOverlap = overlap;
-        best = [x, y];
-      }
-    }
-  }
-  return best;
-}
