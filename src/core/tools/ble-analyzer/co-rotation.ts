@@ -28,50 +28,56 @@ export interface BleHandoffChain {
  */
 export class BleHandoffCrowd {
   private readonly all: Float64Array;
-  /** Per chain: its hand-offs and its tolerance (copied out of the chains: the hot paths read only typed arrays). */
-  private readonly boundaries: Float64Array[];
+  /**
+   * Every chain's hand-offs one after the other, chain c's from `start[c]` to `start[c + 1]` (the
+   * hot paths read a few flat typed arrays, not an array per chain), and each chain's tolerance.
+   */
+  private readonly start: Int32Array;
+  private readonly times: Float64Array;
   private readonly tolerances: Float64Array;
-  private readonly places: Int32Array[];
-  /** Per chain: shareAt of each of its hand-offs at its own tolerance (the pair's tolerance whenever the chain's is the wider). */
-  private readonly ownShareAt: Float64Array[];
-  /** Per chain: prefix sums of shareAt over its hand-offs at its own tolerance. */
-  private readonly ownShares: Float64Array[];
-  /** Per chain: the same at the largest tolerance of any chain (no pair's tolerance exceeds it). */
-  private readonly widestShares: Float64Array[];
+  /** Per hand-off: its place among all hand-offs (`upperBound` in `all`). */
+  private readonly places: Int32Array;
+  /** Per hand-off: shareAt at its chain's own tolerance (the pair's tolerance whenever the chain's is the wider). */
+  private readonly ownShareAt: Float64Array;
+  /**
+   * Per chain: prefix sums of shareAt over its hand-offs at its own tolerance, and at the largest
+   * tolerance of any chain (no pair's tolerance exceeds it); chain c's from start[c] + c (one
+   * entry more than it has hand-offs).
+   */
+  private readonly ownShares: Float64Array;
+  private readonly widestShares: Float64Array;
 
   constructor(
     chains: ReadonlyArray<{ boundaries: Float64Array; toleranceMs: number }>,
     /** Per chain: how many chains are active with it. */
     private readonly concurrent: Int32Array,
   ) {
-    this.boundaries = chains.map((one) => one.boundaries);
     this.tolerances = Float64Array.from(chains, (one) => one.toleranceMs);
-    let total = 0;
-    for (const one of chains) total += one.boundaries.length;
-    const all = new Float64Array(total);
-    let at = 0;
-    for (const one of chains) {
-      all.set(one.boundaries, at);
-      at += one.boundaries.length;
-    }
-    this.all = all.sort();
-    this.places = chains.map((one) => {
-      const places = new Int32Array(one.boundaries.length);
-      for (let boundary = 0; boundary < places.length; boundary++) places[boundary] = upperBoundFloat64(all, one.boundaries[boundary], 0, all.length);
-      return places;
-    });
-    this.ownShareAt = chains.map((one, chain) => this.sharesAt(chain, one.toleranceMs));
-    this.ownShares = this.ownShareAt.map((shares) => prefixSums(shares));
+    const start = new Int32Array(chains.length + 1);
+    for (let chain = 0; chain < chains.length; chain++) start[chain + 1] = start[chain] + chains[chain].boundaries.length;
+    const total = start[chains.length];
+    const times = new Float64Array(total);
+    for (let chain = 0; chain < chains.length; chain++) times.set(chains[chain].boundaries, start[chain]);
+    const all = Float64Array.from(times).sort();
+    const places = new Int32Array(total);
+    for (let at = 0; at < total; at++) places[at] = upperBoundFloat64(all, times[at], 0, total);
+    this.start = start;
+    this.times = times;
+    this.all = all;
+    this.places = places;
+    const ownShareAt = new Float64Array(total);
+    const widestShareAt = new Float64Array(total);
     let widest = 0;
     for (const one of chains) widest = Math.max(widest, one.toleranceMs);
-    this.widestShares = chains.map((_, chain) => prefixSums(this.sharesAt(chain, widest)));
-  }
-
-  /** `countedShareAt` of each of the chain's hand-offs at `tolerance`. */
-  private sharesAt(chain: number, tolerance: number): Float64Array {
-    const shares = new Float64Array(this.boundaries[chain].length);
-    for (let boundary = 0; boundary < shares.length; boundary++) shares[boundary] = this.countedShareAt(chain, boundary, tolerance);
-    return shares;
+    for (let chain = 0; chain < chains.length; chain++) {
+      for (let at = start[chain]; at < start[chain + 1]; at++) {
+        ownShareAt[at] = this.countedShareAt(chain, at, this.tolerances[chain]);
+        widestShareAt[at] = this.countedShareAt(chain, at, widest);
+      }
+    }
+    this.ownShareAt = ownShareAt;
+    this.ownShares = prefixSums(ownShareAt, start);
+    this.widestShares = prefixSums(widestShareAt, start);
   }
 
   /**
@@ -79,7 +85,7 @@ export class BleHandoffCrowd {
    * tolerance is the chain's own, else one by one.
    */
   shareSum(chain: number, first: number, last: number, tolerance: number): number {
-    if (tolerance === this.tolerances[chain]) return this.ownShares[chain][last] - this.ownShares[chain][first];
+    if (tolerance === this.tolerances[chain]) return this.shareSumAtLeast(chain, first, last);
     let sum = 0;
     for (let boundary = first; boundary < last; boundary++) sum += this.shareAt(chain, boundary, tolerance);
     return sum;
@@ -91,11 +97,13 @@ export class BleHandoffCrowd {
    * chain's own and at the widest tolerance enclose it.
    */
   shareSumAtLeast(chain: number, first: number, last: number): number {
-    return this.ownShares[chain][last] - this.ownShares[chain][first];
+    const at = this.start[chain] + chain;
+    return this.ownShares[at + last] - this.ownShares[at + first];
   }
 
   shareSumAtMost(chain: number, first: number, last: number): number {
-    return this.widestShares[chain][last] - this.widestShares[chain][first];
+    const at = this.start[chain] + chain;
+    return this.widestShares[at + last] - this.widestShares[at + first];
   }
 
   /**
@@ -103,15 +111,19 @@ export class BleHandoffCrowd {
    * `boundary` (at most 0.9): at the chain's own tolerance worked out once, at another counted.
    */
   shareAt(chain: number, boundary: number, tolerance: number): number {
-    if (tolerance === this.tolerances[chain]) return this.ownShareAt[chain][boundary];
-    return this.countedShareAt(chain, boundary, tolerance);
+    const at = this.start[chain] + boundary;
+    if (tolerance === this.tolerances[chain]) return this.ownShareAt[at];
+    return this.countedShareAt(chain, at, tolerance);
   }
 
-  /** `shareAt`, counted: the hand-offs of all chains within `tolerance`, stepping outward from the hand-off's place among them. */
-  private countedShareAt(chain: number, boundary: number, tolerance: number): number {
+  /**
+   * `shareAt` of the hand-off at place `at` of `times`, counted: the hand-offs of all chains
+   * within `tolerance`, stepping outward from its place among them.
+   */
+  private countedShareAt(chain: number, at: number, tolerance: number): number {
     const all = this.all;
-    const t = this.boundaries[chain][boundary];
-    const place = this.places[chain][boundary];
+    const t = this.times[at];
+    const place = this.places[at];
     let above = place;
     while (above < all.length && all[above] <= t + tolerance) above++;
     let below = place;
@@ -120,10 +132,17 @@ export class BleHandoffCrowd {
   }
 }
 
-/** Prefix sums of `values` (entry i: the sum of the first i, added in order). */
-function prefixSums(values: Float64Array): Float64Array {
-  const sums = new Float64Array(values.length + 1);
-  for (let index = 0; index < values.length; index++) sums[index + 1] = sums[index] + values[index];
+/**
+ * Per chain, prefix sums of its `values` (entry i: the sum of its first i, added in order), chain
+ * c's values from start[c] to start[c + 1] and its sums from start[c] + c.
+ */
+function prefixSums(values: Float64Array, start: Int32Array): Float64Array {
+  const chains = start.length - 1;
+  const sums = new Float64Array(values.length + chains);
+  for (let chain = 0; chain < chains; chain++) {
+    const at = start[chain] + chain;
+    for (let index = start[chain]; index < start[chain + 1]; index++) sums[at + index - start[chain] + 1] = sums[at + index - start[chain]] + values[index];
+  }
   return sums;
 }
 
