@@ -514,10 +514,13 @@ function covariationOf(
     const vb = masked[ib];
     const heardB = masked[ib + 1];
     n += heardA * heardB;
-    sumA += va * heardB;
-    sumB += vb * heardA;
-    sumAA += va * va * heardB;
-    sumBB += vb * vb * heardA;
+    // va · heardB is va or a zero, and times va the same as va · va · heardB (a bin B missed adds +0 either way).
+    const aWhereB = va * heardB;
+    const bWhereA = vb * heardA;
+    sumA += aWhereB;
+    sumB += bWhereA;
+    sumAA += aWhereB * va;
+    sumBB += bWhereA * vb;
     sumAB += va * vb;
   }
   if (n < 6) {

@@ -284,10 +284,13 @@ function scorePair(
       const heardB = values[ib + 1];
       const both = heardA * heardB;
       n += both;
-      sumA += va * heardB;
-      sumB += vb * heardA;
-      sumAA += va * va * heardB;
-      sumBB += vb * vb * heardA;
+      // va · heardB is va or a zero, and times va the same as va · va · heardB (a bin B missed adds +0 either way).
+      const aWhereB = va * heardB;
+      const bWhereA = vb * heardA;
+      sumA += aWhereB;
+      sumB += bWhereA;
+      sumAA += aWhereB * va;
+      sumBB += bWhereA * vb;
       sumAB += va * vb;
       // 0 or 1, an integer (the store's index below stays one).
       const isClean = +(both > 0) & +((va + vb) / 2 >= comfortableLevel);
