@@ -121,3 +121,30 @@ describe('the crowd around a hand-off', () => {
     expect(checked).toBeGreaterThan(300);
   });
 });
+
+describe('chains that may coincide', () => {
+  it('are those with a hand-off each within the widest tolerance of each other (so the others never coincide)', () => {
+    for (const seed of [3, 4]) {
+      const chains = randomCrowd(seed);
+      const crowd = new BleHandoffCrowd(chains, Int32Array.from(chains, () => 10));
+      const widest = Math.max(...chains.map((one) => one.toleranceMs));
+      let near = 0;
+      let apart = 0;
+      for (const x of chains) {
+        for (const y of chains) {
+          if (x === y) continue;
+          const closest = Math.min(...Array.from(x.boundaries).flatMap((t) => Array.from(y.boundaries, (u) => Math.abs(u - t))));
+          if (closest <= widest) {
+            expect(crowd.mayCoincide(x.index, y.index)).toBe(true);
+            near++;
+          } else if (closest > widest + 1) {
+            expect(crowd.mayCoincide(x.index, y.index)).toBe(false);
+            apart++;
+          }
+        }
+      }
+      expect(near).toBeGreaterThan(100);
+      expect(apart).toBeGreaterThan(100);
+    }
+  });
+});

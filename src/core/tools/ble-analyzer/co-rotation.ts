@@ -46,6 +46,13 @@ export class BleHandoffCrowd {
    */
   private readonly ownShares: Float64Array;
   private readonly widestShares: Float64Array;
+  /**
+   * Chains × chains bits: whether any hand-off of one lies within the widest tolerance (and a
+   * millisecond) of any of the other's. Two chains without such a pair never coincide, whatever
+   * their overlap and tolerance (`coRotationRange` then counts no coincidences without a merge).
+   */
+  private readonly nearby: Uint32Array;
+  private readonly nearbyStride: number;
 
   constructor(
     chains: ReadonlyArray<{ boundaries: Float64Array; toleranceMs: number }>,
@@ -78,6 +85,13 @@ export class BleHandoffCrowd {
     this.ownShareAt = ownShareAt;
     this.ownShares = prefixSums(ownShareAt, start);
     this.widestShares = prefixSums(widestShareAt, start);
+    this.nearbyStride = (chains.length + 31) >> 5;
+    this.nearby = nearbyChains(all, places, start, widest + NEARBY_SLACK_MS, this.nearbyStride);
+  }
+
+  /** False when no hand-off of chain x is within the widest tolerance of one of chain y's (`nearby`): they have no coincidence. */
+  mayCoincide(x: number, y: number): boolean {
+    return (this.nearby[x * this.nearbyStride + (y >> 5)] & (1 << (y & 31))) !== 0;
   }
 
   /**
@@ -130,6 +144,40 @@ export class BleHandoffCrowd {
     while (below > 0 && all[below - 1] > t - tolerance) below--;
     return Math.min(0.9, Math.max(0, above - below - 1) / Math.max(1, this.concurrent[chain]));
   }
+}
+
+/**
+ * Slack of `nearby` beyond the widest tolerance, ms: a coincidence test rounds differently (t − u
+ * against t − tolerance) by far less than this, so the bits only ever say "maybe" too often.
+ */
+const NEARBY_SLACK_MS = 1;
+
+/**
+ * The `nearby` bits of `BleHandoffCrowd`: every hand-off against the ones after it in time order
+ * within `within` ms. Hand-off `at` (of the chain whose run of `start` holds it) sits at
+ * places[at] − 1 of `all` or below it among equal times; each is given its own slot there.
+ */
+function nearbyChains(all: Float64Array, places: Int32Array, start: Int32Array, within: number, stride: number): Uint32Array {
+  const chains = start.length - 1;
+  const chainAt = new Int32Array(all.length);
+  const taken = new Int32Array(all.length + 1);
+  for (let chain = 0; chain < chains; chain++) {
+    for (let at = start[chain]; at < start[chain + 1]; at++) {
+      const top = places[at];
+      chainAt[top - 1 - taken[top]] = chain;
+      taken[top]++;
+    }
+  }
+  const bits = new Uint32Array(chains * stride);
+  for (let i = 0; i < all.length; i++) {
+    const x = chainAt[i];
+    for (let j = i + 1; j < all.length && all[j] - all[i] <= within; j++) {
+      const y = chainAt[j];
+      bits[x * stride + (y >> 5)] |= 1 << (y & 31);
+      bits[y * stride + (x >> 5)] |= 1 << (x & 31);
+    }
+  }
+  return bits;
 }
 
 /**
@@ -298,16 +346,20 @@ export function coRotationRange(
   let previousMatch = Number.NaN;
   // The first hand-off of the other chain not before t − tolerance only moves forward with t;
   // t has a coincidence when that hand-off is not after t + tolerance.
-  let next = first < end ? lowerBoundFloat64(other, own[first] - tolerance, 0, other.length) : 0;
-  for (let boundary = first; boundary < end; boundary++) {
-    const t = own[boundary];
-    inA++;
-    while (next < other.length && other[next] < t - tolerance) next++;
-    if (next < other.length && other[next] - t <= tolerance) {
-      const interval = t - previousMatch;
-      if (!(interval >= fixedPeriodMs[0] && interval <= fixedPeriodMs[1])) matched++;
-      else inA--;
-      previousMatch = t;
+  // (Chains whose hand-offs are never near each other have none: every one in range counts, unmatched.)
+  if (!crowd.mayCoincide(a.index, b.index)) inA = end - first;
+  else {
+    let next = first < end ? lowerBoundFloat64(other, own[first] - tolerance, 0, other.length) : 0;
+    for (let boundary = first; boundary < end; boundary++) {
+      const t = own[boundary];
+      inA++;
+      while (next < other.length && other[next] < t - tolerance) next++;
+      if (next < other.length && other[next] - t <= tolerance) {
+        const interval = t - previousMatch;
+        if (!(interval >= fixedPeriodMs[0] && interval <= fixedPeriodMs[1])) matched++;
+        else inA--;
+        previousMatch = t;
+      }
     }
   }
   const k = Math.min(inA, inB);
