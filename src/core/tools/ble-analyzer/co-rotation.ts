@@ -264,7 +264,8 @@ const CO_ROTATION_MIN = Math.log(0.5);
  * counted), into `range`: with k ≤ K = min(hand-offs of each in range) and a chance c between
  * its lowest (the other chain's rate, or the crowd's share at the first chain's own tolerance)
  * and 0.9, the term log(½ + ½·(0.85/c)^m·(0.15/(1−c))^(k−m)) is at most the larger of
- * K·log(0.85/c) and K·log(0.15/0.1), and at least ln ½ (0 when k = 0).
+ * K·log(0.85/c) and K·log(0.15/0.1), and at least ln ½ (0 when k = 0). Chains that never come
+ * near each other (`BleHandoffCrowd.mayCoincide`) have m = 0, and the term is at most K·log(0.15/0.1).
  */
 export function coRotationQuickRange(
   a: BleHandoffChain,
@@ -299,6 +300,11 @@ export function coRotationQuickRange(
   const k = Math.min(end - first, inB);
   if (k <= 0) {
     range[0] = range[1] = 0;
+    return;
+  }
+  if (!crowd.mayCoincide(a.index, b.index)) {
+    // No coincidence can be counted (m = 0): log(½ + ½·(0.15/(1−c))^k) ≤ K·log(0.15/0.1).
+    range[1] = k * LOG_MISSED_AT_HIGHEST_CHANCE;
     return;
   }
   const lowest = Math.min(0.9, Math.max((inB * 2 * tolerance) / Math.max(1, toMs - fromMs + 2 * tolerance), crowd.shareSumAtLeast(a.index, first, end) / (end - first)));
