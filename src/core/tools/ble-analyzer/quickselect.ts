@@ -29,9 +29,22 @@ export function selectKth(values: Float64Array, start: number, length: number, k
       break;
     }
     const pivot = medianOfThree(values, low, (low + high) >> 1, high);
-    // The pivot now sits at `high`; smaller values are moved to the front.
+    // The pivot now sits at `high`; smaller values are moved to the front. Two values per turn:
+    // the optimized code checks the array (map, length, storage) once per turn of a loop, so
+    // that work is shared by both values.
     let less = low;
-    for (let index = low; index < high; index++) {
+    let index = low;
+    for (; index + 1 < high; index += 2) {
+      const first = values[index];
+      values[index] = values[less];
+      values[less] = first;
+      less += +(first < pivot);
+      const second = values[index + 1];
+      values[index + 1] = values[less];
+      values[less] = second;
+      less += +(second < pivot);
+    }
+    if (index < high) {
       const value = values[index];
       values[index] = values[less];
       values[less] = value;
