@@ -147,7 +147,17 @@ const FLOOR_BLOCK = 8192;
 
 /** Lowers each receiver's floor to the weakest RSSI among events from..to−1 (NaN never lowers it). */
 function lowerFloors(rssiOf: Float64Array, receiverOf: Int32Array, from: number, to: number, floors: Float64Array): void {
-  for (let index = from; index < to; index++) {
+  // Two events per turn: the optimized code checks each array once per turn of the loop.
+  let index = from;
+  for (; index + 1 < to; index += 2) {
+    const first = rssiOf[index];
+    const firstReceiver = receiverOf[index];
+    if (first < floors[firstReceiver]) floors[firstReceiver] = first;
+    const second = rssiOf[index + 1];
+    const secondReceiver = receiverOf[index + 1];
+    if (second < floors[secondReceiver]) floors[secondReceiver] = second;
+  }
+  if (index < to) {
     const rssi = rssiOf[index];
     const receiver = receiverOf[index];
     if (rssi < floors[receiver]) floors[receiver] = rssi;

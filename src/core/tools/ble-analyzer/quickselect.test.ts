@@ -45,4 +45,18 @@ describe('selectKth', () => {
     expect(selectKth(descending, 0, length, 200)).toBe(201);
     expect(selectKth(constant, 0, length, 999)).toBe(3);
   });
+
+  it('selects right of a pivot buried in a long run of equal values, with or without the gathering pass', () => {
+    // A few smaller values, a long run of one value, a few larger: pivots land in the run, and the
+    // search must get past it whether the left side is a large or a small share of the range.
+    for (const smaller of [1, 3, 40, 300]) {
+      const data = Float64Array.from([...Array.from({ length: smaller }, (_, index) => index - smaller), ...new Array<number>(2000).fill(5), 9, 7, 8]);
+      const sorted = [...data].sort((a, b) => a - b);
+      for (const k of [0, smaller - 1, smaller, smaller + 1000, data.length - 4, data.length - 3, data.length - 2, data.length - 1]) {
+        const values = Float64Array.from(data);
+        expect(selectKth(values, 0, values.length, k)).toBe(sorted[k]);
+        expect([...values].sort((a, b) => a - b)).toEqual(sorted);
+      }
+    }
+  });
 });

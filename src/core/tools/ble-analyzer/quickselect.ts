@@ -9,8 +9,10 @@
  * Quickselect with a deterministic median-of-three pivot and branch-free partitions: every element
  * is swapped into place and the boundary moves by the comparison's 0 or 1, so the loop has no
  * data-dependent branch to mispredict (with a middle pivot, about half of them were). Values equal
- * to the pivot are gathered next to it when the search goes right, so runs of equal values (integer
- * RSSI differences) cannot make it quadratic.
+ * to the pivot are gathered next to it when the search goes right after a pivot that split off
+ * less than an eighth of the range, so runs of equal values (integer RSSI differences) cannot make
+ * it quadratic; after a better split the gathering pass (a second pass over the right side) is
+ * skipped, since the range shrinks by an eighth anyway.
  */
 export function selectKth(values: Float64Array, start: number, length: number, k: number): number {
   let low = start;
@@ -27,9 +29,22 @@ export function selectKth(values: Float64Array, start: number, length: number, k
       break;
     }
     const pivot = medianOfThree(values, low, (low + high) >> 1, high);
-    // The pivot now sits at `high`; smaller values are moved to the front.
+    // The pivot now sits at `high`; smaller values are moved to the front. Two values per turn:
+    // the optimized code checks the array (map, length, storage) once per turn of a loop, so
+    // that work is shared by both values.
     let less = low;
-    for (let index = low; index < high; index++) {
+    let index = low;
+    for (; index + 1 < high; index += 2) {
+      const first = values[index];
+      values[index] = values[less];
+      values[less] = first;
+      less += +(first < pivot);
+      const second = values[index + 1];
+      values[index + 1] = values[less];
+      values[less] = second;
+      less += +(second < pivot);
+    }
+    if (index < high) {
       const value = values[index];
       values[index] = values[less];
       values[less] = value;
@@ -39,6 +54,14 @@ export function selectKth(values: Float64Array, start: number, length: number, k
     values[less] = pivot;
     if (k < less) {
       high = less - 1;
+      continue;
+    }
+    if (k === less) return pivot;
+    // Going right. When the left side took a fair share (an eighth) of the range, the range
+    // shrinks enough without the pass below; otherwise the pivot may be one of many equal values,
+    // which are gathered next to it so they cannot keep the range from shrinking.
+    if (less - low >= (high - low) >> 3) {
+      low = less + 1;
       continue;
     }
     // values[less] is the pivot; gather the other copies of it right after.
