@@ -3,7 +3,7 @@ import type { SelectedData } from '../../data/selection-types.ts';
 import type { ActivitySegment, AddressClassification, AddressCluster, AddressType, BleAnalysis, BleAnalysisOptions, LinkCandidate, TravelledTogether } from './analysis-types.ts';
 import { bleAhFor, resolvesUnder, type BleAhFunction } from './ah.ts';
 import { buildAddressProfiles, type BleAddressProfile, type BleProfileSegments } from './address-profiles.ts';
-import { classifyBleAddress } from './classify.ts';
+import { classifyBleAddress, type BleClassInput } from './classify.ts';
 import { formatBleCount } from './count-format.ts';
 import { BleKeyedTexts } from './keyed-texts.ts';
 import { compareAscending } from './number-order.ts';
@@ -120,29 +120,41 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   const evidenceTexts = new BleTextPool();
   // …and most of the repeated ones are built once, keyed by their counts.
   const keyedTexts = new BleKeyedTexts();
+  // One input and one evidence list for every address, filled in turn: classifyBleAddress reads
+  // them only during the call, and the evidence kept is copied (evidenceTexts.shareAll).
+  const input: BleClassInput = {
+    address: '',
+    value: Number.NaN,
+    votes: addressVotes,
+    roles: addressRoles,
+    profile: undefined,
+    observations: 0,
+    minObservationCount: options.minObservationCount,
+    rotationModel: model0,
+    dataSpanMs: dataEndMs - dataStartMs,
+    irkLabel: undefined,
+    foldedCopies: undefined,
+    payloadNote: undefined,
+    texts: keyedTexts,
+    evidence: [],
+  };
   const classify = (model: BleRotationModel) => {
     classification.length = 0;
     sparse = 0;
+    input.rotationModel = model;
     for (let id = 0; id < addressCount; id++) {
       if (isFolded[id]) continue;
       const profile = profiles[id];
       for (let index = 0; index < VOTES; index++) addressVotes[index] = votes[id * VOTES + index];
       for (let index = 0; index < ROLES; index++) addressRoles[index] = roles[id * ROLES + index];
-      const verdict = classifyBleAddress({
-        address: store.addressTexts[id],
-        value: store.addressValues.values[id],
-        votes: addressVotes,
-        roles: addressRoles,
-        profile,
-        observations: observed[id],
-        minObservationCount: options.minObservationCount,
-        rotationModel: model,
-        dataSpanMs: dataEndMs - dataStartMs,
-        irkLabel: irkOf[id] >= 0 ? irkLabels[irkOf[id]] : undefined,
-        foldedCopies: foldedInto.get(id),
-        payloadNote: profile ? payloadNote(store, profile, keyedTexts) : undefined,
-        texts: keyedTexts,
-      });
+      input.address = store.addressTexts[id];
+      input.value = store.addressValues.values[id];
+      input.profile = profile;
+      input.observations = observed[id];
+      input.irkLabel = irkOf[id] >= 0 ? irkLabels[irkOf[id]] : undefined;
+      input.foldedCopies = foldedInto.get(id);
+      input.payloadNote = profile ? payloadNote(store, profile, keyedTexts) : undefined;
+      const verdict = classifyBleAddress(input);
       typeOf[id] = verdict.type;
       if (observed[id] < options.minObservationCount) sparse++;
       classification.push({

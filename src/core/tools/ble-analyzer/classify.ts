@@ -35,6 +35,12 @@ export interface BleClassInput {
    * lines): shared by the calls of one analysis, which all pass the same minObservationCount.
    */
   texts?: BleKeyedTexts;
+  /**
+   * A list to collect the evidence in (emptied first), returned as the verdict's evidence: a
+   * caller that copies the lines it keeps passes the same list for every address rather than
+   * having a new one grown per call.
+   */
+  evidence?: string[];
 }
 
 export interface BleClassVerdict {
@@ -92,7 +98,8 @@ function plural(value: number, word: string): string {
 }
 
 export function classifyBleAddress(input: BleClassInput): BleClassVerdict {
-  const evidence: string[] = [];
+  const evidence = input.evidence ?? [];
+  evidence.length = 0;
   const v = input.votes;
   const publicVotes = v[BLE_VOTE.public];
   const randomVotes = v[BLE_VOTE.random];
