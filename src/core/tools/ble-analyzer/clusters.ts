@@ -3,7 +3,8 @@ import type { BleChain, BleChainPair } from './co-location.ts';
 import { flatText } from './flat-text.ts';
 import { compareAscending } from './number-order.ts';
 import { BleClusterMatrices, BleLinkForest, groupByKey, MAX_UNPROVEN_PROBABILITY } from './cluster-links.ts';
-import type { BleHandoffFactors, BleLinkableAddress, BleLinkFactor, BleScoredPairs } from './linkage.ts';
+import type { BleHandoffFactors, BleLinkableAddress, BleScoredPairs } from './linkage.ts';
+import { BleHandoffTexts } from './handoff-description.ts';
 
 /**
  * Clusters in two steps.
@@ -253,13 +254,6 @@ function describeCluster(
   };
 }
 
-/** The factors of one name across the edges' factor lists, in edge order. */
-function factorsNamed(edgeFactors: ReadonlyArray<ReadonlyArray<BleLinkFactor>>, name: BleLinkFactor['name']): BleLinkFactor[] {
-  const found: BleLinkFactor[] = [];
-  for (const factors of edgeFactors) for (const factor of factors) if (factor.name === name) found.push(factor);
-  return found;
-}
-
 /** "low–high" of the values at `digits` decimals, or one number when both print the same. */
 function printedRange(values: ReadonlyArray<number>, digits: number): string {
   let low = Infinity;
@@ -277,13 +271,6 @@ function printedRange(values: ReadonlyArray<number>, digits: number): string {
 function samePayloadCarried(addresses: ReadonlyArray<BleLinkableAddress>, pairs: BleScoredPairs, e: number): boolean {
   const carried = addresses[pairs.earlier[e]].profile.tailPayload;
   return carried >= 0 && carried === addresses[pairs.later[e]].profile.headPayload;
-}
-
-/** The factors' texts joined by "; ", as one flat string. */
-function joinedTexts(factors: ReadonlyArray<BleLinkFactor>): string {
-  const texts = new Array<string>(factors.length);
-  for (let index = 0; index < factors.length; index++) texts[index] = factors[index].text;
-  return texts.join('; ');
 }
 
 function clusterRationale(
@@ -315,9 +302,9 @@ function clusterRationale(
       if (samePayloadCarried(addresses, pairs, e)) exact++;
     }
     const payloadTexts = exact !== described;
-    // Described now, read into the lines below and dropped (see BleLinks.handoffs).
-    const edgeFactors = new Array<BleLinkFactor[]>(chainEdges.length);
-    for (let index = 0; index < chainEdges.length; index++) edgeFactors[index] = handoffs.clusterFactors(chainEdges[index], payloadTexts);
+    // Described now, straight into the pieces of the lines below (see BleLinks.handoffs).
+    const texts = new BleHandoffTexts();
+    for (let index = 0; index < chainEdges.length; index++) handoffs.appendClusterTexts(chainEdges[index], payloadTexts, texts);
     const gaps: number[] = [];
     const lifetimes: number[] = [];
     let overlaps = 0;
@@ -342,21 +329,15 @@ function clusterRationale(
         ' min',
       ),
     );
-    const rssi = factorsNamed(edgeFactors, 'rssi_continuity');
-    if (rssi.length > 0) {
-      let positive = 0;
-      for (const factor of rssi) if (factor.llr > 0) positive++;
-      lines.push(flatText('rssi_continuity: ', positive, ' of ', rssi.length, ' hand-offs continuous in RSSI (', joinedTexts(rssi), ')'));
-    }
+    if (texts.rssiCount > 0) lines.push(flatText('rssi_continuity: ', texts.rssiPositive, ' of ', texts.rssiCount, ' hand-offs continuous in RSSI (', texts.rssi.join(''), ')'));
     if (described > 0) {
       lines.push(
         payloadTexts
-          ? flatText('payload_signature_match: ', joinedTexts(factorsNamed(edgeFactors, 'payload_signature_match')))
+          ? flatText('payload_signature_match: ', texts.payload.join(''))
           : flatText('payload_signature_match: identical payload signature carried across all ', members.length, ' addresses'),
       );
     }
-    const interval = factorsNamed(edgeFactors, 'adv_interval_similarity');
-    if (interval.length > 0) lines.push(flatText('adv_interval_similarity: ', joinedTexts(interval)));
+    if (texts.intervalCount > 0) lines.push(flatText('adv_interval_similarity: ', texts.interval.join('')));
     lines.push(
       overlaps === 0
         ? 'co_occurrence: no two members active at the same time (evidence against linkage absent)'
