@@ -179,4 +179,24 @@ describe('address classification', () => {
     expect(cadence({ ...bleRotationModel('spec_default'), name: 'learned', lifetimeMinS: 600, lifetimeMaxS: 1200 })).toBe('Rotation cadence ~15 min (fits learned: 10 min–20 min)');
     expect(cadence(bleRotationModel('spec_default'))).toBe('Rotation cadence ~15 min (fits spec_default: 13 min–16 min)');
   });
+
+  it('builds a lifetime line once per duration and model when lines are kept for the analysis', () => {
+    const texts = new BleKeyedTexts();
+    const rpa = (model: ReturnType<typeof bleRotationModel>, lastMs: number) =>
+      classifyBleAddress({
+        ...classInput('7A:4C:21:9D:10:EF', votes(0, 1000), 1000),
+        profile: { id: 0, count: 1000, firstMs: 0, lastMs, advIntervalS: 1, dominantPayload: -1, headPayload: -1, tailPayload: -1, dominantShare: 1, distinctPayloads: 1 },
+        rotationModel: model,
+        dataSpanMs: 3_600_000,
+        texts,
+      }).evidence.find((line) => line.startsWith('Rotation') || line.startsWith('Active'));
+    const spec = bleRotationModel('spec_default');
+    const learned = { ...spec, name: 'learned' as const, lifetimeMinS: 600, lifetimeMaxS: 1200 };
+    const first = rpa(spec, 900_000);
+    expect(first).toBe('Rotation cadence ~15 min (fits spec_default: 13 min–16 min)');
+    expect(rpa(spec, 900_400)).toBe(first);
+    expect(rpa(learned, 900_000)).toBe('Rotation cadence ~15 min (fits learned: 10 min–20 min)');
+    expect(rpa(spec, 60_000)).toBe('Active for 60 s in the window');
+    expect(rpa(learned, 60_000)).toBe('Active for 60 s in the window');
+  });
 });
