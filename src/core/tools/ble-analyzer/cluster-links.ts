@@ -67,9 +67,12 @@ export class BleClusterMatrices {
   private readonly neighbour: Int32Array;
   private readonly linkProbability: Float64Array;
   private readonly product: Float64Array;
-  private readonly stack: Int32Array;
-  /** The member each one on the stack was reached from (a tree: the only neighbour not to go back to). */
-  private readonly reachedFrom: Int32Array;
+  /** The tree rooted at its first member: each member's parent (−1 at the root), the probability of that link, and an order with parents first. */
+  private readonly parent: Int32Array;
+  private readonly up: Float64Array;
+  private readonly order: Int32Array;
+  /** The row whose member has this member on its way to the root (or is it). */
+  private readonly onPathOf: Int32Array;
   /** Per position: the IRK of the member, or −1. */
   private readonly irkAt: Int32Array;
 
@@ -80,8 +83,10 @@ export class BleClusterMatrices {
     this.neighbour = new Int32Array(2 * edges);
     this.linkProbability = new Float64Array(2 * edges);
     this.product = new Float64Array(addresses);
-    this.stack = new Int32Array(addresses);
-    this.reachedFrom = new Int32Array(addresses);
+    this.parent = new Int32Array(addresses);
+    this.up = new Float64Array(addresses);
+    this.order = new Int32Array(addresses);
+    this.onPathOf = new Int32Array(addresses);
     this.irkAt = new Int32Array(addresses);
   }
 
@@ -90,11 +95,12 @@ export class BleClusterMatrices {
    * cluster's tree as `tree.items[treeFrom … treeTo − 1]` (edge indices of `forest`), `irkOf` the
    * IRK of every address (−1: none). Cell (i, j) is 1 when i = j or both resolve under one IRK
    * (only an IRK proves a link), else the path product rounded to three decimals, at most
-   * MAX_UNPROVEN_PROBABILITY.
+   * MAX_UNPROVEN_PROBABILITY. The edges must form one tree over the members (buildClusters adds
+   * an edge only where it joins two parts).
    */
   matrix(members: ReadonlyArray<number>, forest: BleLinkForest, tree: BleGroups, treeFrom: number, treeTo: number, irkOf: Int32Array): number[][] {
     const size = members.length;
-    const { positionOf, linksFrom, filled, neighbour, linkProbability, product, stack, reachedFrom, irkAt } = this;
+    const { positionOf, linksFrom, filled, neighbour, linkProbability, product, parent, up, order, onPathOf, irkAt } = this;
     let anyKey = false;
     for (let index = 0; index < size; index++) {
       positionOf[members[index]] = index;
@@ -120,24 +126,35 @@ export class BleClusterMatrices {
       neighbour[filled[j]] = i;
       linkProbability[filled[j]++] = p;
     }
-    // One walk from every member: O(k²) for k members.
+    // Rooted at the first member, parents listed before their children (breadth first).
+    parent[0] = -1;
+    order[0] = 0;
+    let listed = 1;
+    for (let next = 0; next < listed; next++) {
+      const at = order[next];
+      for (let link = linksFrom[at]; link < linksFrom[at + 1]; link++) {
+        const child = neighbour[link];
+        if (child === parent[at]) continue;
+        parent[child] = at;
+        up[child] = linkProbability[link];
+        order[listed++] = child;
+      }
+    }
+    for (let index = 0; index < size; index++) onPathOf[index] = -1;
+    // Row i: the path from member i to member j multiplies its links outwards from i. Up from i
+    // to the root each member follows its child; every other member follows its parent, which the
+    // order lists first. O(k) per row, O(k²) per cluster, with no walk and stack per row.
     const rows: number[][] = new Array(size);
     for (let i = 0; i < size; i++) {
       product[i] = 1;
-      let top = 0;
-      stack[top] = i;
-      reachedFrom[top++] = -1;
-      while (top > 0) {
-        const at = stack[--top];
-        const back = reachedFrom[top];
-        const here = product[at];
-        for (let link = linksFrom[at]; link < linksFrom[at + 1]; link++) {
-          const next = neighbour[link];
-          if (next === back) continue;
-          product[next] = here * linkProbability[link];
-          stack[top] = next;
-          reachedFrom[top++] = at;
-        }
+      onPathOf[i] = i;
+      for (let at = i; parent[at] >= 0; at = parent[at]) {
+        product[parent[at]] = product[at] * up[at];
+        onPathOf[parent[at]] = i;
+      }
+      for (let next = 1; next < size; next++) {
+        const at = order[next];
+        if (onPathOf[at] !== i) product[at] = product[parent[at]] * up[at];
       }
       const row: number[] = new Array(size);
       const irk = irkAt[i];
