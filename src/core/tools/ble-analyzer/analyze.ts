@@ -3,10 +3,11 @@ import type { SelectedData } from '../../data/selection-types.ts';
 import type { ActivitySegment, AddressClassification, AddressCluster, AddressType, BleAnalysis, BleAnalysisOptions, LinkCandidate, TravelledTogether } from './analysis-types.ts';
 import { bleAhFor, resolvesUnder, type BleAhFunction } from './ah.ts';
 import { buildAddressProfiles, type BleAddressProfile, type BleProfileSegments } from './address-profiles.ts';
-import { classifyBleAddress } from './classify.ts';
+import { classifyBleAddress, type BleClassInput } from './classify.ts';
 import { formatBleCount } from './count-format.ts';
 import { BleKeyedTexts } from './keyed-texts.ts';
 import { compareAscending } from './number-order.ts';
+import { itemsByKey } from './index-order.ts';
 import { BleTextPool } from './text-pool.ts';
 import { flatText } from './flat-text.ts';
 import { buildChains, buildClusters } from './clusters.ts';
@@ -120,29 +121,41 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   const evidenceTexts = new BleTextPool();
   // …and most of the repeated ones are built once, keyed by their counts.
   const keyedTexts = new BleKeyedTexts();
+  // One input and one evidence list for every address, filled in turn: classifyBleAddress reads
+  // them only during the call, and the evidence kept is copied (evidenceTexts.shareAll).
+  const input: BleClassInput = {
+    address: '',
+    value: Number.NaN,
+    votes: addressVotes,
+    roles: addressRoles,
+    profile: undefined,
+    observations: 0,
+    minObservationCount: options.minObservationCount,
+    rotationModel: model0,
+    dataSpanMs: dataEndMs - dataStartMs,
+    irkLabel: undefined,
+    foldedCopies: undefined,
+    payloadNote: undefined,
+    texts: keyedTexts,
+    evidence: [],
+  };
   const classify = (model: BleRotationModel) => {
     classification.length = 0;
     sparse = 0;
+    input.rotationModel = model;
     for (let id = 0; id < addressCount; id++) {
       if (isFolded[id]) continue;
       const profile = profiles[id];
       for (let index = 0; index < VOTES; index++) addressVotes[index] = votes[id * VOTES + index];
       for (let index = 0; index < ROLES; index++) addressRoles[index] = roles[id * ROLES + index];
-      const verdict = classifyBleAddress({
-        address: store.addressTexts[id],
-        value: store.addressValues.values[id],
-        votes: addressVotes,
-        roles: addressRoles,
-        profile,
-        observations: observed[id],
-        minObservationCount: options.minObservationCount,
-        rotationModel: model,
-        dataSpanMs: dataEndMs - dataStartMs,
-        irkLabel: irkOf[id] >= 0 ? irkLabels[irkOf[id]] : undefined,
-        foldedCopies: foldedInto.get(id),
-        payloadNote: profile ? payloadNote(store, profile, keyedTexts) : undefined,
-        texts: keyedTexts,
-      });
+      input.address = store.addressTexts[id];
+      input.value = store.addressValues.values[id];
+      input.profile = profile;
+      input.observations = observed[id];
+      input.irkLabel = irkOf[id] >= 0 ? irkLabels[irkOf[id]] : undefined;
+      input.foldedCopies = foldedInto.get(id);
+      input.payloadNote = profile ? payloadNote(store, profile, keyedTexts) : undefined;
+      const verdict = classifyBleAddress(input);
       typeOf[id] = verdict.type;
       if (observed[id] < options.minObservationCount) sparse++;
       classification.push({
@@ -173,14 +186,16 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   let travelledTogether: TravelledTogether[] = [];
   let model = model0;
   if (options.mode !== 'classification') {
-    const linkable: BleLinkableAddress[] = [];
+    const listed: BleLinkableAddress[] = [];
+    const values = new Float64Array(addressCount);
     for (let id = 0; id < addressCount; id++) {
       const profile = profiles[id];
       const type = typeOf[id];
       if (!profile || isFolded[id] || (type !== 'rpa' && type !== 'nrpa')) continue;
-      linkable.push({ profile, address: store.addressTexts[id], type, irk: irkOf[id] });
+      values[listed.length] = store.addressValues.values[id];
+      listed.push({ profile, address: store.addressTexts[id], type, irk: irkOf[id] });
     }
-    linkable.sort((x, y) => (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
+    const linkable = byAddressText(listed, values.subarray(0, listed.length));
     const context = { linkageWindowS: options.linkageWindowS, model: model0, payloads: store, receiverNames: store.receiverNames, receivers, dataStartMs, dataEndMs, irkLabels, uncalibrated: options.uncalibrated ?? false, describeCandidates: options.includeCandidates ?? false };
     let links: BleLinks = linkAddresses(linkable, context);
     if (options.rotationModel === 'learned') {
@@ -221,6 +236,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   }
 
   const segments = activitySegments(store, segmentColumns, isFolded);
+  // Nearly in order already (addresses get their ids by first packet): the sort builtin's runs beat itemsByKey here.
   classification.sort((x, y) => compareAscending(x.firstSeenMs, y.firstSeenMs) || (x.address < y.address ? -1 : 1));
   return {
     observations,
@@ -397,6 +413,19 @@ function activitySegments(store: BleObservationStore, columns: BleProfileSegment
   }
   segments.sort((x, y) => compareAscending(x.startMs, y.startMs) || (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
   return segments;
+}
+
+/**
+ * The linkable addresses in the order of their texts. Uniform "AA:BB:…" texts sort as their
+ * 48-bit values (`values`, aligned with `listed`), which are compared inline (itemsByKey); the
+ * texts then only confirm the order, one comparison per neighbour (texts in any other form fail
+ * it and are sorted by text, as a comparator sort did for all of them).
+ */
+function byAddressText(listed: BleLinkableAddress[], values: Float64Array): BleLinkableAddress[] {
+  const sorted = itemsByKey(listed, values, () => false);
+  let confirmed = sorted !== undefined;
+  for (let index = 1; sorted && confirmed && index < sorted.length; index++) confirmed = sorted[index - 1].address < sorted[index].address;
+  return sorted && confirmed ? sorted : listed.sort((x, y) => (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
 }
 
 /** Packets per second of a segment (its duration counted as at least 1 s). */

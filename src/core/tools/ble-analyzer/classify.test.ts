@@ -44,6 +44,20 @@ function classify(address: string, v: Int32Array, observations = 100) {
   });
 }
 
+function classInput(address: string, v: Int32Array, observations: number): BleClassInput {
+  return {
+    address,
+    value: parseBleAddress(address)!,
+    votes: v,
+    roles: Int32Array.of(observations, 0, 0, 0),
+    profile: undefined,
+    observations,
+    minObservationCount: 25,
+    rotationModel: bleRotationModel('spec_default'),
+    dataSpanMs: 1_800_000,
+  };
+}
+
 describe('address classification', () => {
   it('lets TxAdd decide public versus random: a public address may begin 4x–7x', () => {
     expect(classify('7A:4C:21:9D:10:EF', votes(100, 0)).type).toBe('public');
@@ -77,17 +91,7 @@ describe('address classification', () => {
   });
 
   it('gives the same evidence with lines kept for the analysis (built by the first address, reused by the next)', () => {
-    const input = (address: string, v: Int32Array, observations: number): BleClassInput => ({
-      address,
-      value: parseBleAddress(address)!,
-      votes: v,
-      roles: Int32Array.of(observations, 0, 0, 0),
-      profile: undefined,
-      observations,
-      minObservationCount: 25,
-      rotationModel: bleRotationModel('spec_default'),
-      dataSpanMs: 1_800_000,
-    });
+    const input = classInput;
     const texts = new BleKeyedTexts();
     const cases: Array<[string, Int32Array, number]> = [
       ['7A:4C:21:9D:10:EF', votes(0, 6), 6],
@@ -106,6 +110,27 @@ describe('address classification', () => {
       'Only 6 observations (min_observation_count is 25): not classified; the bits and TxAdd suggest nrpa',
     );
     expect(classifyBleAddress({ ...input('00:1A:7D:8A:16:F4', votes(4186, 0), 4186), texts }).evidence[0]).toBe('Public address: TxAdd = 0 in 4,186 of 4,186 packets');
+  });
+
+  it('collects the evidence in the list it is given, emptied first, with the same lines as a list of its own', () => {
+    const list = ['left over from another address'];
+    const cases: Array<[string, Int32Array, number]> = [
+      ['7A:4C:21:9D:10:EF', votes(3, 5000), 5003],
+      ['3A:4C:21:9D:10:EF', votes(0, 6), 6],
+      ['00:1A:7D:8A:16:F4', votes(4186, 0), 4186],
+    ];
+    const profile = { id: 0, count: 5003, firstMs: 0, lastMs: 900_000, advIntervalS: 1, dominantPayload: -1, headPayload: -1, tailPayload: -1, dominantShare: 1, distinctPayloads: 1 };
+    for (const [address, v, observations] of cases) {
+      for (const withProfile of [false, true]) {
+        const input = { ...classInput(address, v, observations), profile: withProfile ? profile : undefined };
+        const own = classifyBleAddress(input);
+        const filled = classifyBleAddress({ ...input, evidence: list });
+        expect(filled).toEqual(own);
+        expect(filled.evidence.includes('left over from another address')).toBe(false);
+      }
+    }
+    // Enough observations: the verdict's evidence is the list itself.
+    expect(classifyBleAddress({ ...classInput('00:1A:7D:8A:16:F4', votes(4186, 0), 4186), evidence: list }).evidence).toBe(list);
   });
 
   it('leaves sparse addresses unknown but says what the bits suggest', () => {
@@ -153,5 +178,25 @@ describe('address classification', () => {
     expect(cadence(bleRotationModel('spec_default'))).toBe('Rotation cadence ~15 min (fits spec_default: 13 min–16 min)');
     expect(cadence({ ...bleRotationModel('spec_default'), name: 'learned', lifetimeMinS: 600, lifetimeMaxS: 1200 })).toBe('Rotation cadence ~15 min (fits learned: 10 min–20 min)');
     expect(cadence(bleRotationModel('spec_default'))).toBe('Rotation cadence ~15 min (fits spec_default: 13 min–16 min)');
+  });
+
+  it('builds a lifetime line once per duration and model when lines are kept for the analysis', () => {
+    const texts = new BleKeyedTexts();
+    const rpa = (model: ReturnType<typeof bleRotationModel>, lastMs: number) =>
+      classifyBleAddress({
+        ...classInput('7A:4C:21:9D:10:EF', votes(0, 1000), 1000),
+        profile: { id: 0, count: 1000, firstMs: 0, lastMs, advIntervalS: 1, dominantPayload: -1, headPayload: -1, tailPayload: -1, dominantShare: 1, distinctPayloads: 1 },
+        rotationModel: model,
+        dataSpanMs: 3_600_000,
+        texts,
+      }).evidence.find((line) => line.startsWith('Rotation') || line.startsWith('Active'));
+    const spec = bleRotationModel('spec_default');
+    const learned = { ...spec, name: 'learned' as const, lifetimeMinS: 600, lifetimeMaxS: 1200 };
+    const first = rpa(spec, 900_000);
+    expect(first).toBe('Rotation cadence ~15 min (fits spec_default: 13 min–16 min)');
+    expect(rpa(spec, 900_400)).toBe(first);
+    expect(rpa(learned, 900_000)).toBe('Rotation cadence ~15 min (fits learned: 10 min–20 min)');
+    expect(rpa(spec, 60_000)).toBe('Active for 60 s in the window');
+    expect(rpa(learned, 60_000)).toBe('Active for 60 s in the window');
   });
 });

@@ -35,6 +35,12 @@ export interface BleClassInput {
    * lines): shared by the calls of one analysis, which all pass the same minObservationCount.
    */
   texts?: BleKeyedTexts;
+  /**
+   * A list to collect the evidence in (emptied first), returned as the verdict's evidence: a
+   * caller that copies the lines it keeps passes the same list for every address rather than
+   * having a new one grown per call.
+   */
+  evidence?: string[];
 }
 
 export interface BleClassVerdict {
@@ -87,12 +93,32 @@ function sparseLine(texts: BleKeyedTexts | undefined, n: number, minObservationC
   return line;
 }
 
+/** The owner of the "Active for …" lines in BleKeyedTexts.keyedByText (the rotation lines are the model's). */
+const ACTIVE_LINES = {};
+
+/**
+ * "Rotation cadence ~<duration> (fits <model>: <range>)" with the model it fits, else "Active
+ * for <duration> in the window"; built once per analysis for each duration and model (the RPAs
+ * of a run share a few hundred durations): the line is then one string however many addresses
+ * list it, and pooling it again (BleTextPool) hashes a string whose hash is known. The model's
+ * content must not change while `texts` is in use (one table per model object).
+ */
+function lifetimeLine(texts: BleKeyedTexts | undefined, duration: string, fits?: RotationModelReport): string {
+  const table = texts?.keyedByText(fits ?? ACTIVE_LINES);
+  const known = table?.get(duration);
+  if (known !== undefined) return known;
+  const line = fits ? flatText('Rotation cadence ~', duration, ' (fits ', fits.name, ': ', lifetimeRange(fits), ')') : flatText('Active for ', duration, ' in the window');
+  table?.set(duration, line);
+  return line;
+}
+
 function plural(value: number, word: string): string {
   return `${count(value)} ${word}${value === 1 ? '' : 's'}`;
 }
 
 export function classifyBleAddress(input: BleClassInput): BleClassVerdict {
-  const evidence: string[] = [];
+  const evidence = input.evidence ?? [];
+  evidence.length = 0;
   const v = input.votes;
   const publicVotes = v[BLE_VOTE.public];
   const randomVotes = v[BLE_VOTE.random];
@@ -149,9 +175,9 @@ export function classifyBleAddress(input: BleClassInput): BleClassVerdict {
           `Seen for ${formatDuration(lifetimeS)}, far longer than the ${input.rotationModel.name} rotation model allows (${lifetimeRange(input.rotationModel)}): a non-rotating implementation or a misread TxAdd`,
         );
       } else if (lifetimeS >= input.rotationModel.lifetimeMinS * 0.8) {
-        evidence.push(flatText('Rotation cadence ~', formatDuration(lifetimeS), ' (fits ', input.rotationModel.name, ': ', lifetimeRange(input.rotationModel), ')'));
+        evidence.push(lifetimeLine(input.texts, formatDuration(lifetimeS), input.rotationModel));
       } else {
-        evidence.push(flatText('Active for ', formatDuration(lifetimeS), ' in the window'));
+        evidence.push(lifetimeLine(input.texts, formatDuration(lifetimeS)));
       }
     }
     if ((type === 'public' || type === 'random_static') && input.dataSpanMs > 0 && profile.lastMs - profile.firstMs >= 0.8 * input.dataSpanMs) {

@@ -43,7 +43,7 @@ function scored(...edges: Array<[number, number, number]>): BleScoredPairs {
 }
 
 /** Hand-offs without described factors. */
-const noFactors: BleHandoffFactors = { described: () => false, clusterFactors: () => [] };
+const noFactors: BleHandoffFactors = { described: () => false, appendClusterTexts: () => undefined };
 
 describe('buildChains and buildClusters', () => {
   it('breaks ties between equally likely hand-offs by the addresses’ collation, whatever order they are listed in', () => {

@@ -2,7 +2,9 @@ import type { AddressCluster } from './analysis-types.ts';
 import type { BleChain, BleChainPair } from './co-location.ts';
 import { flatText } from './flat-text.ts';
 import { compareAscending } from './number-order.ts';
-import type { BleHandoffFactors, BleLinkableAddress, BleLinkFactor, BleScoredPairs } from './linkage.ts';
+import { BleClusterMatrices, BleLinkForest, groupByKey, MAX_UNPROVEN_PROBABILITY } from './cluster-links.ts';
+import type { BleHandoffFactors, BleLinkableAddress, BleScoredPairs } from './linkage.ts';
+import { BleHandoffTexts } from './handoff-description.ts';
 
 /**
  * Clusters in two steps.
@@ -17,7 +19,7 @@ import type { BleHandoffFactors, BleLinkableAddress, BleLinkFactor, BleScoredPai
  * Matrix cells: the links that built the cluster form a tree (each join connects two parts
  * that were apart), so every pair of members has one path; its cell is the product of the
  * link probabilities along it (hand-off edges, co-location joins; IRK pairs count as 1).
- * Symmetric, diagonal 1; work O(k²) per cluster of k members.
+ * Symmetric, diagonal 1; work O(k²) per cluster of k members (cluster-links.ts).
  *
  * `cluster_id` is derived from content: `cluster_<kind>_<earliest member's address hex>`, so
  * the same input always gives the same ids.
@@ -112,37 +114,6 @@ export function buildChains(addresses: ReadonlyArray<BleLinkableAddress>, pairs:
 }
 
 
-/**
- * Working arrays of describeCluster, made once per buildClusters and sized for the largest
- * possible cluster (every address, every tree edge), so clusters allocate only their results.
- */
-class ClusterScratch {
-  /** A member's position in its cluster. */
-  readonly positionOf: Int32Array;
-  readonly linksFrom: Int32Array;
-  readonly filled: Int32Array;
-  readonly neighbour: Int32Array;
-  readonly linkProbability: Float64Array;
-  readonly product: Float64Array;
-  readonly stack: Int32Array;
-  constructor(addresses: number, treeEdges: number) {
-    this.positionOf = new Int32Array(addresses);
-    this.linksFrom = new Int32Array(addresses + 1);
-    this.filled = new Int32Array(addresses);
-    this.neighbour = new Int32Array(2 * treeEdges);
-    this.linkProbability = new Float64Array(2 * treeEdges);
-    this.product = new Float64Array(addresses);
-    this.stack = new Int32Array(addresses);
-  }
-}
-
-/** An edge of a cluster's link tree: two members and the probability of their link. */
-interface TreeEdge {
-  x: number;
-  y: number;
-  probability: number;
-}
-
 export function buildClusters(
   addresses: ReadonlyArray<BleLinkableAddress>,
   chained: BleChains,
@@ -152,11 +123,13 @@ export function buildClusters(
 ): AddressCluster[] {
   const { chains, chainOf, kept } = chained;
   const { earlier, later, probability } = chained.pairs;
-  const sets = new UnionFind(addresses.length);
-  const tree: TreeEdge[] = [];
+  const count = addresses.length;
+  const sets = new UnionFind(count);
+  // Every edge joins two parts (hand-offs follow chains, which are paths), so at most count − 1.
+  const forest = new BleLinkForest(Math.max(count, kept.length));
   for (const e of kept) {
     sets.union(earlier[e], later[e]);
-    tree.push({ x: earlier[e], y: later[e], probability: probability[e] });
+    forest.add(earlier[e], later[e], probability[e]);
   }
   // Co-location joins, best first: a chain pair joins when one device is the likelier story.
   const order = addressOrder(addresses);
@@ -165,16 +138,19 @@ export function buildClusters(
   const joined: BleChainPair[] = [];
   for (const pair of joins) {
     if (!sets.union(chains[pair.a].members[0], chains[pair.b].members[0])) continue;
-    tree.push({ x: pair.memberA, y: pair.memberB, probability: pair.same });
+    forest.add(pair.memberA, pair.memberB, pair.same);
     joined.push(pair);
   }
+  const irkOf = new Int32Array(count);
   const byKey = new Map<number, number>();
-  addresses.forEach((address, index) => {
-    if (address.irk < 0) return;
-    const first = byKey.get(address.irk);
-    if (first === undefined) byKey.set(address.irk, index);
-    else if (sets.union(first, index)) tree.push({ x: first, y: index, probability: 1 });
-  });
+  for (let index = 0; index < count; index++) {
+    const irk = addresses[index].irk;
+    irkOf[index] = irk;
+    if (irk < 0) continue;
+    const first = byKey.get(irk);
+    if (first === undefined) byKey.set(irk, index);
+    else if (sets.union(first, index)) forest.add(first, index, 1);
+  }
   for (const pair of joined) {
     const root = sets.find(pair.memberA);
     const list = joinsByRoot.get(root);
@@ -182,34 +158,40 @@ export function buildClusters(
     else joinsByRoot.set(root, [pair]);
   }
 
-  const groups = new Map<number, number[]>();
-  addresses.forEach((_, index) => {
-    const root = sets.find(index);
-    const list = groups.get(root);
-    if (list) list.push(index);
-    else groups.set(root, [index]);
-  });
-  const keptByRoot = new Map<number, number[]>();
-  for (const e of kept) {
-    const root = sets.find(earlier[e]);
-    const list = keptByRoot.get(root);
-    if (list) list.push(e);
-    else keptByRoot.set(root, [e]);
-  }
-  const treeByRoot = new Map<number, TreeEdge[]>();
-  for (const edge of tree) {
-    const root = sets.find(edge.x);
-    const list = treeByRoot.get(root);
-    if (list) list.push(edge);
-    else treeByRoot.set(root, [edge]);
-  }
+  // Members, chain edges and tree edges grouped by root (a set's root is its smallest index), each in its own order.
+  const rootOf = new Int32Array(Math.max(count, kept.length, forest.length));
+  for (let index = 0; index < count; index++) rootOf[index] = sets.find(index);
+  const groups = groupByKey(rootOf, count, count);
+  for (let index = 0; index < kept.length; index++) rootOf[index] = sets.find(earlier[kept[index]]);
+  const keptByRoot = groupByKey(rootOf, kept.length, count, kept);
+  for (let edge = 0; edge < forest.length; edge++) rootOf[edge] = sets.find(forest.x[edge]);
+  const treeByRoot = groupByKey(rootOf, forest.length, count);
 
   const clusters: AddressCluster[] = [];
-  const scratch = new ClusterScratch(addresses.length, tree.length);
-  for (const [root, members] of groups) {
-    if (members.length < 2) continue;
-    members.sort((x, y) => compareAscending(addresses[x].profile.firstMs, addresses[y].profile.firstMs) || order(x, y));
-    clusters.push(describeCluster(addresses, members, chained.pairs, keptByRoot.get(root) ?? [], treeByRoot.get(root) ?? [], joinsByRoot.get(root) ?? [], chains, chainOf, irkLabels, handoffs, scratch));
+  const matrices = new BleClusterMatrices(count, forest.length);
+  const firstMs = new Float64Array(count);
+  for (let index = 0; index < count; index++) firstMs[index] = addresses[index].profile.firstMs;
+  for (let root = 0; root < count; root++) {
+    const size = groups.from[root + 1] - groups.from[root];
+    if (size < 2) continue;
+    // By first packet, then address: an insertion sort comparing the keys inline (the same order
+    // as a stable sort by compareAscending(first, first) || order).
+    const members = new Array<number>(size);
+    for (let index = 0; index < size; index++) {
+      const held = groups.items[groups.from[root] + index];
+      const key = firstMs[held];
+      let at = index;
+      while (at > 0) {
+        const before = firstMs[members[at - 1]];
+        if (before < key || (!(before > key) && order(members[at - 1], held) <= 0)) break;
+        members[at] = members[at - 1];
+        at--;
+      }
+      members[at] = held;
+    }
+    const chainEdges = keptByRoot.items.subarray(keptByRoot.from[root], keptByRoot.from[root + 1]);
+    const matrix = matrices.matrix(members, forest, treeByRoot, treeByRoot.from[root], treeByRoot.from[root + 1], irkOf);
+    clusters.push(describeCluster(addresses, members, matrix, chained.pairs, chainEdges, joinsByRoot.get(root) ?? [], chains, chainOf, irkLabels, handoffs));
   }
   clusters.sort((x, y) => COLLATOR.compare(x.clusterId, y.clusterId));
   return clusters;
@@ -218,67 +200,22 @@ export function buildClusters(
 // Per-cluster code below uses plain loops rather than array callbacks: it runs for every
 // cluster, and closures made per call are a large share of its cost.
 
-/** The largest printed probability of a link that no IRK proves (three decimals, like every cell). */
-const MAX_UNPROVEN_PROBABILITY = 0.999;
-
 function describeCluster(
   addresses: ReadonlyArray<BleLinkableAddress>,
   members: number[],
+  matrix: number[][],
   pairs: BleScoredPairs,
-  chainEdges: number[],
-  tree: TreeEdge[],
+  chainEdges: Int32Array,
   joins: BleChainPair[],
   chains: ReadonlyArray<BleChain>,
   chainOf: Int32Array,
   irkLabels: ReadonlyArray<string>,
   handoffs: BleHandoffFactors,
-  scratch: ClusterScratch,
 ): AddressCluster {
   const size = members.length;
-  const { positionOf, linksFrom, filled, neighbour, linkProbability, product, stack } = scratch;
-  for (let index = 0; index < size; index++) positionOf[members[index]] = index;
-  // Adjacency of the link tree (compressed rows: member i's links are linksFrom[i] … linksFrom[i + 1] − 1),
-  // then one walk from every member: O(k²).
-  linksFrom.fill(0, 0, size + 1);
-  for (const edge of tree) {
-    linksFrom[positionOf[edge.x] + 1]++;
-    linksFrom[positionOf[edge.y] + 1]++;
-  }
-  for (let i = 0; i < size; i++) linksFrom[i + 1] += linksFrom[i];
-  filled.set(linksFrom.subarray(0, size));
-  for (const edge of tree) {
-    const i = positionOf[edge.x];
-    const j = positionOf[edge.y];
-    neighbour[filled[i]] = j;
-    linkProbability[filled[i]++] = edge.probability;
-    neighbour[filled[j]] = i;
-    linkProbability[filled[j]++] = edge.probability;
-  }
-  const matrix: number[][] = new Array(size);
   const memberAddresses: string[] = new Array(size);
   let kind: string = addresses[members[0]].type;
   for (let i = 0; i < size; i++) {
-    product.fill(-1, 0, size);
-    product[i] = 1;
-    let top = 0;
-    stack[top++] = i;
-    while (top > 0) {
-      const at = stack[--top];
-      for (let link = linksFrom[at]; link < linksFrom[at + 1]; link++) {
-        const next = neighbour[link];
-        if (product[next] >= 0) continue;
-        product[next] = product[at] * linkProbability[link];
-        stack[top++] = next;
-      }
-    }
-    const rounded: number[] = new Array(size);
-    const irk = addresses[members[i]].irk;
-    for (let j = 0; j < size; j++) {
-      const proven = i === j || (irk >= 0 && irk === addresses[members[j]].irk);
-      // Only an IRK (or the diagonal) proves a link; a behavioural score never prints as certainty.
-      rounded[j] = proven ? 1 : Math.min(MAX_UNPROVEN_PROBABILITY, Math.round(Math.max(0, product[j]) * 1000) / 1000);
-    }
-    matrix[i] = rounded;
     memberAddresses[i] = addresses[members[i]].address;
     if (addresses[members[i]].type !== kind) kind = 'mixed';
   }
@@ -317,13 +254,6 @@ function describeCluster(
   };
 }
 
-/** The factors of one name across the edges' factor lists, in edge order. */
-function factorsNamed(edgeFactors: ReadonlyArray<ReadonlyArray<BleLinkFactor>>, name: BleLinkFactor['name']): BleLinkFactor[] {
-  const found: BleLinkFactor[] = [];
-  for (const factors of edgeFactors) for (const factor of factors) if (factor.name === name) found.push(factor);
-  return found;
-}
-
 /** "low–high" of the values at `digits` decimals, or one number when both print the same. */
 function printedRange(values: ReadonlyArray<number>, digits: number): string {
   let low = Infinity;
@@ -343,18 +273,11 @@ function samePayloadCarried(addresses: ReadonlyArray<BleLinkableAddress>, pairs:
   return carried >= 0 && carried === addresses[pairs.later[e]].profile.headPayload;
 }
 
-/** The factors' texts joined by "; ", as one flat string. */
-function joinedTexts(factors: ReadonlyArray<BleLinkFactor>): string {
-  const texts = new Array<string>(factors.length);
-  for (let index = 0; index < factors.length; index++) texts[index] = factors[index].text;
-  return texts.join('; ');
-}
-
 function clusterRationale(
   addresses: ReadonlyArray<BleLinkableAddress>,
   members: number[],
   pairs: BleScoredPairs,
-  chainEdges: number[],
+  chainEdges: Int32Array,
   irkLabels: ReadonlyArray<string>,
   handoffs: BleHandoffFactors,
 ): string[] {
@@ -372,20 +295,22 @@ function clusterRationale(
     // linkage.ts): when all do, the line says so and no payload text is needed.
     let described = 0;
     let exact = 0;
-    for (const e of chainEdges) {
+    for (let index = 0; index < chainEdges.length; index++) {
+      const e = chainEdges[index];
       if (!handoffs.described(e)) continue;
       described++;
       if (samePayloadCarried(addresses, pairs, e)) exact++;
     }
     const payloadTexts = exact !== described;
-    // Described now, read into the lines below and dropped (see BleLinks.handoffs).
-    const edgeFactors = new Array<BleLinkFactor[]>(chainEdges.length);
-    for (let index = 0; index < chainEdges.length; index++) edgeFactors[index] = handoffs.clusterFactors(chainEdges[index], payloadTexts);
+    // Described now, straight into the pieces of the lines below (see BleLinks.handoffs).
+    const texts = new BleHandoffTexts();
+    for (let index = 0; index < chainEdges.length; index++) handoffs.appendClusterTexts(chainEdges[index], payloadTexts, texts);
     const gaps: number[] = [];
     const lifetimes: number[] = [];
     let overlaps = 0;
     let minimum = Infinity;
-    for (const e of chainEdges) {
+    for (let index = 0; index < chainEdges.length; index++) {
+      const e = chainEdges[index];
       const earlier = addresses[pairs.earlier[e]].profile;
       const gapS = (addresses[pairs.later[e]].profile.firstMs - earlier.lastMs) / 1000;
       gaps.push(gapS);
@@ -404,21 +329,15 @@ function clusterRationale(
         ' min',
       ),
     );
-    const rssi = factorsNamed(edgeFactors, 'rssi_continuity');
-    if (rssi.length > 0) {
-      let positive = 0;
-      for (const factor of rssi) if (factor.llr > 0) positive++;
-      lines.push(flatText('rssi_continuity: ', positive, ' of ', rssi.length, ' hand-offs continuous in RSSI (', joinedTexts(rssi), ')'));
-    }
+    if (texts.rssiCount > 0) lines.push(flatText('rssi_continuity: ', texts.rssiPositive, ' of ', texts.rssiCount, ' hand-offs continuous in RSSI (', texts.rssi.join(''), ')'));
     if (described > 0) {
       lines.push(
         payloadTexts
-          ? flatText('payload_signature_match: ', joinedTexts(factorsNamed(edgeFactors, 'payload_signature_match')))
+          ? flatText('payload_signature_match: ', texts.payload.join(''))
           : flatText('payload_signature_match: identical payload signature carried across all ', members.length, ' addresses'),
       );
     }
-    const interval = factorsNamed(edgeFactors, 'adv_interval_similarity');
-    if (interval.length > 0) lines.push(flatText('adv_interval_similarity: ', joinedTexts(interval)));
+    if (texts.intervalCount > 0) lines.push(flatText('adv_interval_similarity: ', texts.interval.join('')));
     lines.push(
       overlaps === 0
         ? 'co_occurrence: no two members active at the same time (evidence against linkage absent)'

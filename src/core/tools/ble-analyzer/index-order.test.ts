@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareAscending } from './number-order.ts';
-import { indicesByKey } from './index-order.ts';
+import { indicesByKey, itemsByKey } from './index-order.ts';
 
 /** A small deterministic generator, so failures reproduce. */
 function generator(seed: number): () => number {
@@ -34,5 +34,21 @@ describe('indicesByKey', () => {
     });
     expect([...order]).toEqual([10, 3, 1, 6, 4, 2, 0, 9, 8, 7, 5, 11]);
     for (const [x, y] of asked) expect(keys[x]).toBe(keys[y]);
+  });
+});
+
+describe('itemsByKey', () => {
+  it('orders items like a stable comparator sort: by key, then by the tie order, equal ones as given', () => {
+    const random = generator(23);
+    for (const length of [0, 1, 5, 9, 40, 500, 2001]) {
+      const items = Array.from({ length }, (_, index) => ({ index, key: Math.floor(random() * 30), name: String.fromCharCode(97 + Math.floor(random() * 4)) }));
+      const keys = Float64Array.from(items, (item) => item.key);
+      const expected = [...items].sort((x, y) => compareAscending(x.key, y.key) || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+      expect(itemsByKey(items, keys, (x, y) => x.name < y.name)).toEqual(expected);
+    }
+  });
+
+  it('declines keys with a NaN', () => {
+    expect(itemsByKey(['a', 'b'], Float64Array.of(1, Number.NaN), (x, y) => x < y)).toBeUndefined();
   });
 });

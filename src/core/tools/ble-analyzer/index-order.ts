@@ -55,3 +55,18 @@ function goesFirst(keys: Float64Array, x: number, y: number, before: (x: number,
   const ky = keys[y];
   return kx < ky || (kx === ky && before(x, y));
 }
+
+/**
+ * `items` in a new array ordered by ascending `keys[i]` (the key of items[i]), equal keys by
+ * `before` (stable where it orders neither first): the order of a stable sort by the comparator
+ * `compareAscending(key x, key y) || (before(x, y) ? -1 : before(y, x) ? 1 : 0)`, with the keys
+ * compared inline (see indicesByKey). Undefined when a key is NaN, which such a comparator does
+ * not order consistently: the caller sorts as before.
+ */
+export function itemsByKey<T>(items: ReadonlyArray<T>, keys: Float64Array, before: (x: T, y: T) => boolean): T[] | undefined {
+  for (let index = 0; index < keys.length; index++) if (Number.isNaN(keys[index])) return undefined;
+  const order = indicesByKey(keys, (x, y) => before(items[x], items[y]));
+  const sorted = new Array<T>(items.length);
+  for (let index = 0; index < items.length; index++) sorted[index] = items[order[index]];
+  return sorted;
+}

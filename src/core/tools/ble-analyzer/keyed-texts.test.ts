@@ -27,4 +27,15 @@ describe('BleKeyedTexts', () => {
       expect(texts.get(kind, a, b)).toBeUndefined();
     }
   });
+
+  it('keeps texts keyed by text apart per owner, within one table per owner', () => {
+    const texts = new BleKeyedTexts();
+    const first = {};
+    const second = {};
+    texts.keyedByText(first).set('14 min', 'line of the first');
+    expect(texts.keyedByText(first).get('14 min')).toBe('line of the first');
+    expect(texts.keyedByText(second).get('14 min')).toBeUndefined();
+    expect(texts.keyedByText(first)).toBe(texts.keyedByText(first));
+    expect(new BleKeyedTexts().keyedByText(first).size).toBe(0);
+  });
 });

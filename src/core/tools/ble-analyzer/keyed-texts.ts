@@ -12,6 +12,18 @@ const KIND_LIMIT = 2 ** 10;
  */
 export class BleKeyedTexts {
   private readonly texts = new Map<number, string>();
+  private readonly byOwner = new Map<object, Map<string, string>>();
+
+  /**
+   * Texts keyed by a short text (a formatted duration, say), one table per `owner`: an object
+   * whose content the texts also depend on (the rotation model a line names), or a constant
+   * that stands for a kind of line. A short key is hashed where the line built from it would be.
+   */
+  keyedByText(owner: object): Map<string, string> {
+    let table = this.byOwner.get(owner);
+    if (!table) this.byOwner.set(owner, (table = new Map()));
+    return table;
+  }
 
   get(kind: number, a: number, b: number): string | undefined {
     const key = keyOf(kind, a, b);

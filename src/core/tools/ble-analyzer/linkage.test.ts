@@ -4,6 +4,7 @@ import { ah, formatBleAddress } from './ah.ts';
 import { buildAddressProfiles, type BleAddressProfile } from './address-profiles.ts';
 import { analyzeBle } from './analyze.ts';
 import { linkAddresses, sweepCandidates, type BleLinkableAddress } from './linkage.ts';
+import { BleHandoffTexts } from './handoff-description.ts';
 import { BleScanner } from './observations.ts';
 import { bleRotationModel } from './rotation-model.ts';
 import { bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './test-support.ts';
@@ -185,7 +186,7 @@ describe('candidate sweep', () => {
 });
 
 describe('hand-off factors for clusters', () => {
-  it('describes on request the same factors the candidate list carries, without the payload factor when asked', () => {
+  it('collects on request the texts of the factors the candidate list carries, without the payload factor when asked', () => {
     const rows = [
       ...bleTestStream('7A:4C:21:9D:10:EF', T0 + 10 * S, T0 + 910 * S, 1000, { rssi: -62, payload: 'phone-token-1' }),
       ...bleTestStream('61:D2:88:3C:A4:19', T0 + 911 * S, T0 + 1790 * S, 1000, { rssi: -63, payload: 'phone-token-2' }),
@@ -211,24 +212,40 @@ describe('hand-off factors for clusters', () => {
     const lean = linkAddresses(linkable, context);
     expect(lean.factors).toEqual([]);
     expect(listed.earlier.length).toBeGreaterThan(2);
-    const clusterNames = new Set(['rssi_continuity', 'payload_signature_match', 'adv_interval_similarity']);
+    // The pieces clusters collect, joined, for the pairs so far: as the listed factors' texts.
+    const collected = (handoffs: typeof lean.handoffs, upTo: number, payloadText: boolean): string[] => {
+      const texts = new BleHandoffTexts();
+      for (let e = 0; e <= upTo; e++) handoffs.appendClusterTexts(e, payloadText, texts);
+      return [texts.rssi.join(''), String(texts.rssiCount), String(texts.rssiPositive), texts.payload.join(''), texts.interval.join(''), String(texts.intervalCount)];
+    };
+    const expected = (upTo: number, payloadText: boolean): string[] => {
+      const named = (name: string) => listed.factors.slice(0, upTo + 1).flatMap((factors) => (factors ?? []).filter((factor) => factor.name === name));
+      const rssi = named('rssi_continuity');
+      const interval = named('adv_interval_similarity');
+      return [
+        rssi.map((factor) => factor.text).join('; '),
+        String(rssi.length),
+        String(rssi.filter((factor) => factor.llr > 0).length),
+        payloadText ? named('payload_signature_match').map((factor) => factor.text).join('; ') : '',
+        interval.map((factor) => factor.text).join('; '),
+        String(interval.length),
+      ];
+    };
     let described = 0;
     for (let e = 0; e < listed.earlier.length; e++) {
       const all = listed.factors[e];
       expect(lean.handoffs.described(e)).toBe(all !== undefined);
-      if (!all) {
-        expect(lean.handoffs.clusterFactors(e, true)).toEqual([]);
-        continue;
+      if (all) described++;
+      for (const payloadText of [true, false]) {
+        expect(collected(lean.handoffs, e, payloadText)).toEqual(expected(e, payloadText));
+        // With the candidate list they are picked out of its factors: the same.
+        expect(collected(listed.handoffs, e, payloadText)).toEqual(expected(e, payloadText));
       }
-      described++;
-      const read = all.filter((factor) => clusterNames.has(factor.name));
-      const withoutPayload = read.filter((factor) => factor.name !== 'payload_signature_match');
-      expect(lean.handoffs.clusterFactors(e, true)).toEqual(read);
-      expect(lean.handoffs.clusterFactors(e, false)).toEqual(withoutPayload);
-      // With the candidate list they are picked out of its factors: the same.
-      expect(listed.handoffs.clusterFactors(e, true)).toEqual(read);
-      expect(listed.handoffs.clusterFactors(e, false)).toEqual(withoutPayload);
     }
     expect(described).toBeGreaterThan(0);
+    const all = collected(lean.handoffs, listed.earlier.length - 1, true);
+    expect(all[0]).toContain('RSSI rx-');
+    expect(all[3]).toContain('payload');
+    expect(all[4]).toContain('advertising interval');
   });
 });

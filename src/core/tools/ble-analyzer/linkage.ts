@@ -2,12 +2,27 @@ import type { AddressType } from './analysis-types.ts';
 import type { BleAddressProfile, BleProfileReceivers } from './address-profiles.ts';
 import { BlePayloadRarity, type BlePayloadSource } from './payload-rarity.ts';
 import { calibrateInPlace } from './calibration.ts';
-import { flatText } from './flat-text.ts';
 import { toFixedOne } from './fixed-one.ts';
 import { rotationFitRatio, type BleRotationModel } from './rotation-model.ts';
 import { matchingMarginals, type BleCandidatePairs } from './matching-marginals.ts';
 import { indicesByKey } from './index-order.ts';
 import { lowerBoundFloat64, upperBoundFloat64 } from './sorted-search.ts';
+import {
+  BleHandoffDescriber,
+  clamp,
+  describePair,
+  DESCRIBE_ABOVE,
+  INTERVAL_LOG_SD_RATIO,
+  LOG_K_LIMIT,
+  othersSharing,
+  OVERLAP_LIMIT_S,
+  OVERLAP_TOLERANCE_S,
+  RSSI_DIFFERENT_SD_DB,
+  RSSI_LOG_SD_RATIO,
+  RSSI_SAME_SD_DB,
+  signed,
+  type BleHandoffTexts,
+} from './handoff-description.ts';
 
 export type { BleCandidatePairs } from './matching-marginals.ts';
 export type { BlePayloadSource } from './payload-rarity.ts';
@@ -87,11 +102,11 @@ export interface BleHandoffFactors {
   /** Whether pair `pair` is described (a shared IRK, or a model probability ≥ DESCRIBE_ABOVE). */
   described(pair: number): boolean;
   /**
-   * Pair `pair`'s rssi_continuity, payload_signature_match (only with `payloadText`: clusters
-   * quote it only when the payload signature changes somewhere in the chain) and
-   * adv_interval_similarity factors; [] for a pair not described.
+   * Appends the texts of pair `pair`'s rssi_continuity, payload_signature_match (only with
+   * `payloadText`: clusters quote it only when the payload signature changes somewhere in the
+   * chain) and adv_interval_similarity factors to `texts`; nothing for a pair not described.
    */
-  clusterFactors(pair: number, payloadText: boolean): BleLinkFactor[];
+  appendClusterTexts(pair: number, payloadText: boolean, texts: BleHandoffTexts): void;
 }
 
 /** Every scored pair, as parallel arrays: pair e is earlier[e] → later[e]. */
@@ -109,140 +124,8 @@ export interface BleLinks extends BleScoredPairs {
   handoffs: BleHandoffFactors;
 }
 
-const OVERLAP_LIMIT_S = 30;
+/** Candidates kept per earlier address. */
 const MAX_CANDIDATES = 16;
-/** Clock offsets between receivers and out-of-sync payload windows: overlaps this short are hand-offs. */
-const OVERLAP_TOLERANCE_S = 1;
-const LOG_K_LIMIT = 25;
-/** Head/tail RSSI means of one emitter across a hand-off differ by about this much (dB, σ). */
-const RSSI_SAME_SD_DB = 2.5;
-/** …and those of two emitters by about this much (spread of levels in a room). */
-const RSSI_DIFFERENT_SD_DB = 10;
-/** The constant term of the RSSI continuity log ratio (one Math.log less per receiver and pair). */
-const RSSI_LOG_SD_RATIO = Math.log(RSSI_DIFFERENT_SD_DB / RSSI_SAME_SD_DB);
-/** The constant term of the advertising-interval log ratio. */
-const INTERVAL_LOG_SD_RATIO = Math.log(1 / 0.25);
-
-function clamp(value: number, low: number, high: number): number {
-  return Math.max(low, Math.min(high, value));
-}
-
-function signed(llr: number): string {
-  return `${llr >= 0 ? '+' : '−'}${toFixedOne(Math.abs(llr))}`;
-}
-
-/**
- * The evidence of one candidate pair (A earlier, B later), each log-likelihood-ratio term
- * described; with `every` false only the factors clusters read (see
- * BleLinkContext.describeCandidates), and with `payload` false not the payload factor either.
- * Only reported pairs are described (the text dominates the cost otherwise); `PairScorer` sums
- * the same terms for every pair.
- */
-function describePair(a: BleLinkableAddress, b: BleLinkableAddress, context: BleLinkContext, rarity: BlePayloadRarity, factors: BleLinkFactor[], every: boolean, payload = true): void {
-  const window = context.linkageWindowS;
-  const pa = a.profile;
-  const pb = b.profile;
-  const gapS = (pb.firstMs - pa.lastMs) / 1000;
-
-  // Hand-off gap (not read by clusters). Same emitter: mostly within a few advertising intervals
-  // (exponential), with a 15% chance of a capture gap anywhere in the window. Different emitters:
-  // uniform over the sweep range.
-  if (every) {
-    const interval = Math.max(Number.isFinite(pa.advIntervalS) ? pa.advIntervalS : 1, Number.isFinite(pb.advIntervalS) ? pb.advIntervalS : 1);
-    const scale = Math.max(1, 2 * interval);
-    const span = window + OVERLAP_LIMIT_S;
-    if (gapS >= -OVERLAP_TOLERANCE_S) {
-      const g = Math.max(0, gapS);
-      // NRPA broadcasters change address per burst and pause between bursts: their next address
-      // can start anywhere in the next minute or so, so half the mass goes to a broad component.
-      const broad = a.type === 'nrpa' ? 0.5 : 0.15;
-      const broadSpan = a.type === 'nrpa' ? Math.min(window, 90) : window;
-      const same = (1 - broad) * Math.exp(-g / scale) / scale + (g <= broadSpan ? broad / broadSpan : 0);
-      const llr = Math.log(same * span);
-      factors.push({ name: 'handoff_gap', llr, text: `hand-off gap ${toFixedOne(gapS)} s (${signed(llr)})` });
-    } else {
-      const overlapS = -gapS;
-      // Beyond the tolerance, each second of simultaneous activity is strong evidence of two emitters
-      // (but not proof: a phone's advertising sets overlap), hence the floor instead of −∞.
-      const llr = Math.max(-8, Math.log((0.03 * span) / OVERLAP_LIMIT_S) - 0.25 * overlapS);
-      factors.push({ name: 'co_occurrence', llr, text: `activity overlaps by ${toFixedOne(overlapS)} s (${signed(llr)})` });
-    }
-  }
-
-  // RSSI continuity: A's last packets against B's first, per receiver that heard both.
-  let rssiLlr = 0;
-  // The text's pieces in one list, joined once ("RSSI rx-1 Δ0.3 dB, rx-2 Δ1.1 dB (+3.2)"): a
-  // string per receiver and a second join made three strings per receiver that were dropped at once.
-  let pieces: Array<string> | undefined;
-  const { from, receiver, headRssi, tailRssi } = context.receivers;
-  for (let ra = from[pa.id]; ra < from[pa.id + 1]; ra++) {
-    if (Number.isNaN(tailRssi[ra])) continue;
-    let rb = -1;
-    for (let candidate = from[pb.id]; candidate < from[pb.id + 1]; candidate++) if (receiver[candidate] === receiver[ra]) rb = candidate;
-    if (rb < 0 || Number.isNaN(headRssi[rb])) continue;
-    const d = headRssi[rb] - tailRssi[ra];
-    const same = RSSI_SAME_SD_DB;
-    const different = RSSI_DIFFERENT_SD_DB;
-    const llr = clamp(RSSI_LOG_SD_RATIO - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
-    rssiLlr += 0.8 * llr;
-    if (pieces) pieces.push(', ');
-    else pieces = ['RSSI '];
-    pieces.push(context.receiverNames[receiver[ra]], ' Δ', toFixedOne(Math.abs(d)), ' dB');
-  }
-  if (pieces) {
-    pieces.push(' (', signed(rssiLlr), ')');
-    factors.push({ name: 'rssi_continuity', llr: rssiLlr, text: pieces.join('') });
-  }
-
-  // Payload: exact signature carried over, else same template (vendor/model structure), else different.
-  if (payload) describePayload(pa, pb, rarity, factors);
-
-  // Advertising interval: same device keeps its interval (log ratio σ 0.25); devices differ (σ 1).
-  if (Number.isFinite(pa.advIntervalS) && Number.isFinite(pb.advIntervalS)) {
-    const r = Math.log(pa.advIntervalS / pb.advIntervalS);
-    const llr = clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
-    factors.push({ name: 'adv_interval_similarity', llr, text: flatText('advertising interval ', Math.round(pa.advIntervalS * 1000), ' → ', Math.round(pb.advIntervalS * 1000), ' ms (', signed(llr), ')') });
-  }
-
-  // Address kind and IRK mismatch: not read by clusters.
-  if (!every) return;
-  if (a.type !== b.type) factors.push({ name: 'address_kind', llr: -2.5, text: `${a.type} → ${b.type}: devices rarely switch address kind (−2.5)` });
-  if (a.irk >= 0 && b.irk !== a.irk) {
-    const llr = b.irk >= 0 ? -LOG_K_LIMIT : -8;
-    factors.push({ name: 'irk_resolution', llr, text: `${a.address} resolves under IRK '${context.irkLabels[a.irk]}', ${b.address} does not (${signed(llr)})` });
-  }
-}
-
-/** Addresses other than the one asking that share a signature or template carried by `count` addresses (an unseen one counts as its own). */
-function othersSharing(count: number): number {
-  return Math.max(1, count) - 1;
-}
-
-/** The payload_signature_match factor of A's last payload against B's first (describePair). */
-function describePayload(pa: BleAddressProfile, pb: BleAddressProfile, rarity: BlePayloadRarity, factors: BleLinkFactor[]): void {
-  const n = Math.max(1, rarity.total - 1);
-  const floor = 0.5 / n;
-  const sigA = pa.tailPayload;
-  const sigB = pb.headPayload;
-  const templateA = rarity.templateId(sigA);
-  const templateB = rarity.templateId(sigB);
-  const templateShare = Math.max(floor, othersSharing(rarity.templateCount(templateA)) / n);
-  if (sigA === sigB && sigA >= 0) {
-    const share = Math.max(floor, othersSharing(rarity.signatureCount(sigA)) / n);
-    const llr = Math.log(0.6 / share);
-    factors.push({ name: 'payload_signature_match', llr, text: flatText('same payload signature (', Math.round(share * n), ' other addresses carry it) (', signed(llr), ')') });
-  } else if (templateA === templateB) {
-    const llr = Math.log(0.38 / templateShare);
-    factors.push({
-      name: 'payload_signature_match',
-      llr,
-      text: flatText('same AD template', sigA >= 0 ? ', rotating content' : ' (no AD data)', ' (', Math.round(templateShare * n), ' other addresses share it) (', signed(llr), ')'),
-    });
-  } else {
-    const llr = Math.log(0.02 / Math.max(0.05, 1 - templateShare));
-    factors.push({ name: 'payload_signature_match', llr, text: `different AD content (${signed(llr)})` });
-  }
-}
 
 /** Log odds that A's successor is visible at all: rotation fit of A's lifetime, and room after A. */
 function successorPriorLogOdds(a: BleLinkableAddress, context: BleLinkContext): number {
@@ -491,45 +374,9 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
       later[pairs++] = byFirst[taken[index]];
     }
   }
-  return { earlier: earlier.slice(0, pairs), later: later.slice(0, pairs) };
-}
-
-/** Pairs below this probability are reported without factor texts (making them dominates the cost). */
-const DESCRIBE_ABOVE = 0.01;
-
-/**
- * Describes the pairs that qualify (a shared IRK, or a model probability ≥ DESCRIBE_ABOVE) with
- * the factors clusters read, on request (BleLinks.handoffs).
- */
-class HandoffDescriber implements BleHandoffFactors {
-  constructor(
-    private readonly addresses: ReadonlyArray<BleLinkableAddress>,
-    private readonly context: BleLinkContext,
-    private readonly rarity: BlePayloadRarity,
-    private readonly pairs: BleCandidatePairs,
-    private readonly describedPairs: Uint8Array,
-    /** All factors of the described pairs when the candidate list was described (BleLinks.factors), else empty. */
-    private readonly listed: ReadonlyArray<BleLinkFactor[] | undefined>,
-  ) {}
-
-  described(pair: number): boolean {
-    return this.describedPairs[pair] === 1;
-  }
-
-  clusterFactors(pair: number, payloadText: boolean): BleLinkFactor[] {
-    const factors: BleLinkFactor[] = [];
-    if (!this.describedPairs[pair]) return factors;
-    const listed = this.listed[pair];
-    if (!listed) {
-      describePair(this.addresses[this.pairs.earlier[pair]], this.addresses[this.pairs.later[pair]], this.context, this.rarity, factors, false, payloadText);
-      return factors;
-    }
-    // Described already for the candidate list: the same factors, picked out.
-    for (const factor of listed) {
-      if (factor.name === 'rssi_continuity' || factor.name === 'adv_interval_similarity' || (payloadText && factor.name === 'payload_signature_match')) factors.push(factor);
-    }
-    return factors;
-  }
+  // Views of the first `pairs`, not copies: the arrays are nearly full (most addresses have
+  // MAX_CANDIDATES), and a copy was another 0.4 MB of typed arrays per 1M analysis.
+  return { earlier: earlier.subarray(0, pairs), later: later.subarray(0, pairs) };
 }
 
 /** Scores and calibrates every candidate pair. */
@@ -573,12 +420,12 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     const a = addresses[ai];
     scratch.length = 0;
     scratch.push(sameKey ? { name: 'irk_resolution', llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` } : describePrior(a, context, priors[ai]));
-    describePair(a, addresses[bi], context, rarity, scratch, true);
+    describePair(a, addresses[bi], context, rarity, scratch);
     factors[e] = scratch.slice();
   }
   // Calibrated in place, after the marginals were read; a shared IRK is certain.
   const probability = marginals;
   if (!context.uncalibrated) calibrateInPlace('handoff', probability);
   for (let e = 0; e < count; e++) if (irk[pairs.earlier[e]] >= 0 && irk[pairs.earlier[e]] === irk[pairs.later[e]]) probability[e] = 1;
-  return { earlier: pairs.earlier, later: pairs.later, probability, factors, handoffs: new HandoffDescriber(addresses, context, rarity, pairs, described, factors) };
+  return { earlier: pairs.earlier, later: pairs.later, probability, factors, handoffs: new BleHandoffDescriber(addresses, context, rarity, pairs, described, factors) };
 }

@@ -1,4 +1,5 @@
 import type { RotationModelReport, RpaRotationModelName } from './analysis-types.ts';
+import { toFixedOne } from './fixed-one.ts';
 
 /**
  * RPA lifetime assumptions (ble-spec.md §3).
@@ -98,8 +99,15 @@ export function describeLifetimeRange(model: RotationModelReport): string {
   return `${formatDuration(model.lifetimeMinS)}–${formatDuration(model.lifetimeMaxS)}`;
 }
 
+/**
+ * "45 s", "13.5 min", "42 min", "2.5 h". The same text as `toFixed` (one decimal below 10 min,
+ * none up to 2 h), without its exact decimal conversion: classification words the lifetime of
+ * every RPA. toFixedOne is toFixed(1); below 2 h the minutes are under 120, where toFixed(0) is
+ * the nearest integer, ties up, which is Math.round.
+ */
 export function formatDuration(seconds: number): string {
   if (seconds < 120) return `${Math.round(seconds)} s`;
-  if (seconds < 7200) return `${(seconds / 60).toFixed(seconds < 600 ? 1 : 0)} min`;
-  return `${(seconds / 3600).toFixed(1)} h`;
+  if (seconds < 600) return `${toFixedOne(seconds / 60)} min`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${toFixedOne(seconds / 3600)} h`;
 }
