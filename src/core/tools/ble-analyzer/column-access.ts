@@ -14,6 +14,13 @@ import { DataType, Precision, type RecordBatch, type Vector } from 'apache-arrow
  * across batches and runs.
  */
 export class BleCodedColumn {
+  /**
+   * A single-chunk UTF-8 dictionary without null entries: entry `code` is bytes
+   * [entryOffsets[code], entryOffsets[code + 1]) of `entryBytes` (else both undefined).
+   */
+  readonly entryBytes: Uint8Array | undefined;
+  readonly entryOffsets: Int32Array | undefined;
+
   constructor(
     /** Code of each row, -1 for null (the dictionary indices themselves when nothing is null). */
     readonly codes: ArrayLike<number>,
@@ -31,7 +38,12 @@ export class BleCodedColumn {
      */
     readonly nullBits: Uint8Array | undefined = undefined,
     readonly nullOffset = 0,
-  ) {}
+  ) {
+    if (dictionary && dictionary.data.length === 1 && DataType.isUtf8(dictionary.type) && dictionary.data[0].nullCount === 0) {
+      this.entryBytes = dictionary.data[0].values as Uint8Array;
+      this.entryOffsets = dictionary.data[0].valueOffsets as Int32Array;
+    }
+  }
 
   /** The string of a code (made once per code, by the caller's cache). */
   text(code: number): string {
@@ -51,14 +63,14 @@ function asciiEntry(dictionary: Vector, code: number): string | undefined {
   const bitmap = data.nullBitmap;
   if (bitmap && bitmap.length > 0 && data.nullCount > 0 && !isValid(bitmap, data.offset + code)) return undefined;
   const offsets = data.valueOffsets as Int32Array;
-  return asciiText(data.values as Uint8Array, offsets[code], offsets[code + 1]);
+  return bleAsciiText(data.values as Uint8Array, offsets[code], offsets[code + 1]);
 }
 
-/** Scratch for `asciiText`: char codes are gathered here and made into a string in one call. */
+/** Scratch for `bleAsciiText`: char codes are gathered here and made into a string in one call. */
 const charCodes: number[] = [];
 
 /** Bytes [from, to) as a string when all are ASCII and there are at most 256; else undefined. */
-function asciiText(bytes: Uint8Array, from: number, to: number): string | undefined {
+export function bleAsciiText(bytes: Uint8Array, from: number, to: number): string | undefined {
   if (to - from > 256) return undefined;
   charCodes.length = to - from;
   for (let index = from; index < to; index++) {
@@ -282,7 +294,7 @@ function asciiListText(vector: Vector, row: number): string | undefined {
 function asciiItems(bytes: Uint8Array, itemOffsets: Int32Array, from: number, to: number): string | undefined {
   let text = '';
   for (let item = from; item < to; item++) {
-    const value = asciiText(bytes, itemOffsets[item], itemOffsets[item + 1]);
+    const value = bleAsciiText(bytes, itemOffsets[item], itemOffsets[item + 1]);
     if (value === undefined) return undefined;
     text += (item > from ? ',' : '') + value;
   }
@@ -379,7 +391,7 @@ export class BleCellReader {
   }
 
   private entry(code: number): unknown {
-    const text = this.entryOffsets && this.entryBytes ? asciiText(this.entryBytes, this.entryOffsets[code], this.entryOffsets[code + 1]) : asciiEntry(this.dictionary!, code);
+    const text = this.entryOffsets && this.entryBytes ? bleAsciiText(this.entryBytes, this.entryOffsets[code], this.entryOffsets[code + 1]) : asciiEntry(this.dictionary!, code);
     return text ?? this.dictionary!.get(code);
   }
 }

@@ -214,7 +214,7 @@ function storeAsReference(store: BleObservationStore): ReferenceScan {
     roles: Array.from(store.roles.view()),
     crcBadRows: Array.from(store.crcBadRows.view()),
     receiverNames: store.receiverNames,
-    payloadSignatures: Array.from({ length: store.payloadCount }, (_, id) => store.payloadFeatures(id).signature),
+    payloadSignatures: Array.from({ length: store.payloadCount }, (_, id) => store.payloadSignature(id)),
     counts: [store.selectedRows, store.crcBadExcluded, store.crcBadIncluded, store.noTimestamp, store.noAddress],
     groups,
   };

@@ -538,7 +538,7 @@ function placeEvents(scanner: BleScanner, store: BleObservationStore, c: BatchCo
     if (payloadCode >= 0) {
       payload = payloadMap[payloadCode];
       if (payload === -2) {
-        payload = store.payloadId(c.signature.text(payloadCode), c.payloadColumns, row);
+        payload = store.payloadId(c.signature, payloadCode, c.payloadColumns, row);
         payloadMap[payloadCode] = payload;
       }
     }

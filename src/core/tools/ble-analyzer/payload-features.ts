@@ -1,9 +1,8 @@
 import type { RecordBatch } from 'apache-arrow';
 import { BleCellReader } from './column-access.ts';
 
-/** The AD features of one payload signature, read once from the first row that carried it. */
+/** The AD features of one payload signature, read once from the first row that carried it (its text: BleObservationStore.payloadSignature). */
 export interface BlePayloadFeatures {
-  signature: string;
   companyId: number;
   manufacturerData: string;
   serviceUuids: string;
@@ -38,7 +37,7 @@ export class BlePayloadColumns {
 }
 
 /** The AD features of the payload at `row`: all are functions of the AD bytes, hence of the signature. */
-export function readPayloadFeatures(columns: BlePayloadColumns, row: number, signature: string): BlePayloadFeatures {
+export function readPayloadFeatures(columns: BlePayloadColumns, row: number): BlePayloadFeatures {
   const companyId = columns.companyId.number(row);
   const manufacturerData = columns.manufacturerData.text(row);
   const serviceUuids = columns.serviceUuids.listText(row);
@@ -50,5 +49,5 @@ export function readPayloadFeatures(columns: BlePayloadColumns, row: number, sig
   // octet (the vendor's message type, e.g. Apple's 0x10 Nearby Info): the template keeps those.
   // Concatenated rather than an array joined: one of these per payload read, thousands per analysis.
   const template = `${Number.isNaN(companyId) ? '' : companyId}|${manufacturerData.length / 2}|${manufacturerData.slice(0, 2)}|${serviceUuids}|${serviceDataUuid}|${Number.isNaN(txPower) ? '' : txPower}|${Number.isNaN(appearance) ? '' : appearance}|${localName}`;
-  return { signature, companyId, manufacturerData, serviceUuids, txPower, localName, appearance, serviceDataUuid, template };
+  return { companyId, manufacturerData, serviceUuids, txPower, localName, appearance, serviceDataUuid, template };
 }
