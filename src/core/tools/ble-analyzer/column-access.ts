@@ -302,6 +302,25 @@ function asciiItems(bytes: Uint8Array, itemOffsets: Int32Array, from: number, to
 }
 
 /**
+ * Decoded dictionary entries shared by the cell readers of every batch of one scan (batches of
+ * a capture share their dictionaries): the payload features read an entry for each payload, and
+ * thousands of payloads share a few hundred manufacturer data values and a few dozen names.
+ */
+export class BleEntryTexts {
+  private readonly byDictionary = new WeakMap<Vector, Array<string | undefined>>();
+
+  /** The texts decoded so far of the entries of `dictionary`, by code. */
+  of(dictionary: Vector): Array<string | undefined> {
+    let texts = this.byDictionary.get(dictionary);
+    if (!texts) {
+      texts = [];
+      this.byDictionary.set(dictionary, texts);
+    }
+    return texts;
+  }
+}
+
+/**
  * One column of one batch prepared for reading single cells, dictionary and numeric columns
  * without the generic getter: the per-column checks (chunking, nulls, type, dictionary layout)
  * are done once instead of per cell. The payload features read seven cells of each payload's
@@ -320,8 +339,13 @@ export class BleCellReader {
   private readonly listOffsets: Int32Array | undefined;
   private readonly itemOffsets: Int32Array | undefined;
   private readonly itemBytes: Uint8Array | undefined;
+  /** Decoded entries of a dictionary column, shared with other readers of the same dictionary (see BleEntryTexts). */
+  private readonly entryTexts: Array<string | undefined> | undefined;
 
-  constructor(private readonly vector: Vector | undefined) {
+  constructor(
+    private readonly vector: Vector | undefined,
+    entries?: BleEntryTexts,
+  ) {
     this.kind = CellKind.Generic;
     this.offset = 0;
     if (!vector) {
@@ -338,6 +362,7 @@ export class BleCellReader {
       this.values = data.values as ArrayLike<number>;
       const dictionary: Vector = data.dictionary;
       this.dictionary = dictionary;
+      this.entryTexts = entries?.of(dictionary);
       if (dictionary.data.length === 1 && DataType.isUtf8(dictionary.type) && !nullBitmap(dictionary)) {
         this.entryOffsets = dictionary.data[0].valueOffsets as Int32Array;
         this.entryBytes = dictionary.data[0].values as Uint8Array;
@@ -391,6 +416,17 @@ export class BleCellReader {
   }
 
   private entry(code: number): unknown {
+    const texts = this.entryTexts;
+    if (texts) {
+      const known = texts[code];
+      if (known !== undefined) return known;
+    }
+    const value = this.decode(code);
+    if (texts && typeof value === 'string') texts[code] = value;
+    return value;
+  }
+
+  private decode(code: number): unknown {
     const text = this.entryOffsets && this.entryBytes ? bleAsciiText(this.entryBytes, this.entryOffsets[code], this.entryOffsets[code + 1]) : asciiEntry(this.dictionary!, code);
     return text ?? this.dictionary!.get(code);
   }

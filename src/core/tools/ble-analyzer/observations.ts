@@ -1,6 +1,6 @@
 import type { RecordBatch } from 'apache-arrow';
 import type { SelectedBatch } from '../../data/selection-types.ts';
-import { BleCodeScratch, bleCodedColumn, bleCodedColumnWithNullBits, bleColumnAllNull, bleFalseBits, bleNumberColumn, BleCodedColumn } from './column-access.ts';
+import { BleCodeScratch, bleCodedColumn, BleEntryTexts, bleCodedColumnWithNullBits, bleColumnAllNull, bleFalseBits, bleNumberColumn, BleCodedColumn } from './column-access.ts';
 import { BleGrowableInt32 } from './growable.ts';
 import { BLE_NO_CHANNEL, BLE_ROLE, BLE_ROLES, BLE_VOTE, BLE_VOTES, BleObservationStore, type BleEventGroups } from './observation-store.ts';
 import { BlePayloadColumns } from './payload-features.ts';
@@ -108,6 +108,7 @@ export class BleScanner {
   private readonly receiverCache = new WeakMap<object, Int32Array>();
   private readonly payloadCache = new WeakMap<object, Int32Array>();
   private unknownReceiver = -1;
+  private readonly entryTexts = new BleEntryTexts();
   private readonly advertiserScratch = new BleCodeScratch();
   private readonly initiatorScratch = new BleCodeScratch();
   private readonly scannerScratch = new BleCodeScratch();
@@ -159,7 +160,7 @@ export class BleScanner {
     const roleOf = derivedCodes(this.roleCache, advType, (text) => ROLE_OF_ADV_TYPE[text] ?? (text.startsWith('RESERVED') ? RowRole.NoAddress : RowRole.Advertiser));
     const voteOf = derivedCodes(this.typeCache, addrType, (text) => VOTE_OF_TYPE_NAME[text] ?? -1);
     const batchColumns: BatchColumns = {
-      payloadColumns: new BlePayloadColumns(batch),
+      payloadColumns: new BlePayloadColumns(batch, this.entryTexts),
       rows,
       mask,
       time,

@@ -1,5 +1,5 @@
 import type { RecordBatch } from 'apache-arrow';
-import { BleCellReader } from './column-access.ts';
+import { BleCellReader, type BleEntryTexts } from './column-access.ts';
 
 /** The AD features of one payload signature, read once from the first row that carried it (its text: BleObservationStore.payloadSignature). */
 export interface BlePayloadFeatures {
@@ -24,8 +24,9 @@ export class BlePayloadColumns {
   readonly appearance: BleCellReader;
   readonly serviceDataUuid: BleCellReader;
 
-  constructor(batch: RecordBatch) {
-    const reader = (name: string) => new BleCellReader(batch.getChild(name) ?? undefined);
+  /** `entries`: decoded dictionary entries shared with the other batches of the scan. */
+  constructor(batch: RecordBatch, entries?: BleEntryTexts) {
+    const reader = (name: string) => new BleCellReader(batch.getChild(name) ?? undefined, entries);
     this.companyId = reader('company_id');
     this.manufacturerData = reader('manufacturer_data');
     this.serviceUuids = reader('service_uuids');
