@@ -1,6 +1,6 @@
 import type { RecordBatch } from 'apache-arrow';
 import type { SelectedBatch } from '../../data/selection-types.ts';
-import { BleCodeScratch, bleCodedColumn, BleEntryTexts, bleCodedColumnWithNullBits, bleColumnAllNull, bleFalseBits, bleNumberColumn, BleCodedColumn } from './column-access.ts';
+import { BleCodeScratch, bleCodedColumn, BleEntryTexts, markNulls, bleCodedColumnWithNullBits, bleColumnAllNull, bleFalseBits, bleNumberColumn, BleCodedColumn } from './column-access.ts';
 import { BleGrowableInt32 } from './growable.ts';
 import { BLE_NO_CHANNEL, BLE_ROLE, BLE_ROLES, BLE_VOTE, BLE_VOTES, BleObservationStore, type BleEventGroups } from './observation-store.ts';
 import { BlePayloadColumns } from './payload-features.ts';
@@ -213,7 +213,8 @@ export class BleScanner {
       channel: new Uint8Array(events),
     };
     const fill = start.slice(0, addresses);
-    for (const { columns, transmitter } of this.scanned) placeEvents(this, store, columns, transmitter, fill, groups);
+    const scratch = { receiver: new BleCodeScratch(), signature: new BleCodeScratch() };
+    for (const { columns, transmitter } of this.scanned) placeEvents(this, store, columns, transmitter, fill, groups, scratch);
     this.scanned.length = 0;
     // Groups keep input order: while event times never went down in input order, all are in time order.
     for (let a = 0; this.state.timesDescend && a < addresses; a++) {
@@ -488,17 +489,13 @@ function grownArrays(store: BleObservationStore, state: ScanState): { votes: Int
 }
 
 /** The second pass's row loop: each event of one batch into its address's group, at `fill[address]`. */
-function placeEvents(scanner: BleScanner, store: BleObservationStore, c: BatchColumns, transmitterOf: Int32Array, fill: Int32Array, groups: BleEventGroups): void {
+function placeEvents(scanner: BleScanner, store: BleObservationStore, c: BatchColumns, transmitterOf: Int32Array, fill: Int32Array, groups: BleEventGroups, scratch: PlacementScratch): void {
   const { rows, time, rssi, channel, receiverMap, payloadMap, flags } = c;
-  const receiverCodes = c.receiver.codes;
-  const signatureCodes = c.signature.codes;
-  // Null rows of the receiver and signature columns: raw codes with a validity bitmap (see bleCodedColumnWithNullBits).
-  const receiverNulls = c.receiver.nullBits ?? NO_BITS;
-  const receiverNullOffset = c.receiver.nullOffset;
-  const hasReceiverNulls = c.receiver.nullBits !== undefined;
-  const signatureNulls = c.signature.nullBits ?? NO_BITS;
-  const signatureNullOffset = c.signature.nullOffset;
-  const hasSignatureNulls = c.signature.nullBits !== undefined;
+  // Null rows of the receiver and signature columns marked -1 in copies made here (the columns
+  // kept raw codes and a validity bitmap, see bleCodedColumnWithNullBits): the loop then reads
+  // codes only, and the copies reuse two buffers across batches.
+  const receiverCodes = nullsMarked(c.receiver, rows, scratch.receiver);
+  const signatureCodes = nullsMarked(c.signature, rows, scratch.signature);
   const hasRssi = (flags & HAS_RSSI) !== 0;
   const hasReceiver = (flags & HAS_RECEIVER) !== 0;
   const hasSignature = (flags & HAS_SIGNATURE) !== 0;
@@ -514,11 +511,7 @@ function placeEvents(scanner: BleScanner, store: BleObservationStore, c: BatchCo
     const at = fill[transmitter]++;
     eventTime[at] = time[row];
     let receiverId: number;
-    let receiverCode = hasReceiver ? receiverCodes[row] : -1;
-    if (hasReceiverNulls) {
-      const bit = receiverNullOffset + row;
-      if ((receiverNulls[bit >> 3] & (1 << (bit & 7))) === 0) receiverCode = -1;
-    }
+    const receiverCode = hasReceiver ? receiverCodes[row] : -1;
     if (receiverCode >= 0) {
       receiverId = receiverMap[receiverCode];
       if (receiverId === -2) receiverId = scanner.newReceiver(c.receiver, receiverMap, receiverCode);
@@ -531,11 +524,7 @@ function placeEvents(scanner: BleScanner, store: BleObservationStore, c: BatchCo
     const channelIndex = hasChannel ? channel[row] : Number.NaN;
     eventChannel[at] = channelIndex >= 0 && channelIndex < BLE_NO_CHANNEL ? channelIndex : BLE_NO_CHANNEL;
     let payload = -1;
-    let payloadCode = hasSignature ? signatureCodes[row] : -1;
-    if (hasSignatureNulls) {
-      const bit = signatureNullOffset + row;
-      if ((signatureNulls[bit >> 3] & (1 << (bit & 7))) === 0) payloadCode = -1;
-    }
+    const payloadCode = hasSignature ? signatureCodes[row] : -1;
     if (payloadCode >= 0) {
       payload = payloadMap[payloadCode];
       if (payload === -2) {
@@ -545,6 +534,22 @@ function placeEvents(scanner: BleScanner, store: BleObservationStore, c: BatchCo
     }
     eventPayload[at] = payload;
   }
+}
+
+/** The second pass's buffers for null-marked code copies, reused by every batch. */
+interface PlacementScratch {
+  receiver: BleCodeScratch;
+  signature: BleCodeScratch;
+}
+
+/** The codes of a column kept with a null bitmap, nulls marked -1 in a copy in `scratch`; other columns' codes as they are. */
+function nullsMarked(column: BleCodedColumn, rows: number, scratch: BleCodeScratch): ArrayLike<number> {
+  const bits = column.nullBits;
+  if (bits === undefined) return column.codes;
+  const codes = scratch.take(rows);
+  codes.set((column.codes as Int32Array).subarray(0, rows));
+  markNulls(codes, bits, column.nullOffset);
+  return codes;
 }
 
 /** Stable sort of one group by time: positions follow input order, so the position tie-break keeps it stable. */
