@@ -313,7 +313,8 @@ export class BleEntryTexts {
   of(dictionary: Vector): Array<string | undefined> {
     let texts = this.byDictionary.get(dictionary);
     if (!texts) {
-      texts = [];
+      // Sized up front: entries set out of order in a growing array would turn it into a slow sparse one.
+      texts = new Array<string | undefined>(dictionary.length);
       this.byDictionary.set(dictionary, texts);
     }
     return texts;
