@@ -3,6 +3,7 @@ import type { SelectedBatch } from '../../data/selection-types.ts';
 import { BleCodeScratch, bleCodedColumn, bleCodedColumnWithNullBits, bleColumnAllNull, BleCodedColumn, BleEntryTexts, bleFalseBits, bleNumberColumn, markNulls } from './column-access.ts';
 import { BLE_NO_CHANNEL, BLE_VOTE, BleObservationStore, type BleEventGroups } from './observation-store.ts';
 import { BlePayloadColumns } from './payload-features.ts';
+import { BlePayloadTemplates } from './payload-templates.ts';
 import { addTallies, HAS_CHANNEL, HAS_CRC, HAS_INITIATOR, HAS_RECEIVER, HAS_ROLE, HAS_RSSI, HAS_RX, HAS_SCANNER, HAS_SIGNATURE, HAS_TX, HAS_TYPE, roleOfAdvType, ScanState, scanRows, type BatchColumns } from './scan-rows.ts';
 
 /**
@@ -75,6 +76,7 @@ export class BleScanner {
   private readonly payloadCache = new WeakMap<object, Int32Array>();
   private unknownReceiver = -1;
   private readonly entryTexts = new BleEntryTexts();
+  private readonly templates = new BlePayloadTemplates();
   private readonly advertiserScratch = new BleCodeScratch();
   private readonly initiatorScratch = new BleCodeScratch();
   private readonly scannerScratch = new BleCodeScratch();
@@ -126,7 +128,7 @@ export class BleScanner {
     const roleOf = derivedCodes(this.roleCache, advType, roleOfAdvType);
     const voteOf = derivedCodes(this.typeCache, addrType, (text) => VOTE_OF_TYPE_NAME[text] ?? -1);
     const batchColumns: BatchColumns = {
-      payloadColumns: new BlePayloadColumns(batch, this.entryTexts),
+      payloadColumns: new BlePayloadColumns(batch, this.entryTexts, this.templates),
       rows,
       mask,
       time,
