@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Dictionary, Field, Int32, Int64, Int8, List, Table, Utf8, vectorFromArray, type RecordBatch } from 'apache-arrow';
-import { BleCellReader, bleCodedColumn, bleCodedColumnWithNullBits, bleColumnAllNull, BleCodeScratch, markNulls } from './column-access.ts';
+import { BleCellReader, bleCodedColumn, BleEntryTexts, bleCodedColumnWithNullBits, bleColumnAllNull, BleCodeScratch, markNulls } from './column-access.ts';
 
 /** The plain per-row rule markNulls must agree with. */
 function markNullsRowByRow(codes: Int32Array, bitmap: Uint8Array, offset: number): void {
@@ -63,6 +63,25 @@ describe('BleCellReader', () => {
     }
     const absent = new BleCellReader(undefined);
     expect([absent.text(0), absent.number(0), absent.listText(0)]).toEqual(['', Number.NaN, '']);
+  });
+
+  it('shares decoded entries between readers of one dictionary and reads as without sharing', () => {
+    const names = vectorFromArray(['Pixel', null, 'Bücher', 'Pixel', 'Watch', 'Bücher'], new Dictionary(new Utf8(), new Int32()));
+    const table = new Table({ local_name: names });
+    const entries = new BleEntryTexts();
+    // Two slices of one table: two batches (with a row offset) over the same dictionary.
+    const batches = [...table.slice(0, 3).batches, ...table.slice(2).batches];
+    const readers = batches.map((batch) => new BleCellReader(batch.getChild('local_name')!, entries));
+    const texts = readers.map((reader, index) => Array.from({ length: batches[index].numRows }, (_, row) => reader.text(row)));
+    expect(texts).toEqual([
+      ['Pixel', '', 'Bücher'],
+      ['Bücher', 'Pixel', 'Watch', 'Bücher'],
+    ]);
+    const dictionary = batches[0].getChild('local_name')!.data[0].dictionary!;
+    expect(batches[1].getChild('local_name')!.data[0].dictionary).toBe(dictionary);
+    // Every entry read once is kept, and the second reader got the first one's string.
+    expect(entries.of(dictionary)).toEqual(['Pixel', 'Bücher', 'Watch']);
+    expect(entries.of(dictionary)[0]).toBe(texts[1][1]);
   });
 });
 

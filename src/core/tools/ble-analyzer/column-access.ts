@@ -14,6 +14,13 @@ import { DataType, Precision, type RecordBatch, type Vector } from 'apache-arrow
  * across batches and runs.
  */
 export class BleCodedColumn {
+  /**
+   * A single-chunk UTF-8 dictionary without null entries: entry `code` is bytes
+   * [entryOffsets[code], entryOffsets[code + 1]) of `entryBytes` (else both undefined).
+   */
+  readonly entryBytes: Uint8Array | undefined;
+  readonly entryOffsets: Int32Array | undefined;
+
   constructor(
     /** Code of each row, -1 for null (the dictionary indices themselves when nothing is null). */
     readonly codes: ArrayLike<number>,
@@ -31,7 +38,12 @@ export class BleCodedColumn {
      */
     readonly nullBits: Uint8Array | undefined = undefined,
     readonly nullOffset = 0,
-  ) {}
+  ) {
+    if (dictionary && dictionary.data.length === 1 && DataType.isUtf8(dictionary.type) && dictionary.data[0].nullCount === 0) {
+      this.entryBytes = dictionary.data[0].values as Uint8Array;
+      this.entryOffsets = dictionary.data[0].valueOffsets as Int32Array;
+    }
+  }
 
   /** The string of a code (made once per code, by the caller's cache). */
   text(code: number): string {
@@ -51,14 +63,14 @@ function asciiEntry(dictionary: Vector, code: number): string | undefined {
   const bitmap = data.nullBitmap;
   if (bitmap && bitmap.length > 0 && data.nullCount > 0 && !isValid(bitmap, data.offset + code)) return undefined;
   const offsets = data.valueOffsets as Int32Array;
-  return asciiText(data.values as Uint8Array, offsets[code], offsets[code + 1]);
+  return bleAsciiText(data.values as Uint8Array, offsets[code], offsets[code + 1]);
 }
 
-/** Scratch for `asciiText`: char codes are gathered here and made into a string in one call. */
+/** Scratch for `bleAsciiText`: char codes are gathered here and made into a string in one call. */
 const charCodes: number[] = [];
 
 /** Bytes [from, to) as a string when all are ASCII and there are at most 256; else undefined. */
-function asciiText(bytes: Uint8Array, from: number, to: number): string | undefined {
+export function bleAsciiText(bytes: Uint8Array, from: number, to: number): string | undefined {
   if (to - from > 256) return undefined;
   charCodes.length = to - from;
   for (let index = from; index < to; index++) {
@@ -282,11 +294,31 @@ function asciiListText(vector: Vector, row: number): string | undefined {
 function asciiItems(bytes: Uint8Array, itemOffsets: Int32Array, from: number, to: number): string | undefined {
   let text = '';
   for (let item = from; item < to; item++) {
-    const value = asciiText(bytes, itemOffsets[item], itemOffsets[item + 1]);
+    const value = bleAsciiText(bytes, itemOffsets[item], itemOffsets[item + 1]);
     if (value === undefined) return undefined;
     text += (item > from ? ',' : '') + value;
   }
   return text;
+}
+
+/**
+ * Decoded dictionary entries shared by the cell readers of every batch of one scan (batches of
+ * a capture share their dictionaries): the payload features read an entry for each payload, and
+ * thousands of payloads share a few hundred manufacturer data values and a few dozen names.
+ */
+export class BleEntryTexts {
+  private readonly byDictionary = new WeakMap<Vector, Array<string | undefined>>();
+
+  /** The texts decoded so far of the entries of `dictionary`, by code. */
+  of(dictionary: Vector): Array<string | undefined> {
+    let texts = this.byDictionary.get(dictionary);
+    if (!texts) {
+      // Sized up front: entries set out of order in a growing array would turn it into a slow sparse one.
+      texts = new Array<string | undefined>(dictionary.length);
+      this.byDictionary.set(dictionary, texts);
+    }
+    return texts;
+  }
 }
 
 /**
@@ -308,8 +340,13 @@ export class BleCellReader {
   private readonly listOffsets: Int32Array | undefined;
   private readonly itemOffsets: Int32Array | undefined;
   private readonly itemBytes: Uint8Array | undefined;
+  /** Decoded entries of a dictionary column, shared with other readers of the same dictionary (see BleEntryTexts). */
+  private readonly entryTexts: Array<string | undefined> | undefined;
 
-  constructor(private readonly vector: Vector | undefined) {
+  constructor(
+    private readonly vector: Vector | undefined,
+    entries?: BleEntryTexts,
+  ) {
     this.kind = CellKind.Generic;
     this.offset = 0;
     if (!vector) {
@@ -326,6 +363,7 @@ export class BleCellReader {
       this.values = data.values as ArrayLike<number>;
       const dictionary: Vector = data.dictionary;
       this.dictionary = dictionary;
+      this.entryTexts = entries?.of(dictionary);
       if (dictionary.data.length === 1 && DataType.isUtf8(dictionary.type) && !nullBitmap(dictionary)) {
         this.entryOffsets = dictionary.data[0].valueOffsets as Int32Array;
         this.entryBytes = dictionary.data[0].values as Uint8Array;
@@ -379,7 +417,18 @@ export class BleCellReader {
   }
 
   private entry(code: number): unknown {
-    const text = this.entryOffsets && this.entryBytes ? asciiText(this.entryBytes, this.entryOffsets[code], this.entryOffsets[code + 1]) : asciiEntry(this.dictionary!, code);
+    const texts = this.entryTexts;
+    if (texts) {
+      const known = texts[code];
+      if (known !== undefined) return known;
+    }
+    const value = this.decode(code);
+    if (texts && typeof value === 'string') texts[code] = value;
+    return value;
+  }
+
+  private decode(code: number): unknown {
+    const text = this.entryOffsets && this.entryBytes ? bleAsciiText(this.entryBytes, this.entryOffsets[code], this.entryOffsets[code + 1]) : asciiEntry(this.dictionary!, code);
     return text ?? this.dictionary!.get(code);
   }
 }

@@ -2,6 +2,7 @@ import { parseBleAddress } from './ah.ts';
 import type { BleCodedColumn } from './column-access.ts';
 import { BleGrowableFloat64, BleGrowableInt32 } from './growable.ts';
 import { BlePayloadColumns, readPayloadFeatures, type BlePayloadFeatures } from './payload-features.ts';
+import { BleSignatureTable } from './signature-table.ts';
 
 /**
  * What the scan (observations.ts) collects: per-address counters, the address, receiver and
@@ -69,11 +70,11 @@ export class BleObservationStore {
   readonly crcBadRows = new BleGrowableInt32(256);
   readonly receiverIds = new Map<string, number>();
   readonly receiverNames: string[] = [];
-  readonly payloadIds = new Map<string, number>();
+  /** Payload ids by signature. */
+  private readonly payloadSignatures = new BleSignatureTable();
   /** Per payload id: the first row that carried it, where its AD features are read when first asked for. */
   private readonly payloadColumns: BlePayloadColumns[] = [];
   private readonly payloadRows: number[] = [];
-  private readonly payloadSignatures: string[] = [];
   private readonly payloadFeatureCache: Array<BlePayloadFeatures | undefined> = [];
   /** Capture ids seen, with their time origin metadata (RFC3339 or null for absolute clocks). */
   readonly captures = new Map<string, string | null>();
@@ -98,7 +99,7 @@ export class BleObservationStore {
   }
 
   get payloadCount(): number {
-    return this.payloadSignatures.length;
+    return this.payloadSignatures.size;
   }
 
   addressId(text: string): number {
@@ -115,25 +116,35 @@ export class BleObservationStore {
     return id;
   }
 
-  /** The payload id of a signature, made on first sight; `row` of the batch of `columns` carries it. */
-  payloadId(signature: string, columns: BlePayloadColumns, row: number): number {
-    let id = this.payloadIds.get(signature);
-    if (id === undefined) {
-      id = this.payloadSignatures.length;
-      this.payloadSignatures.push(signature);
+  /**
+   * The payload id of the signature of code `code` of `column`, made on first sight; `row` of
+   * the batch of `columns` carries it. An ASCII dictionary entry is looked up by its bytes (see
+   * BleSignatureTable), anything else by its text.
+   */
+  payloadId(column: BleCodedColumn, code: number, columns: BlePayloadColumns, row: number): number {
+    const known = this.payloadSignatures.size;
+    const bytes = column.entryBytes;
+    const offsets = column.entryOffsets;
+    let id = bytes && offsets ? this.payloadSignatures.idOfAscii(bytes, offsets[code], offsets[code + 1]) : -1;
+    if (id < 0) id = this.payloadSignatures.idOfText(column.text(code));
+    if (id === known) {
       this.payloadColumns.push(columns);
       this.payloadRows.push(row);
       this.payloadFeatureCache.push(undefined);
-      this.payloadIds.set(signature, id);
     }
     return id;
+  }
+
+  /** The signature text of a payload id. */
+  payloadSignature(id: number): string {
+    return this.payloadSignatures.text(id);
   }
 
   /** The AD features of a payload, read from the first row that carried it (only payloads asked for are read). */
   payloadFeatures(id: number): BlePayloadFeatures {
     let features = this.payloadFeatureCache[id];
     if (!features) {
-      features = readPayloadFeatures(this.payloadColumns[id], this.payloadRows[id], this.payloadSignatures[id]);
+      features = readPayloadFeatures(this.payloadColumns[id], this.payloadRows[id]);
       this.payloadFeatureCache[id] = features;
     }
     return features;

@@ -214,7 +214,7 @@ function storeAsReference(store: BleObservationStore): ReferenceScan {
     roles: Array.from(store.roles.view()),
     crcBadRows: Array.from(store.crcBadRows.view()),
     receiverNames: store.receiverNames,
-    payloadSignatures: Array.from({ length: store.payloadCount }, (_, id) => store.payloadFeatures(id).signature),
+    payloadSignatures: Array.from({ length: store.payloadCount }, (_, id) => store.payloadSignature(id)),
     counts: [store.selectedRows, store.crcBadExcluded, store.crcBadIncluded, store.noTimestamp, store.noAddress],
     groups,
   };
@@ -256,6 +256,26 @@ describe('BleScanner', () => {
       expect(storeAsReference(store), `trial ${trial} ${JSON.stringify({ ...options, includeCrcBad })}`).toEqual(expected);
       expect(store.eventCount).toBe(expected.groups.reduce((sum, group) => sum + group.length, 0));
       expect(Array.from(store.addressValues.view())).toEqual(expected.addressTexts.map((text) => parseBleAddress(text) ?? Number.NaN));
+    }
+  });
+
+  it('counts advertising-only batches alike in the short row loop and in the general one', () => {
+    const random = generator(4242);
+    for (let trial = 0; trial < 6; trial++) {
+      const rows = randomRows(random, 200, { sortedTimes: trial % 2 === 0, roleColumns: false, nulls: trial < 4 });
+      const scan = (table: Table, rowCount: number) => {
+        const scanner = new BleScanner({ columns: COLUMNS, includeCrcBad: trial % 3 === 0 });
+        // Only the first rowCount rows: a slice keeps the whole table's dictionaries.
+        for (const batch of table.slice(0, rowCount).batches) scanner.add({ captureId: 'test', batch, mask: new Uint8Array(batch.numRows).fill(1), selectedCount: batch.numRows });
+        return storeAsReference(scanner.finish());
+      };
+      // Only ADV_IND and ADV_NONCONN_IND in adv_type's dictionary: the short loop.
+      const short = scan(randomTable(rows, true, true), rows.length);
+      // The same rows under a dictionary that also holds SCAN_REQ (its row cut off): the general loop.
+      const scanRequest: RandomRow = { ...rows[0], advType: 'SCAN_REQ', scanner: 'c0:00:00:00:00:01' };
+      const general = scan(randomTable([...rows, scanRequest], true, true), rows.length);
+      expect(short).toEqual(general);
+      expect(short.counts[0]).toBe(rows.length);
     }
   });
 

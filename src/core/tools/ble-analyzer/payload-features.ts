@@ -1,9 +1,9 @@
 import type { RecordBatch } from 'apache-arrow';
-import { BleCellReader } from './column-access.ts';
+import { BleCellReader, type BleEntryTexts } from './column-access.ts';
+import { templateText, type BlePayloadTemplates } from './payload-templates.ts';
 
-/** The AD features of one payload signature, read once from the first row that carried it. */
+/** The AD features of one payload signature, read once from the first row that carried it (its text: BleObservationStore.payloadSignature). */
 export interface BlePayloadFeatures {
-  signature: string;
   companyId: number;
   manufacturerData: string;
   serviceUuids: string;
@@ -25,8 +25,16 @@ export class BlePayloadColumns {
   readonly appearance: BleCellReader;
   readonly serviceDataUuid: BleCellReader;
 
-  constructor(batch: RecordBatch) {
-    const reader = (name: string) => new BleCellReader(batch.getChild(name) ?? undefined);
+  /**
+   * `entries` and `templates`: decoded dictionary entries and AD templates shared with the other
+   * batches of the scan.
+   */
+  constructor(
+    batch: RecordBatch,
+    entries?: BleEntryTexts,
+    readonly templates?: BlePayloadTemplates,
+  ) {
+    const reader = (name: string) => new BleCellReader(batch.getChild(name) ?? undefined, entries);
     this.companyId = reader('company_id');
     this.manufacturerData = reader('manufacturer_data');
     this.serviceUuids = reader('service_uuids');
@@ -38,7 +46,7 @@ export class BlePayloadColumns {
 }
 
 /** The AD features of the payload at `row`: all are functions of the AD bytes, hence of the signature. */
-export function readPayloadFeatures(columns: BlePayloadColumns, row: number, signature: string): BlePayloadFeatures {
+export function readPayloadFeatures(columns: BlePayloadColumns, row: number): BlePayloadFeatures {
   const companyId = columns.companyId.number(row);
   const manufacturerData = columns.manufacturerData.text(row);
   const serviceUuids = columns.serviceUuids.listText(row);
@@ -46,9 +54,8 @@ export function readPayloadFeatures(columns: BlePayloadColumns, row: number, sig
   const localName = columns.localName.text(row);
   const appearance = columns.appearance.number(row);
   const serviceDataUuid = columns.serviceDataUuid.text(row);
-  // Rotating tokens change the bytes of manufacturer data but not its length or its first
-  // octet (the vendor's message type, e.g. Apple's 0x10 Nearby Info): the template keeps those.
-  // Concatenated rather than an array joined: one of these per payload read, thousands per analysis.
-  const template = `${Number.isNaN(companyId) ? '' : companyId}|${manufacturerData.length / 2}|${manufacturerData.slice(0, 2)}|${serviceUuids}|${serviceDataUuid}|${Number.isNaN(txPower) ? '' : txPower}|${Number.isNaN(appearance) ? '' : appearance}|${localName}`;
-  return { signature, companyId, manufacturerData, serviceUuids, txPower, localName, appearance, serviceDataUuid, template };
+  const template = columns.templates
+    ? columns.templates.template(companyId, manufacturerData, serviceUuids, serviceDataUuid, txPower, appearance, localName)
+    : templateText(companyId, manufacturerData, serviceUuids, serviceDataUuid, txPower, appearance, localName);
+  return { companyId, manufacturerData, serviceUuids, txPower, localName, appearance, serviceDataUuid, template };
 }

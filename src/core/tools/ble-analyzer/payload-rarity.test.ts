@@ -11,7 +11,7 @@ function source(lookups: number[]) {
       lookups.push(payload);
       // Built by concatenation, like the real templates: equal texts, distinct strings.
       const template = `${TEMPLATES[payload]}|${payload % 1}`;
-      return { signature: String(payload), companyId: Number.NaN, manufacturerData: '', serviceUuids: '', txPower: Number.NaN, localName: '', appearance: Number.NaN, serviceDataUuid: '', template };
+      return { companyId: Number.NaN, manufacturerData: '', serviceUuids: '', txPower: Number.NaN, localName: '', appearance: Number.NaN, serviceDataUuid: '', template };
     },
   };
 }
@@ -45,7 +45,7 @@ describe('BlePayloadRarity', () => {
   it('grows its template counts past the first allocation', () => {
     const many = Array.from({ length: 200 }, (_, payload) => carrier(payload, payload, payload));
     const rarity = new BlePayloadRarity(many, {
-      payloadFeatures: (payload) => ({ signature: '', companyId: 0, manufacturerData: '', serviceUuids: '', txPower: 0, localName: '', appearance: 0, serviceDataUuid: '', template: `t${payload}` }),
+      payloadFeatures: (payload) => ({ companyId: 0, manufacturerData: '', serviceUuids: '', txPower: 0, localName: '', appearance: 0, serviceDataUuid: '', template: `t${payload}` }),
     });
     expect(rarity.templateCount(rarity.templateId(199))).toBe(1);
     expect(rarity.templateId(199)).toBe(199);
