@@ -8,7 +8,8 @@ import type { BleEventGroups } from './observation-store.ts';
 /**
  * What co-location compares, per chain: its RSSI on every receiver in BIN_MS bins, its
  * whole-life level per receiver, its hand-off times, its channel sums and whether its own
- * timestamps are precise; and each receiver's floor (its weakest packets).
+ * timestamps are precise. (Each receiver's floor, its weakest packets, comes with the address
+ * profiles: buildAddressProfiles reads every event anyway.)
  */
 
 /** Width of the RSSI bins the series are built from, ms (a whole number of them make a channel-sum block, CHANNEL_BLOCK_MS). */
@@ -127,39 +128,4 @@ export function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkabl
   });
   const preciseTiming = chainTimingIsPrecise(groups, events);
   return { bin0, bins, mean, boundaries: Float64Array.from(boundaries), ascending, toleranceMs: Math.max(2_000, 2500 * interval), level, channels: channelBuilder.finish(), groups, spans, preciseTiming };
-}
-
-/**
- * Each receiver's weakest packets: about its sensitivity. The events are read in blocks by a
- * function of their own (`lowerFloors`): `scoreChainPairs` runs once per analysis, and a loop
- * over every event in a function called once is compiled on the stack, in every analysis anew;
- * a function called per block is compiled once and kept.
- */
-export function receiverFloors(events: BleEventGroups, receivers: number): Float64Array {
-  const floors = new Float64Array(receivers).fill(Infinity);
-  const count = events.rssi.length;
-  for (let from = 0; from < count; from += FLOOR_BLOCK) lowerFloors(events.rssi, events.receiver, from, Math.min(count, from + FLOOR_BLOCK), floors);
-  return floors;
-}
-
-/** Events per call of `lowerFloors`. */
-const FLOOR_BLOCK = 8192;
-
-/** Lowers each receiver's floor to the weakest RSSI among events from..to−1 (NaN never lowers it). */
-function lowerFloors(rssiOf: Float64Array, receiverOf: Int32Array, from: number, to: number, floors: Float64Array): void {
-  // Two events per turn: the optimized code checks each array once per turn of the loop.
-  let index = from;
-  for (; index + 1 < to; index += 2) {
-    const first = rssiOf[index];
-    const firstReceiver = receiverOf[index];
-    if (first < floors[firstReceiver]) floors[firstReceiver] = first;
-    const second = rssiOf[index + 1];
-    const secondReceiver = receiverOf[index + 1];
-    if (second < floors[secondReceiver]) floors[secondReceiver] = second;
-  }
-  if (index < to) {
-    const rssi = rssiOf[index];
-    const receiver = receiverOf[index];
-    if (rssi < floors[receiver]) floors[receiver] = rssi;
-  }
 }

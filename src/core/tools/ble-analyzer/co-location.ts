@@ -6,7 +6,7 @@ import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel, type
 import type { BleHandoffCrowd } from './co-rotation.ts';
 import type { BleEventGroups } from './observation-store.ts';
 import type { BleLinkableAddress } from './linkage.ts';
-import { BIN_MS, buildSeries, receiverFloors, type ChainSeries } from './co-location-series.ts';
+import { BIN_MS, buildSeries, type ChainSeries } from './co-location-series.ts';
 import { activeAt, mostOverlapping } from './co-location-members.ts';
 import { CO_LOCATION_PRIOR_MAX, fitPriorRates, posteriorsOf } from './co-location-priors.ts';
 import { selectKth } from './quickselect.ts';
@@ -571,7 +571,7 @@ export interface BleCoLocationResult {
 
 /**
  * Scores the pairs of chains active together for at least MIN_OVERLAP_MS that the candidate
- * screen keeps. Work: one pass over the chains' events to build the series, constant work per
+ * screen keeps. `floors` is each receiver's weakest RSSI over all events (`BleAddressProfiles.receiverFloors`). Work: one pass over the chains' events to build the series, constant work per
  * concurrent pair in the screen, then per screened pair the bins of its overlap.
  */
 export function scoreChainPairs(
@@ -581,10 +581,10 @@ export function scoreChainPairs(
   receiverNames: ReadonlyArray<string>,
   dataStartMs: number,
   dataEndMs: number,
+  floors: Float64Array,
   uncalibrated = false,
 ): BleCoLocationResult {
   const receivers = receiverNames.length;
-  const floors = receiverFloors(events, receivers);
   const channelBuilder = new ChannelSignatureBuilder(receivers);
   const series = chains.map((chain) => buildSeries(chain, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder));
   // The pairs worth scoring (co-location-candidates.ts): the others are not candidates.
