@@ -2,6 +2,7 @@ import { chainTimingIsPrecise } from './advertising-clock.ts';
 import { binEdgesExact } from './bin-runs.ts';
 import { CHANNEL_BLOCK_MS, type ChannelSignatureBuilder, type ChannelSignatures } from './channel-signature.ts';
 import type { BleChain } from './co-location.ts';
+import type { BleMaskedBins } from './co-location-candidates.ts';
 import type { BleLinkableAddress } from './linkage.ts';
 import type { BleEventGroups } from './observation-store.ts';
 
@@ -16,12 +17,10 @@ import type { BleEventGroups } from './observation-store.ts';
 export const BIN_MS = 10_000;
 if (CHANNEL_BLOCK_MS % BIN_MS !== 0) throw new Error('co-location: a channel-sum block must be a whole number of RSSI bins');
 
-/** One chain's series, as `buildSeries` makes them. */
+/** One chain's series, as `buildSeries` makes them (its bin means are in the chains' `BleMaskedBins`). */
 export interface ChainSeries {
   bin0: number;
   bins: number;
-  /** receivers × bins mean RSSI (NaN where not heard). */
-  mean: Float32Array;
   /** Hand-off and edge times (ms) in time order. */
   boundaries: Float64Array;
   /** Whether `boundaries` is ascending (hand-offs of overlapping members can make it not), so it can be searched. */
@@ -39,13 +38,38 @@ export interface ChainSeries {
   preciseTiming: boolean;
 }
 
+/** The first bin and the number of bins of a chain's series. */
+function binsOf(chain: BleChain): { bin0: number; bins: number } {
+  const bin0 = Math.floor(chain.firstMs / BIN_MS);
+  return { bin0, bins: Math.floor(chain.lastMs / BIN_MS) - bin0 + 1 };
+}
+
+/**
+ * Room for every chain's bin means with "heard" flags (BleMaskedBins, all zero: nothing heard),
+ * which `buildSeries` fills: one array for all chains, and the screen and the score read the bins
+ * from it (a mean array per chain as well was 0.7 MB and ~270 allocations per 1M analysis).
+ */
+export function maskedBinsFor(chains: ReadonlyArray<BleChain>, receivers: number): BleMaskedBins {
+  const at = new Int32Array(chains.length);
+  let size = 0;
+  for (let chain = 0; chain < chains.length; chain++) {
+    at[chain] = size;
+    size += 2 * receivers * binsOf(chains[chain]).bins;
+  }
+  return { values: new Float32Array(size), at };
+}
+
 /** Per-chain working arrays of `buildSeries` (RSSI sums and counts per receiver and bin), grown as needed and reused. */
 let SERIES_SUM = new Float32Array(0);
 let SERIES_COUNT = new Uint16Array(0);
 
-export function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddress>, events: BleEventGroups, receivers: number, dataStartMs: number, dataEndMs: number, channelBuilder: ChannelSignatureBuilder): ChainSeries {
-  const bin0 = Math.floor(chain.firstMs / BIN_MS);
-  const bins = Math.floor(chain.lastMs / BIN_MS) - bin0 + 1;
+/**
+ * The series of chain `chainIndex` of `chains`; its bin means and "heard" flags go into `masked`
+ * (made by `maskedBinsFor` for these chains and receivers).
+ */
+export function buildSeries(chains: ReadonlyArray<BleChain>, chainIndex: number, addresses: ReadonlyArray<BleLinkableAddress>, events: BleEventGroups, receivers: number, dataStartMs: number, dataEndMs: number, channelBuilder: ChannelSignatureBuilder, masked: BleMaskedBins): ChainSeries {
+  const chain = chains[chainIndex];
+  const { bin0, bins } = binsOf(chain);
   const cells = receivers * bins;
   if (SERIES_SUM.length < cells) {
     SERIES_SUM = new Float32Array(Math.max(cells, 2 * SERIES_SUM.length));
@@ -95,8 +119,10 @@ export function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkabl
       }
     }
   }
-  // Bin means and each receiver's whole-life level in one pass over the sums.
-  const mean = new Float32Array(cells);
+  // Bin means (with "heard" flags; the bins not heard stay 0, 0) and each receiver's whole-life
+  // level in one pass over the sums.
+  const values = masked.values;
+  const maskedAt = masked.at[chainIndex];
   const level = new Float64Array(receivers);
   for (let r = 0; r < receivers; r++) {
     let total = 0;
@@ -104,7 +130,10 @@ export function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkabl
     for (let slot = r * bins; slot < (r + 1) * bins; slot++) {
       const binCount = count[slot];
       const binSum = sum[slot];
-      mean[slot] = binCount > 0 ? binSum / binCount : Number.NaN;
+      if (binCount > 0) {
+        values[maskedAt + 2 * slot] = binSum / binCount;
+        values[maskedAt + 2 * slot + 1] = 1;
+      }
       total += binSum;
       n += binCount;
     }
@@ -127,5 +156,5 @@ export function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkabl
     spans[2 * index + 1] = addresses[member].profile.lastMs;
   });
   const preciseTiming = chainTimingIsPrecise(groups, events);
-  return { bin0, bins, mean, boundaries: Float64Array.from(boundaries), ascending, toleranceMs: Math.max(2_000, 2500 * interval), level, channels: channelBuilder.finish(), groups, spans, preciseTiming };
+  return { bin0, bins, boundaries: Float64Array.from(boundaries), ascending, toleranceMs: Math.max(2_000, 2500 * interval), level, channels: channelBuilder.finish(), groups, spans, preciseTiming };
 }
