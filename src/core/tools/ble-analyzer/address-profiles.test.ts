@@ -133,6 +133,29 @@ describe('buildAddressProfiles', () => {
     }
     // The scenario must exercise the segment cutting.
     expect(split).toBeGreaterThan(5);
+    // Each receiver's floor: its weakest RSSI over all events (packets without RSSI never count).
+    const floors = new Array<number>(store.receiverNames.length).fill(Infinity);
+    store.events.rssi.forEach((rssi, index) => {
+      const receiver = store.events.receiver[index];
+      if (!Number.isNaN(rssi)) floors[receiver] = Math.min(floors[receiver], rssi);
+    });
+    expect([...profiles.receiverFloors]).toEqual(floors);
+    expect(floors.every((floor) => floor < -60)).toBe(true);
+  });
+
+  it('leaves the floor of a receiver without RSSI at +Infinity', () => {
+    const store = storeOf([
+      { ts: 1000, addr: '5A:00:00:00:00:01', receiver: 'rx-a', rssi: -70 },
+      { ts: 1100, addr: '5A:00:00:00:00:02', receiver: 'rx-b', rssi: -50 },
+      { ts: 1200, addr: '5A:00:00:00:00:01', receiver: 'rx-a', rssi: -80 },
+      { ts: 1300, addr: '5A:00:00:00:00:03', receiver: 'rx-c', rssi: -60 },
+    ]);
+    const silent = store.receiverIds.get('rx-c')!;
+    for (let index = 0; index < store.events.rssi.length; index++) if (store.events.receiver[index] === silent) store.events.rssi[index] = Number.NaN;
+    const floors = buildAddressProfiles(store).receiverFloors;
+    expect(floors[store.receiverIds.get('rx-a')!]).toBe(-80);
+    expect(floors[store.receiverIds.get('rx-b')!]).toBe(-50);
+    expect(floors[silent]).toBe(Infinity);
   });
 
   it('leaves addresses without transmitted packets undefined', () => {

@@ -138,6 +138,12 @@ export interface BleAddressProfiles {
   byAddress: Array<BleAddressProfile | undefined>;
   receivers: BleProfileReceivers;
   segments: BleProfileSegments;
+  /**
+   * Each receiver's floor, about its sensitivity: the weakest RSSI among all its events (+Infinity
+   * for a receiver without RSSI). Co-location censors levels near it; it is gathered here because
+   * this pass reads every event's receiver and RSSI anyway (a pass of its own cost ~2 ms per 1M events).
+   */
+  receiverFloors: Float64Array;
 }
 
 /** The receiver rows of address `id` as objects (for tests and one-off readers; loops read the columns). */
@@ -189,7 +195,7 @@ export function buildAddressProfiles(store: BleObservationStore): BleAddressProf
     if (start[a + 1] > start[a]) byAddress[a] = profiler.profile(a, start[a], start[a + 1]);
     profiler.endAddress(a);
   }
-  return { byAddress, receivers: profiler.receiverColumns(), segments: profiler.segmentColumns() };
+  return { byAddress, receivers: profiler.receiverColumns(), segments: profiler.segmentColumns(), receiverFloors: profiler.floors };
 }
 
 /**
@@ -211,6 +217,8 @@ class AddressProfiler {
   private readonly tailSum: Float64Array;
   private readonly tailN: Int32Array;
   private readonly lastOnReceiver: Float64Array;
+  /** The weakest RSSI of each receiver so far (NaN never lowers it). */
+  readonly floors: Float64Array;
   /** Payload counts of the address: a dense array over payload ids (+1, so "no payload" is slot 0). */
   private readonly payloadCounts: Int32Array;
   private readonly touchedPayloads: Int32Array;
@@ -240,6 +248,7 @@ class AddressProfiler {
     this.tailSum = new Float64Array(receivers);
     this.tailN = new Int32Array(receivers);
     this.lastOnReceiver = new Float64Array(receivers);
+    this.floors = new Float64Array(receivers).fill(Infinity);
     this.payloadCounts = new Int32Array(store.payloadCount + 1);
     this.touchedPayloads = new Int32Array(store.payloadCount + 1);
     this.windowCounts = new Int32Array(store.payloadCount + 1);
@@ -265,7 +274,7 @@ class AddressProfiler {
 
   /** The profile of address `a`, whose events are [from, to) (at least one). */
   profile(a: number, from: number, to: number): BleAddressProfile {
-    const { time, receiverOf, rssiOf, payloadOf, perReceiverCount, headSum, headN, tailSum, tailN, lastOnReceiver, payloadCounts, touchedPayloads, windowCounts, touched, pauses } = this;
+    const { time, receiverOf, rssiOf, payloadOf, perReceiverCount, headSum, headN, tailSum, tailN, lastOnReceiver, floors, payloadCounts, touchedPayloads, windowCounts, touched, pauses } = this;
     let touchedCount = 0;
     let distinctPayloads = 0;
     let gaps = 0;
@@ -302,6 +311,7 @@ class AddressProfiler {
         headSum[receiver] += rssi;
         headN[receiver]++;
       }
+      if (rssi < floors[receiver]) floors[receiver] = rssi;
       // Payload counts a run at a time: consecutive packets mostly repeat the payload (99.5% on the
       // bench input), and counting each in memory made every packet wait for the previous one's store.
       const slot = payloadOf[index] + 1;

@@ -50,7 +50,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   if (store.noTimestamp > 0) warnings.push({ code: 'ROWS_DROPPED', message: `${formatCount(store.noTimestamp)} selected packets have no timestamp and were skipped` });
   if (store.noAddress > 0) warnings.push({ code: 'NO_ADDRESS', message: `${formatCount(store.noAddress)} selected packets carry no transmitter address (reserved PDU types, anonymous advertising) and were skipped` });
 
-  const { byAddress: profiles, receivers, segments: segmentColumns } = buildAddressProfiles(store);
+  const { byAddress: profiles, receivers, segments: segmentColumns, receiverFloors } = buildAddressProfiles(store);
   const observations = store.eventCount;
   let dataStartMs = Infinity;
   let dataEndMs = -Infinity;
@@ -222,7 +222,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
       classify(model);
     }
     const chained = buildChains(linkable, links);
-    const { pairs } = scoreChainPairs(chained.chains, linkable, store.events, store.receiverNames, dataStartMs, dataEndMs, options.uncalibrated ?? false);
+    const { pairs } = scoreChainPairs(chained.chains, linkable, store.events, store.receiverNames, dataStartMs, dataEndMs, receiverFloors, options.uncalibrated ?? false);
     candidatePairs = links.earlier.length + pairs.length;
     if (options.includeCandidates) candidates = candidateList(linkable, links, pairs);
     clusters = buildClusters(linkable, chained, pairs, irkLabels, links.handoffs);

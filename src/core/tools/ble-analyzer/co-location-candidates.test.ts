@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { oneMovingLogOdds, screenChainPairs, type BleChainSeriesView, type BleCoLocationScreenModel } from './co-location-candidates.ts';
+import { oneMovingLogOdds, screenChainPairs, type BleChainSeriesView, type BleCoLocationScreenModel, type BleMaskedBins, type BleScreenedPairs } from './co-location-candidates.ts';
 import { seededRandom } from '../../demo/seeded-random.ts';
 
 const MODEL: BleCoLocationScreenModel = {
@@ -22,6 +22,32 @@ const RECEIVERS = 3;
 const BINS = 90;
 const FLOORS = new Float64Array(RECEIVERS).fill(-100);
 
+/** A chain's series with its receivers × bins means (NaN where not heard), as the tests make them. */
+type SeriesWithMeans = BleChainSeriesView & { mean: Float32Array };
+
+/** The chains' means as the screen reads them: value and "heard" flag per bin, 0 and 0 where not heard. */
+function maskedBinsOf(series: SeriesWithMeans[]): BleMaskedBins {
+  const at = new Int32Array(series.length);
+  let size = 0;
+  series.forEach((one, chain) => {
+    at[chain] = size;
+    size += 2 * one.mean.length;
+  });
+  const values = new Float32Array(size);
+  series.forEach((one, chain) => {
+    one.mean.forEach((value, cell) => {
+      if (Number.isNaN(value)) return;
+      values[at[chain] + 2 * cell] = value;
+      values[at[chain] + 2 * cell + 1] = 1;
+    });
+  });
+  return { values, at };
+}
+
+function screen(spans: ReadonlyArray<{ firstMs: number; lastMs: number }>, series: SeriesWithMeans[], floors: Float64Array = FLOORS, exhaustive = false): BleScreenedPairs {
+  return screenChainPairs(spans, series, maskedBinsOf(series), RECEIVERS, floors, MODEL, exhaustive);
+}
+
 /** A small deterministic jitter (±1 dB), different per chain, receiver and bin. */
 function jitter(seed: number, r: number, bin: number): number {
   const x = Math.sin(seed * 12.9898 + r * 78.233 + bin * 37.719) * 43758.5453;
@@ -29,7 +55,7 @@ function jitter(seed: number, r: number, bin: number): number {
 }
 
 /** A chain heard for BINS bins from t = 0 at `level(r, bin)` on every receiver. */
-function chain(seed: number, level: (r: number, bin: number) => number): BleChainSeriesView {
+function chain(seed: number, level: (r: number, bin: number) => number): SeriesWithMeans {
   const mean = new Float32Array(RECEIVERS * BINS);
   const levels = new Float64Array(RECEIVERS);
   for (let r = 0; r < RECEIVERS; r++) {
@@ -44,8 +70,8 @@ function chain(seed: number, level: (r: number, bin: number) => number): BleChai
 const SPAN = { firstMs: 0, lastMs: BINS * 10_000 - 1 };
 const ROOM = [-60, -70, -80];
 
-function screened(series: BleChainSeriesView[]): Array<[number, number]> {
-  const result = screenChainPairs(series.map(() => SPAN), series, RECEIVERS, FLOORS, MODEL);
+function screened(series: SeriesWithMeans[]): Array<[number, number]> {
+  const result = screen(series.map(() => SPAN), series);
   return Array.from(result.a, (a, index) => [a, result.b[index]]);
 }
 
@@ -72,7 +98,7 @@ describe('co-location candidate screen', () => {
 
   it('counts every compared pair in the prior denominator, screened in or not', () => {
     const near = [chain(1, (r) => ROOM[r]), chain(2, (r) => ROOM[r] - 4), chain(3, (r) => [-72, -70, -68][r])];
-    const result = screenChainPairs(near.map(() => SPAN), near, RECEIVERS, FLOORS, MODEL);
+    const result = screen(near.map(() => SPAN), near);
     expect(result.a).toHaveLength(1);
     expect(result.concurrentPairs).toBe(3);
     expect(Array.from(result.concurrent)).toEqual([2, 2, 2]);
@@ -80,7 +106,7 @@ describe('co-location candidate screen', () => {
     expect(result.inverseCrowd).toBeCloseTo(1.5, 10);
     // A chain whose levels disagree across receivers by more than 25 dB is not compared at all.
     const far = [near[0], near[1], chain(3, (r) => [-82, -70, -58][r])];
-    expect(screenChainPairs(far.map(() => SPAN), far, RECEIVERS, FLOORS, MODEL).inverseCrowd).toBeCloseTo(0.5, 10);
+    expect(screen(far.map(() => SPAN), far).inverseCrowd).toBeCloseTo(0.5, 10);
   });
 });
 
@@ -105,10 +131,10 @@ describe('RSSI co-variation where only one chain moves', () => {
  * heard in most bins near a receiver, rarely or never far from it, with their own coincidence
  * tolerances and now and then a repeat one fixed period later.
  */
-function randomCrowd(seed: number): { spans: Array<{ firstMs: number; lastMs: number }>; series: BleChainSeriesView[]; floors: Float64Array } {
+function randomCrowd(seed: number): { spans: Array<{ firstMs: number; lastMs: number }>; series: SeriesWithMeans[]; floors: Float64Array } {
   const random = seededRandom(seed);
   const spans: Array<{ firstMs: number; lastMs: number }> = [];
-  const series: BleChainSeriesView[] = [];
+  const series: SeriesWithMeans[] = [];
   const t0 = 1_712_131_200_000;
   for (let device = 0; device < 24; device++) {
     const firstMs = t0 + random.uniform() * 5_400_000;
@@ -158,8 +184,8 @@ describe('the screen decides early exactly as it decides with every term in full
     for (let seed = 1; seed <= 12; seed++) {
       const { spans, series, floors } = randomCrowd(seed);
       // Bins one chain misses now and then (coverage below 1) and crowds of every size.
-      const early = screenChainPairs(spans, series, RECEIVERS, floors, MODEL);
-      const full = screenChainPairs(spans, series, RECEIVERS, floors, MODEL, true);
+      const early = screen(spans, series, floors);
+      const full = screen(spans, series, floors, true);
       expect(Array.from(early.a)).toEqual(Array.from(full.a));
       expect(Array.from(early.b)).toEqual(Array.from(full.b));
       expect(early.inverseCrowd).toBe(full.inverseCrowd);

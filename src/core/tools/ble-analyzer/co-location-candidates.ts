@@ -35,8 +35,6 @@ import { BleHandoffCrowd, coRotationLogOddsOf, coRotationQuickRange, coRotationR
 export interface BleChainSeriesView {
   bin0: number;
   bins: number;
-  /** receivers × bins mean RSSI (NaN where not heard). */
-  mean: Float32Array;
   /** Mean level per receiver over the chain's whole life (NaN where never heard). */
   level: Float64Array;
   /** Hand-off and edge times (ms) in time order. */
@@ -86,8 +84,6 @@ export interface BleScreenedPairs {
   concurrentPairs: number;
   /** How many chains hand off around each chain's hand-offs (the score's co-rotation term reads it too). */
   handoffCrowd: BleHandoffCrowd;
-  /** Every chain's bin means with "heard" flags (the score reads them too). */
-  masked: BleMaskedBins;
 }
 
 /**
@@ -140,23 +136,25 @@ const SPREAD_CONTRAST_FULL_BINS = 5;
  * from the chain's offset `at` in the screen's one array of them), so a pair's overlap is read from
  * two small places per chain, whatever the receiver (most of the screen's time is these reads, and
  * a chain's sums do not stay in the cache from one pair to the next). Entry 0 is all zeros.
+ * Read from the chain's masked bins, which start at `maskedAt` in `masked`.
  */
-function writePrefixSums(series: BleChainSeriesView, receivers: number, sums: Float64Array, at: number): void {
+function writePrefixSums(bins: number, receivers: number, masked: Float32Array, maskedAt: number, sums: Float64Array, at: number): void {
   for (let r = 0; r < receivers; r++) {
     let n = 0;
     let s = 0;
     let q = 0;
-    for (let bin = 0; bin < series.bins; bin++) {
-      const value = series.mean[r * series.bins + bin];
-      if (!Number.isNaN(value)) {
+    for (let bin = 0; bin < bins; bin++) {
+      const cell = maskedAt + 2 * (r * bins + bin);
+      if (masked[cell + 1] !== 0) {
+        const value = masked[cell];
         n++;
         s += value;
         q += value * value;
       }
-      const cell = at + ((bin + 1) * receivers + r) * 3;
-      sums[cell] = n;
-      sums[cell + 1] = s;
-      sums[cell + 2] = q;
+      const sum = at + ((bin + 1) * receivers + r) * 3;
+      sums[sum] = n;
+      sums[sum + 1] = s;
+      sums[sum + 2] = q;
     }
   }
 }
@@ -241,7 +239,7 @@ interface ScreenData {
   minimumEvidence: Float64Array;
 }
 
-function screenData(spans: ReadonlyArray<{ firstMs: number; lastMs: number }>, concurrent: Int32Array, series: ReadonlyArray<BleChainSeriesView>, receivers: number, model: BleCoLocationScreenModel): ScreenData {
+function screenData(spans: ReadonlyArray<{ firstMs: number; lastMs: number }>, concurrent: Int32Array, series: ReadonlyArray<BleChainSeriesView>, masked: BleMaskedBins, receivers: number, model: BleCoLocationScreenModel): ScreenData {
   const chains = series.length;
   const firstMs = Float64Array.from(spans, (one) => one.firstMs);
   const lastMs = Float64Array.from(spans, (one) => one.lastMs);
@@ -249,33 +247,27 @@ function screenData(spans: ReadonlyArray<{ firstMs: number; lastMs: number }>, c
   const bins = new Int32Array(chains);
   const level = new Float64Array(chains * receivers);
   const prefixAt = new Int32Array(chains);
-  const maskedAt = new Int32Array(chains);
   let prefixSize = 0;
-  let maskedSize = 0;
   for (let chain = 0; chain < chains; chain++) {
     const one = series[chain];
     bin0[chain] = one.bin0;
     bins[chain] = one.bins;
     for (let r = 0; r < receivers; r++) level[chain * receivers + r] = one.level[r];
     prefixAt[chain] = prefixSize;
-    maskedAt[chain] = maskedSize;
     prefixSize += (one.bins + 1) * receivers * 3;
-    maskedSize += 2 * receivers * one.bins;
   }
   const prefix = new Float64Array(prefixSize);
-  const masked = new Float32Array(maskedSize);
   const handoffs: BleHandoffChain[] = [];
   for (let chain = 0; chain < chains; chain++) {
     const one = series[chain];
-    writePrefixSums(one, receivers, prefix, prefixAt[chain]);
-    writeMaskedBins(one, receivers, masked, maskedAt[chain]);
+    writePrefixSums(one.bins, receivers, masked.values, masked.at[chain], prefix, prefixAt[chain]);
     handoffs.push({ index: chain, boundaries: one.boundaries, toleranceMs: one.toleranceMs, ascending: isAscending(one.boundaries) });
   }
   let mostConcurrent = 0;
   for (let chain = 0; chain < chains; chain++) mostConcurrent = Math.max(mostConcurrent, concurrent[chain]);
   const minimumEvidence = new Float64Array(2 * mostConcurrent + 1);
   for (let sum = 0; sum < minimumEvidence.length; sum++) minimumEvidence[sum] = Math.log(MIN_POSTERIOR_ODDS) - Math.log(model.priorMax / Math.max(2, sum / 2));
-  return { firstMs, lastMs, concurrent, bin0, bins, level, prefix, prefixAt, masked: { values: masked, at: maskedAt }, handoffs, minimumEvidence };
+  return { firstMs, lastMs, concurrent, bin0, bins, level, prefix, prefixAt, masked, handoffs, minimumEvidence };
 }
 
 /**
@@ -457,17 +449,6 @@ function screenPair(data: ScreenData, x: number, y: number, receivers: number, f
   return evidenceS + covariation >= needS || evidenceT + covariation >= needT ? Verdict.Keep : Verdict.Drop;
 }
 
-/** A chain's bin means and "heard" flags into `masked` from `at` (BleMaskedBins). */
-function writeMaskedBins(series: BleChainSeriesView, receivers: number, masked: Float32Array, at: number): void {
-  const cells = receivers * series.bins;
-  for (let cell = 0; cell < cells; cell++) {
-    const value = series.mean[cell];
-    if (Number.isNaN(value)) continue;
-    masked[at + 2 * cell] = value;
-    masked[at + 2 * cell + 1] = 1;
-  }
-}
-
 /**
  * The score's RSSI co-variation term on receiver `r`: over the overlap's bins (at most maxBins,
  * evenly spaced) where both chains are heard, the correlation of the two series when both move,
@@ -583,6 +564,8 @@ function isAscending(values: Float64Array): boolean {
 export function screenChainPairs(
   chains: ReadonlyArray<{ firstMs: number; lastMs: number }>,
   series: ReadonlyArray<BleChainSeriesView>,
+  /** The chains' bin means with "heard" flags (co-location-series.ts `maskedBinsFor`). */
+  masked: BleMaskedBins,
   receivers: number,
   floors: Float64Array,
   model: BleCoLocationScreenModel,
@@ -595,7 +578,7 @@ export function screenChainPairs(
   const lastAt = Float64Array.from(order, (chain) => chains[chain].lastMs);
   const concurrent = new Int32Array(chains.length);
   const concurrentPairs = countConcurrent(order, firstAt, lastAt, model.minOverlapMs, concurrent);
-  const data = screenData(chains, concurrent, series, receivers, model);
+  const data = screenData(chains, concurrent, series, masked, receivers, model);
   const handoffCrowd = new BleHandoffCrowd(series, concurrent);
   const scratch: Scratch = {
     diff: new Float64Array(receivers),
@@ -613,7 +596,7 @@ export function screenChainPairs(
   };
   const sweep: Sweep = { order, firstAt, lastAt, concurrent, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [], inverseCrowd: 0 };
   const inverseCrowd = screenSweep(sweep);
-  return { a: Int32Array.from(sweep.keptA), b: Int32Array.from(sweep.keptB), concurrent, inverseCrowd, concurrentPairs, handoffCrowd, masked: data.masked };
+  return { a: Int32Array.from(sweep.keptA), b: Int32Array.from(sweep.keptB), concurrent, inverseCrowd, concurrentPairs, handoffCrowd, };
 }
 
 /**

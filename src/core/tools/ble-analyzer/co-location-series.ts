@@ -2,25 +2,25 @@ import { chainTimingIsPrecise } from './advertising-clock.ts';
 import { binEdgesExact } from './bin-runs.ts';
 import { CHANNEL_BLOCK_MS, type ChannelSignatureBuilder, type ChannelSignatures } from './channel-signature.ts';
 import type { BleChain } from './co-location.ts';
+import type { BleMaskedBins } from './co-location-candidates.ts';
 import type { BleLinkableAddress } from './linkage.ts';
 import type { BleEventGroups } from './observation-store.ts';
 
 /**
  * What co-location compares, per chain: its RSSI on every receiver in BIN_MS bins, its
  * whole-life level per receiver, its hand-off times, its channel sums and whether its own
- * timestamps are precise; and each receiver's floor (its weakest packets).
+ * timestamps are precise. (Each receiver's floor, its weakest packets, comes with the address
+ * profiles: buildAddressProfiles reads every event anyway.)
  */
 
 /** Width of the RSSI bins the series are built from, ms (a whole number of them make a channel-sum block, CHANNEL_BLOCK_MS). */
 export const BIN_MS = 10_000;
 if (CHANNEL_BLOCK_MS % BIN_MS !== 0) throw new Error('co-location: a channel-sum block must be a whole number of RSSI bins');
 
-/** One chain's series, as `buildSeries` makes them. */
+/** One chain's series, as `buildSeries` makes them (its bin means are in the chains' `BleMaskedBins`). */
 export interface ChainSeries {
   bin0: number;
   bins: number;
-  /** receivers × bins mean RSSI (NaN where not heard). */
-  mean: Float32Array;
   /** Hand-off and edge times (ms) in time order. */
   boundaries: Float64Array;
   /** Whether `boundaries` is ascending (hand-offs of overlapping members can make it not), so it can be searched. */
@@ -38,13 +38,38 @@ export interface ChainSeries {
   preciseTiming: boolean;
 }
 
+/** The first bin and the number of bins of a chain's series. */
+function binsOf(chain: BleChain): { bin0: number; bins: number } {
+  const bin0 = Math.floor(chain.firstMs / BIN_MS);
+  return { bin0, bins: Math.floor(chain.lastMs / BIN_MS) - bin0 + 1 };
+}
+
+/**
+ * Room for every chain's bin means with "heard" flags (BleMaskedBins, all zero: nothing heard),
+ * which `buildSeries` fills: one array for all chains, and the screen and the score read the bins
+ * from it (a mean array per chain as well was 0.7 MB and ~270 allocations per 1M analysis).
+ */
+export function maskedBinsFor(chains: ReadonlyArray<BleChain>, receivers: number): BleMaskedBins {
+  const at = new Int32Array(chains.length);
+  let size = 0;
+  for (let chain = 0; chain < chains.length; chain++) {
+    at[chain] = size;
+    size += 2 * receivers * binsOf(chains[chain]).bins;
+  }
+  return { values: new Float32Array(size), at };
+}
+
 /** Per-chain working arrays of `buildSeries` (RSSI sums and counts per receiver and bin), grown as needed and reused. */
 let SERIES_SUM = new Float32Array(0);
 let SERIES_COUNT = new Uint16Array(0);
 
-export function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddress>, events: BleEventGroups, receivers: number, dataStartMs: number, dataEndMs: number, channelBuilder: ChannelSignatureBuilder): ChainSeries {
-  const bin0 = Math.floor(chain.firstMs / BIN_MS);
-  const bins = Math.floor(chain.lastMs / BIN_MS) - bin0 + 1;
+/**
+ * The series of chain `chainIndex` of `chains`; its bin means and "heard" flags go into `masked`
+ * (made by `maskedBinsFor` for these chains and receivers).
+ */
+export function buildSeries(chains: ReadonlyArray<BleChain>, chainIndex: number, addresses: ReadonlyArray<BleLinkableAddress>, events: BleEventGroups, receivers: number, dataStartMs: number, dataEndMs: number, channelBuilder: ChannelSignatureBuilder, masked: BleMaskedBins): ChainSeries {
+  const chain = chains[chainIndex];
+  const { bin0, bins } = binsOf(chain);
   const cells = receivers * bins;
   if (SERIES_SUM.length < cells) {
     SERIES_SUM = new Float32Array(Math.max(cells, 2 * SERIES_SUM.length));
@@ -94,8 +119,10 @@ export function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkabl
       }
     }
   }
-  // Bin means and each receiver's whole-life level in one pass over the sums.
-  const mean = new Float32Array(cells);
+  // Bin means (with "heard" flags; the bins not heard stay 0, 0) and each receiver's whole-life
+  // level in one pass over the sums.
+  const values = masked.values;
+  const maskedAt = masked.at[chainIndex];
   const level = new Float64Array(receivers);
   for (let r = 0; r < receivers; r++) {
     let total = 0;
@@ -103,7 +130,10 @@ export function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkabl
     for (let slot = r * bins; slot < (r + 1) * bins; slot++) {
       const binCount = count[slot];
       const binSum = sum[slot];
-      mean[slot] = binCount > 0 ? binSum / binCount : Number.NaN;
+      if (binCount > 0) {
+        values[maskedAt + 2 * slot] = binSum / binCount;
+        values[maskedAt + 2 * slot + 1] = 1;
+      }
       total += binSum;
       n += binCount;
     }
@@ -126,40 +156,5 @@ export function buildSeries(chain: BleChain, addresses: ReadonlyArray<BleLinkabl
     spans[2 * index + 1] = addresses[member].profile.lastMs;
   });
   const preciseTiming = chainTimingIsPrecise(groups, events);
-  return { bin0, bins, mean, boundaries: Float64Array.from(boundaries), ascending, toleranceMs: Math.max(2_000, 2500 * interval), level, channels: channelBuilder.finish(), groups, spans, preciseTiming };
-}
-
-/**
- * Each receiver's weakest packets: about its sensitivity. The events are read in blocks by a
- * function of their own (`lowerFloors`): `scoreChainPairs` runs once per analysis, and a loop
- * over every event in a function called once is compiled on the stack, in every analysis anew;
- * a function called per block is compiled once and kept.
- */
-export function receiverFloors(events: BleEventGroups, receivers: number): Float64Array {
-  const floors = new Float64Array(receivers).fill(Infinity);
-  const count = events.rssi.length;
-  for (let from = 0; from < count; from += FLOOR_BLOCK) lowerFloors(events.rssi, events.receiver, from, Math.min(count, from + FLOOR_BLOCK), floors);
-  return floors;
-}
-
-/** Events per call of `lowerFloors`. */
-const FLOOR_BLOCK = 8192;
-
-/** Lowers each receiver's floor to the weakest RSSI among events from..to−1 (NaN never lowers it). */
-function lowerFloors(rssiOf: Float64Array, receiverOf: Int32Array, from: number, to: number, floors: Float64Array): void {
-  // Two events per turn: the optimized code checks each array once per turn of the loop.
-  let index = from;
-  for (; index + 1 < to; index += 2) {
-    const first = rssiOf[index];
-    const firstReceiver = receiverOf[index];
-    if (first < floors[firstReceiver]) floors[firstReceiver] = first;
-    const second = rssiOf[index + 1];
-    const secondReceiver = receiverOf[index + 1];
-    if (second < floors[secondReceiver]) floors[secondReceiver] = second;
-  }
-  if (index < to) {
-    const rssi = rssiOf[index];
-    const receiver = receiverOf[index];
-    if (rssi < floors[receiver]) floors[receiver] = rssi;
-  }
+  return { bin0, bins, boundaries: Float64Array.from(boundaries), ascending, toleranceMs: Math.max(2_000, 2500 * interval), level, channels: channelBuilder.finish(), groups, spans, preciseTiming };
 }

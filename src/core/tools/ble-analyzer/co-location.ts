@@ -6,7 +6,7 @@ import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel, type
 import type { BleHandoffCrowd } from './co-rotation.ts';
 import type { BleEventGroups } from './observation-store.ts';
 import type { BleLinkableAddress } from './linkage.ts';
-import { BIN_MS, buildSeries, receiverFloors, type ChainSeries } from './co-location-series.ts';
+import { BIN_MS, buildSeries, maskedBinsFor, type ChainSeries } from './co-location-series.ts';
 import { activeAt, mostOverlapping } from './co-location-members.ts';
 import { CO_LOCATION_PRIOR_MAX, fitPriorRates, posteriorsOf } from './co-location-priors.ts';
 import { selectKth } from './quickselect.ts';
@@ -571,7 +571,7 @@ export interface BleCoLocationResult {
 
 /**
  * Scores the pairs of chains active together for at least MIN_OVERLAP_MS that the candidate
- * screen keeps. Work: one pass over the chains' events to build the series, constant work per
+ * screen keeps. `floors` is each receiver's weakest RSSI over all events (`BleAddressProfiles.receiverFloors`). Work: one pass over the chains' events to build the series, constant work per
  * concurrent pair in the screen, then per screened pair the bins of its overlap.
  */
 export function scoreChainPairs(
@@ -581,15 +581,16 @@ export function scoreChainPairs(
   receiverNames: ReadonlyArray<string>,
   dataStartMs: number,
   dataEndMs: number,
+  floors: Float64Array,
   uncalibrated = false,
 ): BleCoLocationResult {
   const receivers = receiverNames.length;
-  const floors = receiverFloors(events, receivers);
   const channelBuilder = new ChannelSignatureBuilder(receivers);
-  const series = chains.map((chain) => buildSeries(chain, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder));
+  const masked = maskedBinsFor(chains, receivers);
+  const series = chains.map((_, index) => buildSeries(chains, index, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder, masked));
   // The pairs worth scoring (co-location-candidates.ts): the others are not candidates.
   // (Its count of the chains handing off around each hand-off is the co-rotation term's here too.)
-  const { a: screenedA, b: screenedB, concurrent, inverseCrowd, handoffCrowd, masked } = screenChainPairs(chains, series, receivers, floors, SCREEN_MODEL);
+  const { a: screenedA, b: screenedB, concurrent, inverseCrowd, handoffCrowd } = screenChainPairs(chains, series, masked, receivers, floors, SCREEN_MODEL);
   // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
   // Kept in typed arrays (a screened pair's index, its crowd and its two log-odds), not an object per pair.
   const scoring: PairScoring = {

@@ -401,7 +401,8 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
   }
   const logK = new Float64Array(count);
   scorer.scoreAll(pairs, priorPerCandidate, logK);
-  const marginals = matchingMarginals(addresses.length, pairs, logK);
+  // The marginals replace the log-weights, which nothing reads after belief propagation.
+  const marginals = matchingMarginals(addresses.length, pairs, logK, logK);
   const every = context.describeCandidates ?? false;
   const factors: Array<BleLinkFactor[] | undefined> = every ? new Array(count) : [];
   // Described by the model's own probability: calibration lifts the many near-zero pairs to the

@@ -113,4 +113,21 @@ describe('matching marginals', () => {
     const edges = marginals.length;
     for (let e = 0; e < edges; e++) expect(reversed[edges - 1 - e]).toBeCloseTo(marginals[e], 3);
   });
+
+  it('may write the marginals over the log-weights it was given', () => {
+    const nodes = 300;
+    const { pairs, logK } = randomCandidateGraph(11, nodes);
+    const marginals = matchingMarginals(nodes, pairs, logK);
+    // Grouped and ungrouped edge orders (the latter is laid out by a counting sort first).
+    for (const order of [pairs, { earlier: pairs.earlier.slice().reverse(), later: pairs.later.slice().reverse() }]) {
+      const reversed = order !== pairs;
+      const weights = reversed ? logK.slice().reverse() : logK.slice();
+      const expected = matchingMarginals(nodes, order, weights);
+      const inPlace = matchingMarginals(nodes, order, weights, weights);
+      expect(inPlace).toBe(weights);
+      expect([...inPlace]).toEqual([...expected]);
+      if (!reversed) expect([...inPlace]).toEqual([...marginals]);
+    }
+    expect(() => matchingMarginals(nodes, pairs, logK, new Float64Array(1))).toThrow();
+  });
 });

@@ -49,9 +49,13 @@ const SETTLED = 1e-4;
  * old and new) and they stay in the next round while any of their messages moved by SETTLED or more.
  * A part of the graph that has settled is never touched again, so each connected component stops on
  * its own, after the rounds it needs.
+ *
+ * The marginals are written into `into` (one per pair), which may be `logK` itself: logK is read
+ * only before any marginal is written, and a caller done with it saves an array per analysis.
  */
-export function matchingMarginals(nodes: number, pairs: BleCandidatePairs, logK: Float64Array): Float64Array {
+export function matchingMarginals(nodes: number, pairs: BleCandidatePairs, logK: Float64Array, into = new Float64Array(pairs.earlier.length)): Float64Array {
   const edges = pairs.earlier.length;
+  if (into.length !== edges) throw new Error('matchingMarginals: one marginal per candidate pair');
   // Edges by row, and the row positions by column. The candidate sweep already groups pairs by
   // the earlier address; any other order is laid out by a stable counting sort (pair e at place[e]).
   let grouped = true;
@@ -158,9 +162,10 @@ export function matchingMarginals(nodes: number, pairs: BleCandidatePairs, logK:
     if (!active) break;
   }
 
-  const rowTotal = new Float64Array(nodes).fill(1);
+  // Each row's total (the drifts are not read any more).
+  const rowTotal = rowDrift.fill(1);
   for (let edge = 0; edge < edges; edge++) rowTotal[earlier[edge]] += message[edge * EDGE + K] * message[edge * EDGE + N];
-  const marginals = new Float64Array(edges);
+  const marginals = into;
   for (let e = 0; e < edges; e++) {
     const edge = place ? place[e] : e;
     const at = edge * EDGE;
