@@ -3,6 +3,7 @@ import { binEdgesExact } from './bin-runs.ts';
 import { CHANNEL_BLOCK_MS, type ChannelSignatureBuilder, type ChannelSignatures } from './channel-signature.ts';
 import type { BleChain } from './co-location.ts';
 import type { BleLinkableAddress } from './linkage.ts';
+import type { BleReceiverIds, BleRssiValues } from './event-columns.ts';
 import type { BleEventGroups } from './observation-store.ts';
 
 /**
@@ -146,7 +147,7 @@ export function receiverFloors(events: BleEventGroups, receivers: number): Float
 const FLOOR_BLOCK = 8192;
 
 /** Lowers each receiver's floor to the weakest RSSI among events from..to−1 (NaN never lowers it). */
-function lowerFloors(rssiOf: Float64Array, receiverOf: Int32Array, from: number, to: number, floors: Float64Array): void {
+function lowerFloors(rssiOf: BleRssiValues, receiverOf: BleReceiverIds, from: number, to: number, floors: Float64Array): void {
   // Two events per turn: the optimized code checks each array once per turn of the loop.
   let index = from;
   for (; index + 1 < to; index += 2) {
