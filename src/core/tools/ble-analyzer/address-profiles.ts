@@ -1,4 +1,5 @@
 import type { BleObservationStore } from './observation-store.ts';
+import type { BleReceiverIds, BleRssiValues } from './event-columns.ts';
 import { BleGrowableFloat64, BleGrowableInt32 } from './growable.ts';
 import { selectKth } from './quickselect.ts';
 
@@ -208,8 +209,8 @@ export function buildAddressProfiles(store: BleObservationStore): BleAddressProf
  */
 class AddressProfiler {
   private readonly time: Float64Array;
-  private readonly receiverOf: Int32Array;
-  private readonly rssiOf: Float64Array;
+  private readonly receiverOf: BleReceiverIds;
+  private readonly rssiOf: BleRssiValues;
   private readonly payloadOf: Int32Array;
   private readonly perReceiverCount: Int32Array;
   private readonly headSum: Float64Array;

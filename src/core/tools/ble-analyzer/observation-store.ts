@@ -1,5 +1,6 @@
 import { parseBleAddress } from './ah.ts';
 import type { BleCodedColumn } from './column-access.ts';
+import type { BleReceiverIds, BleRssiValues } from './event-columns.ts';
 import { BleGrowableFloat64, BleGrowableInt32 } from './growable.ts';
 import { BlePayloadColumns, readPayloadFeatures, type BlePayloadFeatures } from './payload-features.ts';
 import { BleSignatureTable } from './signature-table.ts';
@@ -23,8 +24,9 @@ export const BLE_ROLES = 4;
 export interface BleEventGroups {
   start: Int32Array;
   time: Float64Array;
-  receiver: Int32Array;
-  rssi: Float64Array;
+  /** Narrow where nothing is lost (event-columns.ts). */
+  receiver: BleReceiverIds;
+  rssi: BleRssiValues;
   payload: Int32Array;
   /** Channel index (37–39 for the primary advertising channels); 255 where the capture does not say. */
   channel: Uint8Array;

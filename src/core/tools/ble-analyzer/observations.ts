@@ -1,6 +1,7 @@
 import type { RecordBatch } from 'apache-arrow';
 import type { SelectedBatch } from '../../data/selection-types.ts';
 import { BleCodeScratch, bleCodedColumn, bleCodedColumnWithNullBits, bleColumnAllNull, BleCodedColumn, BleEntryTexts, bleFalseBits, bleNumberColumn, markNulls } from './column-access.ts';
+import { fitsFloat32, receiverIds, rssiValues } from './event-columns.ts';
 import { BLE_NO_CHANNEL, BLE_VOTE, BleObservationStore, type BleEventGroups } from './observation-store.ts';
 import { BlePayloadColumns } from './payload-features.ts';
 import { BlePayloadTemplates } from './payload-templates.ts';
@@ -75,6 +76,8 @@ export class BleScanner {
   private readonly receiverCache = new WeakMap<object, Int32Array>();
   private readonly payloadCache = new WeakMap<object, Int32Array>();
   private unknownReceiver = -1;
+  /** Whether every RSSI value scanned so far fits a 32-bit float exactly (event-columns.ts). */
+  private rssiFitsFloat32 = true;
   private readonly entryTexts = new BleEntryTexts();
   private readonly templates = new BlePayloadTemplates();
   private readonly advertiserScratch = new BleCodeScratch();
@@ -125,6 +128,7 @@ export class BleScanner {
     const signature = bleCodedColumnWithNullBits(batch, 'payload_signature');
 
     const rows = batch.numRows;
+    if (rssi && this.rssiFitsFloat32) this.rssiFitsFloat32 = fitsFloat32(rssi, rows);
     const roleOf = derivedCodes(this.roleCache, advType, roleOfAdvType);
     const voteOf = derivedCodes(this.typeCache, addrType, (text) => VOTE_OF_TYPE_NAME[text] ?? -1);
     const batchColumns: BatchColumns = {
@@ -175,8 +179,8 @@ export class BleScanner {
     const groups: BleEventGroups = {
       start,
       time: new Float64Array(events),
-      receiver: new Int32Array(events),
-      rssi: new Float64Array(events),
+      receiver: receiverIds(events, this.largestReceiverId()),
+      rssi: rssiValues(events, this.rssiFitsFloat32),
       payload: new Int32Array(events),
       channel: new Uint8Array(events),
     };
@@ -211,6 +215,18 @@ export class BleScanner {
   noReceiver(): number {
     if (this.unknownReceiver < 0) this.unknownReceiver = this.namedReceiver('(unknown receiver)');
     return this.unknownReceiver;
+  }
+
+  /**
+   * At least the largest receiver id the second pass can give: the ids given so far, one more
+   * per receiver code not met yet, and "(unknown receiver)".
+   */
+  private largestReceiverId(): number {
+    const maps = new Set<Int32Array>();
+    for (const { columns } of this.scanned) maps.add(columns.receiverMap);
+    let unmet = 0;
+    for (const map of maps) for (let code = 0; code < map.length; code++) if (map[code] === -2) unmet++;
+    return this.store.receiverNames.length + unmet;
   }
 
   /** Per code space, the global id of each code (-2 = not yet). */

@@ -18,6 +18,12 @@ export class BleSignatureTable {
   private readonly from = new BleGrowableInt32(256);
   private readonly to = new BleGrowableInt32(256);
   private readonly texts: Array<string | undefined> = [];
+  /**
+   * The hash's starting value, drawn per table: signatures come from the capture, and a capture
+   * built so that its signatures collide under a known seed would make every lookup a long probe.
+   * Ids follow first sight, so the seed never shows in a result.
+   */
+  private readonly seed = (Math.random() * 2 ** 32) | 0;
 
   get size(): number {
     return this.texts.length;
@@ -28,7 +34,7 @@ export class BleSignatureTable {
    * when a byte is not ASCII, since those bytes are not the text's code units.
    */
   idOfAscii(bytes: Uint8Array, from: number, to: number): number {
-    let hash = HASH_SEED;
+    let hash = this.seed;
     for (let index = from; index < to; index++) {
       const byte = bytes[index];
       if (byte >= 0x80) return -1;
@@ -44,7 +50,7 @@ export class BleSignatureTable {
 
   /** The id of `text`, made if new. */
   idOfText(text: string): number {
-    let hash = HASH_SEED;
+    let hash = this.seed;
     for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), HASH_PRIME);
     const mask = this.slots.length - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
@@ -106,8 +112,7 @@ export class BleSignatureTable {
   }
 }
 
-/** FNV-1a's offset basis and prime (32-bit), over code units rather than bytes. */
-const HASH_SEED = 0x811c9dc5 | 0;
+/** FNV-1a's prime (32-bit), over code units rather than bytes, from a random start. */
 const HASH_PRIME = 0x01000193;
 
 /** ASCII bytes as a string, in pieces of at most 256 (bleAsciiText's limit). */
