@@ -6,7 +6,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { RecordBatch } from 'apache-arrow';
-import { analyzeBle, generateBleBenchmarkInput, type BleAnalysisOptions } from '../src/core/index.ts';
+import { analyzeBle, generateBleBenchmarkInput } from '../src/core/index.ts';
+import { bleAnalysisOptions } from '../src/core/tools/ble-analyzer/test-support.ts';
 
 export interface AnalyzerBenchRequest {
   seed: number;
@@ -107,13 +108,7 @@ function run(request: AnalyzerBenchRequest): AnalyzerBenchResult {
     rowCount: capture.table.numRows,
   };
   const dictionarySize = batches[0].getChild('advertiser_addr')!.data[0].dictionary!.length;
-  const options: BleAnalysisOptions = {
-    mode: 'both',
-    linkageWindowS: 180,
-    minObservationCount: 25,
-    rotationModel: 'spec_default',
-    addressColumns: { advertiser: 'advertiser_addr', initiator: 'initiator_addr', scanner: 'scanner_addr' },
-  };
+  const options = bleAnalysisOptions();
 
   for (const name of SCANNED_COLUMNS) if (!batches[0].getChild(name)) throw new Error(`benchmark input lacks column ${name}`);
   const floorRuns: number[] = [];

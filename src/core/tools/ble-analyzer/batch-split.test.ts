@@ -2,20 +2,12 @@ import fc from 'fast-check';
 import type { RecordBatch } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { SelectedData } from '../../data/selection-types.ts';
-import type { BleAnalysisOptions } from './analysis-types.ts';
 import { analyzeBle } from './analyze.ts';
-import { bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './test-support.ts';
+import { bleAnalysisOptions, bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './test-support.ts';
 
 const T0 = 1_712_131_200_000;
 const S = 1000;
-const options: BleAnalysisOptions = {
-  mode: 'both',
-  linkageWindowS: 120,
-  minObservationCount: 10,
-  rotationModel: 'spec_default',
-  addressColumns: { advertiser: 'advertiser_addr', initiator: 'initiator_addr', scanner: 'scanner_addr' },
-  includeCandidates: true,
-};
+const options = bleAnalysisOptions({ linkageWindowS: 120, minObservationCount: 10, includeCandidates: true });
 
 // Two receivers, rotating RPAs, a public beacon, a sparse address, a scanner and CRC-bad rows.
 const rows: BleTestRow[] = [

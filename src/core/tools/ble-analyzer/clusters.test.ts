@@ -1,21 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { BleAddressProfile } from './address-profiles.ts';
-import type { BleAnalysisOptions } from './analysis-types.ts';
 import { analyzeBle } from './analyze.ts';
 import { buildChains, buildClusters } from './clusters.ts';
 import type { BleHandoffFactors, BleLinkableAddress, BleScoredPairs } from './linkage.ts';
-import { bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './test-support.ts';
+import { bleAnalysisOptions, bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './test-support.ts';
 
 const T0 = 1_712_131_200_000;
 const S = 1000;
-const options: BleAnalysisOptions = {
-  mode: 'both',
-  linkageWindowS: 180,
-  minObservationCount: 25,
-  rotationModel: 'spec_default',
-  addressColumns: { advertiser: 'advertiser_addr', initiator: 'initiator_addr', scanner: 'scanner_addr' },
-  includeCandidates: true,
-};
+const options = bleAnalysisOptions({ includeCandidates: true });
 
 function linkable(address: string, firstMs: number, lastMs: number): BleLinkableAddress {
   const profile: BleAddressProfile = {

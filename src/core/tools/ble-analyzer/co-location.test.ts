@@ -2,18 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { generateBleScenario } from '../../demo/ble-scenario/generate-ble-scenario.ts';
 import { classifyChange } from '../../manifests/classify-change.ts';
 import type { SelectedData } from '../../data/selection-types.ts';
-import type { BleAnalysisOptions } from './analysis-types.ts';
 import { analyzeBle } from './analyze.ts';
+import { bleAnalysisOptions } from './test-support.ts';
 import { bleAddressAnalyzerManifest, bleAnalyzerOutputSchema } from './manifest.ts';
 
-const OPTIONS: BleAnalysisOptions = {
-  mode: 'both',
-  linkageWindowS: 180,
-  minObservationCount: 25,
-  rotationModel: 'spec_default',
-  addressColumns: { advertiser: 'advertiser_addr', initiator: 'initiator_addr', scanner: 'scanner_addr' },
-  includeCandidates: true,
-};
+const OPTIONS = bleAnalysisOptions({ includeCandidates: true });
 
 function scenario(name: string, seed: number) {
   const generated = generateBleScenario({ seed, scenario: name });

@@ -7,18 +7,11 @@ import { linkAddresses, sweepCandidates, type BleLinkableAddress } from './linka
 import { BleHandoffTexts } from './handoff-description.ts';
 import { BleScanner } from './observations.ts';
 import { bleRotationModel } from './rotation-model.ts';
-import { bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './test-support.ts';
+import { bleAnalysisOptions, bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './test-support.ts';
 
 const T0 = 1_712_131_200_000;
 const S = 1000;
-const options: BleAnalysisOptions = {
-  mode: 'both',
-  linkageWindowS: 180,
-  minObservationCount: 25,
-  rotationModel: 'spec_default',
-  addressColumns: { advertiser: 'advertiser_addr', initiator: 'initiator_addr', scanner: 'scanner_addr' },
-  includeCandidates: true,
-};
+const options = bleAnalysisOptions({ includeCandidates: true });
 
 function analyze(rows: BleTestRow[], overrides: Partial<BleAnalysisOptions> = {}) {
   const sorted = [...rows].sort((a, b) => a.ts - b.ts);

@@ -9,20 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import expected from '../../data/ble/__fixtures__/tshark-expected.json';
 import { importBleCapture } from '../../data/ble/ble-importer.ts';
-import type { AddressType, BleAnalysisOptions } from './analysis-types.ts';
+import type { AddressType } from './analysis-types.ts';
 import { classifyRandomBits } from './address-bits.ts';
 import { parseBleAddress } from './ah.ts';
 import { analyzeBle } from './analyze.ts';
-import { selectAllRows } from './test-support.ts';
+import { bleAnalysisOptions, selectAllRows } from './test-support.ts';
 
 const CAPTURES = fileURLToPath(new URL('../../../../../shared/captures/ble/', import.meta.url));
-const options: BleAnalysisOptions = {
-  mode: 'both',
-  linkageWindowS: 180,
-  minObservationCount: 1,
-  rotationModel: 'spec_default',
-  addressColumns: { advertiser: 'advertiser_addr', initiator: 'initiator_addr', scanner: 'scanner_addr' },
-};
+const options = bleAnalysisOptions({ minObservationCount: 1 });
 
 interface AddressList {
   list?: string[];

@@ -1,5 +1,6 @@
 import { Bool, Dictionary, Float64, Int32, Int8, Table, Uint8, Utf8, vectorFromArray } from 'apache-arrow';
 import type { SelectedData } from '../../data/selection-types.ts';
+import type { BleAnalysisOptions } from './analysis-types.ts';
 
 /** Every row of a table selected, one entry per record batch (for tests and benchmarks). */
 export function selectAllRows(captureId: string, table: Table): SelectedData {
@@ -8,6 +9,21 @@ export function selectAllRows(captureId: string, table: Table): SelectedData {
     return { captureId, batch, mask, selectedCount: batch.numRows };
   });
   return { batches, rowCount: table.numRows };
+}
+
+/**
+ * The analysis as the tool runs it by default (both modes, a 180 s window, 25 packets at least,
+ * the specification's rotation model, the normalized address columns), with `overrides`.
+ */
+export function bleAnalysisOptions(overrides: Partial<BleAnalysisOptions> = {}): BleAnalysisOptions {
+  return {
+    mode: 'both',
+    linkageWindowS: 180,
+    minObservationCount: 25,
+    rotationModel: 'spec_default',
+    addressColumns: { advertiser: 'advertiser_addr', initiator: 'initiator_addr', scanner: 'scanner_addr' },
+    ...overrides,
+  };
 }
 
 /** One hand-written advertising record for tests. */
