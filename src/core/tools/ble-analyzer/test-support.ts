@@ -12,8 +12,9 @@ export function selectAllRows(captureId: string, table: Table): SelectedData {
 }
 
 /**
- * The analysis as the tool runs it by default (both modes, a 180 s window, 25 packets at least,
- * the specification's rotation model, the normalized address columns), with `overrides`.
+ * The analysis options the tests and the bench start from (both modes, a 180 s window, at least
+ * 25 packets, the specification's rotation model, the normalized address columns), with
+ * `overrides` in place of any of them.
  */
 export function bleAnalysisOptions(overrides: Partial<BleAnalysisOptions> = {}): BleAnalysisOptions {
   return {
