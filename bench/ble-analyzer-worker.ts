@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { RecordBatch } from 'apache-arrow';
 import { analyzeBle, generateBleBenchmarkInput } from '../src/core/index.ts';
-import { bleAnalysisOptions } from '../src/core/tools/ble-analyzer/test-support.ts';
+import { bleAnalysisOptions } from '../src/core/tools/ble-analyzer/shared/test-support.ts';
 
 export interface AnalyzerBenchRequest {
   seed: number;
@@ -37,7 +37,7 @@ export interface AnalyzerBenchResult {
   peak_rss_mb: number;
 }
 
-/** The columns the analyzer's row scan reads (src/core/tools/ble-analyzer/observations.ts). */
+/** The columns the analyzer's row scan reads (src/core/tools/ble-analyzer/scan/observations.ts, scan-rows.ts). */
 const SCANNED_COLUMNS = ['ts_ms', 'advertiser_addr', 'initiator_addr', 'scanner_addr', 'adv_type', 'advertiser_addr_type', 'tx_add', 'rx_add', 'rssi', 'crc_ok', 'receiver', 'payload_signature'] as const;
 
 /** A column's value buffer (codes for dictionary columns, bits for booleans) in the first record batch chunk. */

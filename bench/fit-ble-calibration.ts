@@ -1,6 +1,6 @@
 /**
  * `npm run fit:ble-calibration`: refits the analyzer's probability calibration
- * (src/core/tools/ble-analyzer/calibration.ts) and rewrites calibration-table.ts.
+ * (src/core/tools/ble-analyzer/calibration/calibration.ts) and rewrites calibration-table.ts.
  *
  * Tuning seeds only: every eval:ble grid row is generated with seeds 101–106 (eval:ble reports
  * on seeds 1–3, which the fit never sees), analysed without calibration, and each candidate
@@ -14,7 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyzeBle, generateBleScenario, parseIrk, type BleAnalysisOptions } from '../src/core/index.ts';
-import { fitIsotonic, type BleCalibrationTable } from '../src/core/tools/ble-analyzer/calibration.ts';
+import { fitIsotonic, type BleCalibrationTable } from '../src/core/tools/ble-analyzer/calibration/calibration.ts';
 import { BLE_EVAL_GRID } from './eval/ble-grid.ts';
 
 export const BLE_TUNING_SEEDS = [101, 102, 103, 104, 105, 106];
@@ -65,7 +65,7 @@ function main(): void {
     '};',
     '',
   ].join('\n');
-  const path = join(process.cwd(), 'src/core/tools/ble-analyzer/calibration-table.ts');
+  const path = join(process.cwd(), 'src/core/tools/ble-analyzer/calibration/calibration-table.ts');
   if (values.check) {
     const same = readFileSync(path, 'utf8') === text;
     console.log(same ? 'calibration table is up to date' : 'calibration table differs from a fresh fit');

@@ -13,7 +13,7 @@ import { address, btsnoopFile, hciAcl, hciCommand, pcapFile, withPhdr } from './
 import { BLE_METADATA, createBleImporter, importBleCapture } from './ble-importer.ts';
 import type { IdentityKey } from './identity-keys.ts';
 import type { ImportReport } from './import-report.ts';
-import { parseIrk, resolvesUnder } from '../../tools/ble-analyzer/ah.ts';
+import { parseIrk, resolvesUnder } from '../../tools/ble-analyzer/shared/ah.ts';
 
 const CAPTURES = fileURLToPath(new URL('../../../../../shared/captures/ble/', import.meta.url));
 

@@ -4,7 +4,7 @@
  */
 import { seededRandom, type SeededRandom } from '../seeded-random.ts';
 import { BleAddressPool } from './ble-address.ts';
-import { bleAhFor } from '../../tools/ble-analyzer/ah.ts';
+import { bleAhFor } from '../../tools/ble-analyzer/shared/ah.ts';
 import { buildProfileDevice, earbudsDevice, rotatingEpochs, trackerDevice, trackerLifetime, uniformBetween, watchDevice, type BleProfileContext, type BleProfileDevice } from './ble-device-profiles.ts';
 import type { BleDevicePlan, BleDeviceProfile, BleMotion, BleReceiverPlan, BleScenarioPlan, BleTravelGroup } from './ble-plan-types.ts';
 import type { BleScenarioConfig } from './ble-scenarios.ts';

@@ -5,7 +5,7 @@ import { CAPTURE_METADATA } from '../../data/capture.ts';
 import { stringColumn } from '../../data/columns.ts';
 import { bleParseAddress, truthRandomSubtype } from './ble-address.ts';
 import { generateBleBenchmarkInput } from './ble-benchmark-input.ts';
-import { parseIrk, resolvesUnder } from '../../tools/ble-analyzer/ah.ts';
+import { parseIrk, resolvesUnder } from '../../tools/ble-analyzer/shared/ah.ts';
 import { BLE_SLOT_MS, bleDeviceClock, blePacketTime } from './ble-advertising-clock.ts';
 import { BLE_MULTIPATH_CELL_M, bleMultipathGainDb } from './ble-multipath.ts';
 import { BLE_SCENARIO_NAMES } from './ble-scenarios.ts';

@@ -3,7 +3,7 @@ import type { ToolResult } from '../../contract/types.ts';
 import { bleExampleInvocation, correctedPlanExample, regressionExampleInvocation } from '../../examples/spec-examples.ts';
 import { testExecutor } from '../../executor/test-support.ts';
 import { compactJson, digestToolResult, genericDigest } from '../../tools/result-digest.ts';
-import { digestBleOutput } from '../../tools/ble-analyzer/digest.ts';
+import { digestBleOutput } from '../../tools/ble-analyzer/tool/digest.ts';
 import type { JsonObject } from '../../util/json.ts';
 import { modelContentOf } from './planner-session.ts';
 import { DEFAULT_PLANNER_SETTINGS } from './planner-settings.ts';

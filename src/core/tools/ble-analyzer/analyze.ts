@@ -1,23 +1,23 @@
 import type { ToolWarning } from '../../contract/tool-error.ts';
 import type { SelectedData } from '../../data/selection-types.ts';
-import type { ActivitySegment, AddressClassification, AddressCluster, AddressType, BleAnalysis, BleAnalysisOptions, LinkCandidate, TravelledTogether } from './analysis-types.ts';
-import { bleAhFor, resolvesUnder, type BleAhFunction } from './ah.ts';
-import { buildAddressProfiles, type BleAddressProfile, type BleProfileSegments } from './address-profiles.ts';
-import { classifyBleAddress, type BleClassInput } from './classify.ts';
-import { formatBleCount } from './count-format.ts';
-import { BleKeyedTexts } from './keyed-texts.ts';
-import { compareAscending } from './number-order.ts';
-import { itemsByKey } from './index-order.ts';
-import { BleTextPool } from './text-pool.ts';
-import { flatText } from './flat-text.ts';
-import { buildChains, buildClusters } from './clusters.ts';
-import { scoreChainPairs, type BleChainPair } from './co-location.ts';
-import { foldCorruptedAddresses } from './corruption.ts';
-import { selectKth } from './quickselect.ts';
-import { linkAddresses, type BleLinkableAddress, type BleLinks } from './linkage.ts';
-import type { BleObservationStore } from './observation-store.ts';
-import { BleScanner } from './observations.ts';
-import { BLE_NEUTRAL_ROTATION, bleRotationModel, describeLifetimeRange, learnRotationModel, type BleRotationModel } from './rotation-model.ts';
+import type { ActivitySegment, AddressClassification, AddressCluster, AddressType, BleAnalysis, BleAnalysisOptions, LinkCandidate, TravelledTogether } from './shared/analysis-types.ts';
+import { bleAhFor, resolvesUnder, type BleAhFunction } from './shared/ah.ts';
+import { buildAddressProfiles, type BleAddressProfile, type BleProfileSegments } from './profile/address-profiles.ts';
+import { classifyBleAddress, type BleClassInput } from './classify/classify.ts';
+import { formatBleCount } from './shared/count-format.ts';
+import { BleKeyedTexts } from './shared/keyed-texts.ts';
+import { compareAscending } from './shared/number-order.ts';
+import { itemsByKey } from './shared/index-order.ts';
+import { BleTextPool } from './shared/text-pool.ts';
+import { flatText } from './shared/flat-text.ts';
+import { buildChains, buildClusters } from './cluster/clusters.ts';
+import { scoreChainPairs, type BleChainPair } from './co-location/co-location.ts';
+import { foldCorruptedAddresses } from './profile/corruption.ts';
+import { selectKth } from './shared/quickselect.ts';
+import { linkAddresses, type BleLinkableAddress, type BleLinks } from './handoff/linkage.ts';
+import type { BleObservationStore } from './scan/observation-store.ts';
+import { BleScanner } from './scan/observations.ts';
+import { BLE_NEUTRAL_ROTATION, bleRotationModel, describeLifetimeRange, learnRotationModel, type BleRotationModel } from './classify/rotation-model.ts';
 
 /**
  * The whole analysis: scan → per-address profiles → corruption folding → classification →

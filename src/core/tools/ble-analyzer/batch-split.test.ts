@@ -3,7 +3,7 @@ import type { RecordBatch } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { SelectedData } from '../../data/selection-types.ts';
 import { analyzeBle } from './analyze.ts';
-import { bleAnalysisOptions, bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './test-support.ts';
+import { bleAnalysisOptions, bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from './shared/test-support.ts';
 
 const T0 = 1_712_131_200_000;
 const S = 1000;

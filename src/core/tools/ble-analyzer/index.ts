@@ -9,12 +9,12 @@ export type {
   ActivitySegment,
   RotationModelReport,
   BleAnalysis,
-} from './analysis-types.ts';
-export { ah, bleAhFor, parseIrk, resolvesUnder, parseBleAddress, formatBleAddress } from './ah.ts';
-export type { BleAhFunction } from './ah.ts';
-export { classifyRandomBits } from './address-bits.ts';
-export type { BleBitVerdict } from './address-bits.ts';
+} from './shared/analysis-types.ts';
+export { ah, bleAhFor, parseIrk, resolvesUnder, parseBleAddress, formatBleAddress } from './shared/ah.ts';
+export type { BleAhFunction } from './shared/ah.ts';
+export { classifyRandomBits } from './classify/address-bits.ts';
+export type { BleBitVerdict } from './classify/address-bits.ts';
 export { analyzeBle } from './analyze.ts';
-export { bleAddressAnalyzerTool, parseBleAnalyzerArguments, checkBleAnalyzerArguments, bleAnalysisSummary } from './ble-tool.ts';
-export { bleAddressAnalyzerManifest, bleAnalyzerInputSchema, bleAnalyzerOutputSchema } from './manifest.ts';
-export { bleRotationModel } from './rotation-model.ts';
+export { bleAddressAnalyzerTool, parseBleAnalyzerArguments, checkBleAnalyzerArguments, bleAnalysisSummary } from './tool/ble-tool.ts';
+export { bleAddressAnalyzerManifest, bleAnalyzerInputSchema, bleAnalyzerOutputSchema } from './tool/manifest.ts';
+export { bleRotationModel } from './classify/rotation-model.ts';

@@ -9,11 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import expected from '../../data/ble/__fixtures__/tshark-expected.json';
 import { importBleCapture } from '../../data/ble/ble-importer.ts';
-import type { AddressType } from './analysis-types.ts';
-import { classifyRandomBits } from './address-bits.ts';
-import { parseBleAddress } from './ah.ts';
+import type { AddressType } from './shared/analysis-types.ts';
+import { classifyRandomBits } from './classify/address-bits.ts';
+import { parseBleAddress } from './shared/ah.ts';
 import { analyzeBle } from './analyze.ts';
-import { bleAnalysisOptions, selectAllRows } from './test-support.ts';
+import { bleAnalysisOptions, selectAllRows } from './shared/test-support.ts';
 
 const CAPTURES = fileURLToPath(new URL('../../../../../shared/captures/ble/', import.meta.url));
 const options = bleAnalysisOptions({ minObservationCount: 1 });

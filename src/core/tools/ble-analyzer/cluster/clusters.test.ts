@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { BleAddressProfile } from '../profile/address-profiles.ts';
+import { analyzeBle } from '../analyze.ts';
+import { buildChains, buildClusters } from './clusters.ts';
+import type { BleHandoffFactors, BleLinkableAddress, BleScoredPairs } from '../handoff/linkage.ts';
+import { bleAnalysisOptions, bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from '../shared/test-support.ts';
+
+const T0 = 1_712_131_200_000;
+const S = 1000;
+const options = bleAnalysisOptions({ includeCandidates: true });
+
+function linkable(address: string, firstMs: number, lastMs: number): BleLinkableAddress {
+  const profile: BleAddressProfile = {
+    id: 0,
+    count: 100,
+    firstMs,
+    lastMs,
+    advIntervalS: 1,
+    dominantPayload: -1,
+    headPayload: -1,
+    tailPayload: -1,
+    dominantShare: 1,
+    distinctPayloads: 0,
+  };
+  return { profile, address, type: 'rpa', irk: -1 };
+}
+
+/** Scored pairs from [earlier, later, probability] triples. */
+function scored(...edges: Array<[number, number, number]>): BleScoredPairs {
+  return {
+    earlier: Int32Array.from(edges, ([earlier]) => earlier),
+    later: Int32Array.from(edges, ([, later]) => later),
+    probability: Float64Array.from(edges, ([, , probability]) => probability),
+  };
+}
+
+/** Hand-offs without described factors. */
+const noFactors: BleHandoffFactors = { described: () => false, appendClusterTexts: () => undefined };
+
+describe('buildChains and buildClusters', () => {
+  it('breaks ties between equally likely hand-offs by the addresses’ collation, whatever order they are listed in', () => {
+    // Two earlier addresses compete for one successor with the same probability: the one that
+    // collates first (AA… before BB…) wins, listed first or not.
+    for (const listed of [
+      ['AA:00:00:00:00:01', 'BB:00:00:00:00:01', 'CC:00:00:00:00:01'],
+      ['BB:00:00:00:00:01', 'AA:00:00:00:00:01', 'CC:00:00:00:00:01'],
+    ]) {
+      const addresses = [linkable(listed[0], 0, 1000), linkable(listed[1], 0, 1000), linkable(listed[2], 2000, 3000)];
+      const chained = buildChains(addresses, scored([0, 2, 0.9], [1, 2, 0.9], [0, 1, 0.4]));
+      expect([...chained.kept].map((kept) => addresses[chained.pairs.earlier[kept]].address)).toEqual(['AA:00:00:00:00:01']);
+      const clusters = buildClusters(addresses, chained, [], [], noFactors);
+      expect(clusters.map((cluster) => cluster.addresses)).toEqual([['AA:00:00:00:00:01', 'CC:00:00:00:00:01']]);
+    }
+  });
+
+  it('says a payload signature was carried across all addresses exactly when every hand-off reports the same signature', () => {
+    const rows: BleTestRow[] = [
+      // One phone keeps its payload token through two rotations…
+      ...bleTestStream('7A:4C:21:9D:10:EF', T0 + 10 * S, T0 + 910 * S, 1000, { rssi: -62, payload: 'phone-token-1' }),
+      ...bleTestStream('61:D2:88:3C:A4:19', T0 + 911 * S, T0 + 1790 * S, 1000, { rssi: -62, payload: 'phone-token-1' }),
+      ...bleTestStream('52:11:22:33:44:55', T0 + 1791 * S, T0 + 2700 * S, 1000, { rssi: -62, payload: 'phone-token-1' }),
+      // … another changes it at the second one.
+      ...bleTestStream('4B:4C:21:9D:10:EF', T0 + 20 * S, T0 + 920 * S, 1000, { rssi: -80, payload: 'watch-token-1', receiver: 'rx-2' }),
+      ...bleTestStream('6C:D2:88:3C:A4:19', T0 + 921 * S, T0 + 1800 * S, 1000, { rssi: -80, payload: 'watch-token-1', receiver: 'rx-2' }),
+      ...bleTestStream('5D:11:22:33:44:55', T0 + 1801 * S, T0 + 2710 * S, 1000, { rssi: -80, payload: 'watch-token-2', receiver: 'rx-2' }),
+    ].sort((a, b) => a.ts - b.ts);
+    const analysis = analyzeBle(selectAllRows('test', bleTestTable(rows)), options);
+    expect(analysis.clusters).toHaveLength(2);
+    const payloadFactor = (earlier: string, later: string) =>
+      analysis.candidates.find((candidate) => candidate.earlier === earlier && candidate.later === later)?.factors.find((factor) => factor.startsWith('payload_signature_match: '));
+    const outcomes = new Set<boolean>();
+    for (const cluster of analysis.clusters) {
+      const handOffs = (cluster.chains ?? []).flatMap((chain) => chain.slice(1).map((later, index) => payloadFactor(chain[index], later)));
+      expect(handOffs.every((factor) => factor !== undefined)).toBe(true);
+      const allSame = handOffs.every((factor) => factor!.startsWith('payload_signature_match: same payload signature'));
+      outcomes.add(allSame);
+      const line = cluster.rationale.find((text) => text.startsWith('payload_signature_match: '));
+      expect(line).toBe(
+        allSame
+          ? `payload_signature_match: identical payload signature carried across all ${cluster.addresses.length} addresses`
+          : `payload_signature_match: ${handOffs.map((factor) => factor!.slice('payload_signature_match: '.length)).join('; ')}`,
+      );
+    }
+    // Both branches were exercised.
+    expect([...outcomes].sort()).toEqual([false, true]);
+  });
+});

@@ -1,0 +1,708 @@
+import { calibrated } from '../calibration/calibration.ts';
+import { advertisingClockEvidence, type AdvertisingClockEvidence } from './advertising-clock.ts';
+import { channelSignatureEvidence, ChannelSignatureBuilder, type ChannelSignatureEvidence } from './channel-signature.ts';
+import { coRotationLogOdds, gaussianLogDensity } from './co-location-math.ts';
+import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel, type BleMaskedBins } from './co-location-candidates.ts';
+import type { BleHandoffCrowd } from './co-rotation.ts';
+import type { BleEventGroups } from '../scan/observation-store.ts';
+import type { BleLinkableAddress } from '../handoff/linkage.ts';
+import { BIN_MS, buildSeries, maskedBinsFor, type ChainSeries } from './co-location-series.ts';
+import { activeAt, mostOverlapping } from './co-location-members.ts';
+import { CO_LOCATION_PRIOR_MAX, fitPriorRates, posteriorsOf } from './co-location-priors.ts';
+import { selectKth } from '../shared/quickselect.ts';
+import { lowerBoundFloat64, upperBoundFloat64 } from '../shared/sorted-search.ts';
+
+/**
+ * Co-location linkage: joins hand-off chains that run at the same time into one device (the
+ * advertising sets of one phone), and tells them apart from distinct devices that travel
+ * together (a phone and its watch, earbuds or tag).
+ *
+ * Each chain (an advertising set followed through its hand-offs) gets an RSSI series per
+ * receiver in BIN_MS bins. For every pair of chains active together for at least
+ * MIN_OVERLAP_MS that the candidate screen keeps (co-location-candidates.ts: pairs with some
+ * evidence for either relation), three hypotheses are weighed with naive-Bayes log-likelihoods:
+ *   S  one device (two sets of one radio),
+ *   T  two devices that travel together (same path, separate radios),
+ *   U  unrelated devices.
+ * The terms (each reported by name with its S-vs-U and T-vs-U log-odds):
+ *   - `co_rotation`: hand-offs of both chains that fall within a couple of seconds of each
+ *     other. One coincidence is weak in a crowd; a repeat is strong. Sets of a phone either
+ *     rotate together or each on its own timer, so S is a mixture of "synchronized" and "chance".
+ *   - `tx_offset_consistency`: the RSSI difference between the two chains, receiver by
+ *     receiver. One radio with a fixed per-set TX-power offset gives the same difference on
+ *     every receiver (what separates sets of one device from companions: a companion's antenna
+ *     sits elsewhere on the body, so its shadowing per receiver is its own). Needs two receivers.
+ *   - `tx_offset_level`: the size of that difference (per-set offsets are a few dB).
+ *   - `rssi_covariation`: correlation of the two time-aligned series per receiver after each
+ *     chain's own mean (its TX-power offset) is removed: co-moving chains (S or T) rise and fall
+ *     together; one moving and the other not is evidence against both, the stronger the more the
+ *     moving one swings beyond the still one's spread (a phone's sets move together).
+ *   - `blind_spot`: a receiver that hears one chain well and never the other though the other's
+ *     level there would be comfortably above sensitivity (against S; common for T and U).
+ *   - `channel_signature`: the RSSI pattern across the three advertising channels per receiver
+ *     (frequency-selective multipath, a property of the antenna's spot: shared by the sets of
+ *     one device, not by a companion or a stranger; channel-signature.ts).
+ *   - `advertising_clock`: one link layer schedules all of a device's sets on one 625 µs slot
+ *     grid, so their packets' time differences line up modulo 625 µs; a companion's or a
+ *     stranger's do not (advertising-clock.ts; needs sub-millisecond timestamps, which each chain
+ *     must show it has).
+ * Priors: a chain has at most a couple of sibling sets among the chains active with it (the
+ * rates are fitted to the capture: co-location-priors.ts).
+ */
+
+/** At most this many bins of an overlap are compared. */
+const MAX_BINS = 60;
+/** Whole-chain level differences that disagree across receivers by more than this (dB) are not compared further. */
+const SCREEN_SPREAD_DB = 25;
+/** Chains must be active together this long to be compared, ms. */
+const MIN_OVERLAP_MS = 60_000;
+/** Receivers weaker than this are near the edge of hearing; blind-spot evidence needs margin above it. */
+const COMFORTABLE_DBM = -86;
+/** Spread of the per-receiver RSSI difference: one radio (noise only), companions (own shadowing), unrelated. */
+const LEVEL_SD = { S: 0.3, T: 6, U: 10 } as const;
+/** The smallest measurement noise of a receiver's mean difference (RSSI is read in whole dB). */
+const LEVEL_FLOOR_DB = 0.4;
+/** Size of the mean RSSI difference: per-set TX offsets are a few dB; other devices differ more. */
+const OFFSET_SD = { S: 6, T: 10, U: 12 } as const;
+/** A bin series with a standard deviation above this (dB) moves; below it, it is fading noise. */
+const MOVING_SD_DB = 3;
+/** Receivers where the weaker chain's mean is within this of the receiver's weakest packets are censored. */
+const CENSOR_MARGIN_DB = 10;
+
+export type BleCoLocationTermName = 'co_rotation' | 'tx_offset_consistency' | 'tx_offset_level' | 'rssi_covariation' | 'blind_spot' | 'channel_signature' | 'advertising_clock' | 'prior';
+
+export interface BleCoLocationTerm {
+  name: BleCoLocationTermName;
+  /** Log-likelihood ratio of "one device" vs "unrelated". */
+  llrSame: number;
+  /** Log-likelihood ratio of "travelled together" vs "unrelated". */
+  llrTravel: number;
+  text: string;
+}
+
+/** A scored pair of concurrent chains. */
+export interface BleChainPair {
+  a: number;
+  b: number;
+  /** P(one device). */
+  same: number;
+  /** P(two devices travelling together). */
+  travel: number;
+  overlapFromMs: number;
+  overlapToMs: number;
+  /** The members of each chain that overlap the most (the pair reported as a candidate). */
+  memberA: number;
+  memberB: number;
+  /** Log-odds terms; filled for pairs reported (same or travel ≥ DESCRIBE_ABOVE). */
+  terms: BleCoLocationTerm[] | undefined;
+}
+
+export interface BleChain {
+  /** Linkable address indices in time order. */
+  members: number[];
+  firstMs: number;
+  lastMs: number;
+}
+
+
+const DESCRIBE_ABOVE = 0.01;
+/**
+ * Pairs whose other evidence is this far against "one device" (log-odds, before the prior of
+ * about −3.5) skip the channel pattern and the advertising clock: together those add at most
+ * about +8 for a pair that needs them, not enough to lift such a pair to a probability that
+ * changes a cluster.
+ */
+const LATE_TERMS_SCREEN_LOG_ODDS = -6;
+/** Per-bin differences kept per receiver (a pair's sampled bins: fewer than 2 · MAX_BINS). */
+const SCRATCH_PER_RECEIVER = 256;
+
+/**
+ * Per-receiver working arrays of `scorePair`, made once and reused (every field is written for
+ * every receiver before it is read). `diffVar` is each receiver's measurement noise.
+ */
+function perReceiverScratch(receivers: number) {
+  return {
+    receivers,
+    diff: new Float64Array(receivers),
+    diffVar: new Float64Array(receivers),
+    common: new Int32Array(receivers),
+    /** Common bins where both chains are comfortably above the receiver's sensitivity (their differences are in `differences`). */
+    clean: new Int32Array(receivers),
+    comfortable: new Uint8Array(receivers),
+    onlyA: new Int32Array(receivers),
+    onlyB: new Int32Array(receivers),
+    levelA: new Float64Array(receivers),
+    levelB: new Float64Array(receivers),
+    /** The plain-variance floor of each receiver's `diffVar`. */
+    plainVar: new Float64Array(receivers),
+    /** receivers × SCRATCH_PER_RECEIVER per-bin differences. */
+    differences: new Float64Array(receivers * SCRATCH_PER_RECEIVER),
+    /** What the co-variation term read on each receiver (for the rationale): none, both moving or one. */
+    motion: new Uint8Array(receivers),
+    rho: new Float64Array(receivers),
+    bins: new Int32Array(receivers),
+    varianceA: new Float64Array(receivers),
+    varianceB: new Float64Array(receivers),
+    /** Receivers that heard one chain well and never the other (for the rationale): none, a or b. */
+    blindTo: new Uint8Array(receivers),
+  };
+}
+let PER_RECEIVER = perReceiverScratch(8);
+/** Hand-offs this far apart (ms) repeat a coincidence for any two devices on a fixed 15-minute timer. */
+const FIXED_PERIOD_MS = [885_000, 915_000] as const;
+/** The largest RSSI co-variation log-odds of one receiver (`scorePair` clamps each receiver's to it). */
+const COVARIATION_MAX = 2.5;
+/** The RSSI co-variation log-odds of a receiver where only one of the two chains moves. */
+const ONE_MOVING_LOG_ODDS = -0.7;
+/** Log-odds per doubling of the moving chain's RSSI spread beyond twice the still chain's (co-location-candidates.ts). */
+const SPREAD_CONTRAST_LOG_ODDS = -2;
+/** The score's constants, which the candidate-pair screen's estimate follows (co-location-candidates.ts). */
+const SCREEN_MODEL: BleCoLocationScreenModel = {
+  binMs: BIN_MS,
+  minOverlapMs: MIN_OVERLAP_MS,
+  screenSpreadDb: SCREEN_SPREAD_DB,
+  censorMarginDb: CENSOR_MARGIN_DB,
+  levelSd: LEVEL_SD,
+  levelFloorDb: LEVEL_FLOOR_DB,
+  offsetSd: OFFSET_SD,
+  movingSdDb: MOVING_SD_DB,
+  priorMax: CO_LOCATION_PRIOR_MAX,
+  maxBins: MAX_BINS,
+  oneMovingLogOdds: ONE_MOVING_LOG_ODDS,
+  spreadContrastLogOdds: SPREAD_CONTRAST_LOG_ODDS,
+  covariationMax: COVARIATION_MAX,
+  fixedPeriodMs: FIXED_PERIOD_MS,
+};
+
+function signed(value: number): string {
+  return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(1)}`;
+}
+
+
+const enum Motion {
+  None,
+  Both,
+  One,
+}
+
+const enum Blind {
+  None,
+  HeardA,
+  HeardB,
+}
+
+/**
+ * The evidence of the pair `scorePair` read last, term by term: the two sums, and what the
+ * rationale of a reported pair says (`describePair`), kept as numbers so that scoring a pair
+ * builds no strings (and the score's code has no paths that only the few reported pairs take).
+ */
+const EVIDENCE = {
+  logS: 0,
+  logT: 0,
+  rotation: { k: 0, m: 0, toleranceMs: 0, chance: 0, llr: 0 },
+  consistency: { heard: 0, offset: 0, squares: 0, llrSame: 0, llrTravel: 0 },
+  level: { heard: 0, offset: 0, llrSame: 0, llrTravel: 0 },
+  covariation: { receivers: 0, llr: 0 },
+  blind: { count: 0, llrSame: 0, llrTravel: 0 },
+  signature: undefined as ChannelSignatureEvidence | undefined,
+  clock: undefined as AdvertisingClockEvidence | undefined,
+};
+
+/**
+ * The evidence of one chain pair into EVIDENCE; false when no receiver heard both in the
+ * overlap (the pair is not compared).
+ */
+function scorePair(
+  sa: ChainSeries,
+  sb: ChainSeries,
+  /** The chains' places among the chains (the crowd's and the masked bins' index). */
+  chainA: number,
+  chainB: number,
+  /** Every chain's bin means with "heard" flags (co-location-candidates.ts made them for its screen). */
+  masked: BleMaskedBins,
+  events: BleEventGroups,
+  receivers: number,
+  fromMs: number,
+  toMs: number,
+  floors: Float64Array,
+  crowd: BleHandoffCrowd,
+): boolean {
+  const fromBin = Math.floor(fromMs / BIN_MS);
+  const toBin = Math.floor(toMs / BIN_MS);
+  // Long overlaps (chains alive together for an hour) are read at up to MAX_BINS evenly spaced
+  // bins: plenty for a median and a correlation, and the work per pair stays bounded.
+  const step = Math.max(1, Math.floor((toBin - fromBin + 1) / MAX_BINS));
+  const samples = Math.floor((toBin - fromBin) / step) + 1;
+  // The sums below read each chain's bins from fromBin on without bounds of their own.
+  if (fromBin < Math.max(sa.bin0, sb.bin0) || toBin >= Math.min(sa.bin0 + sa.bins, sb.bin0 + sb.bins)) throw new Error('co-location: a pair is scored over its overlap, which lies inside both chains');
+  // Per receiver: common bins, mean difference, correlation and motion of both series.
+  if (PER_RECEIVER.receivers < receivers) PER_RECEIVER = perReceiverScratch(receivers);
+  const { diff, diffVar, common, clean, comfortable, onlyA, onlyB, levelA, levelB, plainVar, differences, motion, rho: rhoOf, bins: binsOf, varianceA, varianceB, blindTo } = PER_RECEIVER;
+  const evidence = EVIDENCE;
+  let logS = 0;
+  let logT = 0;
+  let covariationS = 0;
+  let covariationT = 0;
+  let covariationReceivers = 0;
+  for (let r = 0; r < receivers; r++) {
+    motion[r] = Motion.None;
+    let n = 0;
+    let sumA = 0;
+    let sumB = 0;
+    let sumAA = 0;
+    let sumBB = 0;
+    let sumAB = 0;
+    let cleanCount = 0;
+    let sumCD = 0;
+    let sumCDD = 0;
+    // Near the receiver's sensitivity the weaker chain loses its weak packets and its bin mean
+    // reads high: only bins where both are comfortably above it say anything about the offset
+    // (a walker's chains are near the edge of a far receiver only part of the time). Bins are
+    // chosen by the pair's mean level less half their usual difference, not by each level:
+    // the mean's noise is independent of the difference's, so choosing by it does not bias the
+    // difference (choosing bins where the weaker chain happened to read high would).
+    const levelGap = Math.abs(sa.level[r] - sb.level[r]);
+    const comfortableLevel = floors[r] + CENSOR_MARGIN_DB + (Number.isNaN(levelGap) ? 0 : levelGap / 2);
+    let aOnly = 0;
+    let bOnly = 0;
+    let aOnlyLevel = 0;
+    let bOnlyLevel = 0;
+    // The overlap lies inside both chains (it starts and ends with one of them, checked above),
+    // so each sampled bin is one of each chain's. The sums take masked bins (a bin not heard reads 0 with
+    // flag 0): products with the flags add exact zeros where the old branches added nothing, so
+    // the loop has no branch on the data (whether a bin is heard, or clean, is not predictable),
+    // and a clean bin's difference is written in any case and kept by moving on by its flag.
+    const { values } = masked;
+    const stride = 2 * step;
+    let ia = (masked.at[chainA] + 2 * (r * sa.bins + fromBin - sa.bin0)) | 0;
+    let ib = (masked.at[chainB] + 2 * (r * sb.bins + fromBin - sb.bin0)) | 0;
+    const base = r * SCRATCH_PER_RECEIVER;
+    for (let sample = 0; sample < samples; sample++, ia += stride, ib += stride) {
+      const va = values[ia];
+      const heardA = values[ia + 1];
+      const vb = values[ib];
+      const heardB = values[ib + 1];
+      const both = heardA * heardB;
+      n += both;
+      // va · heardB is va or a zero, and times va the same as va · va · heardB (a bin B missed adds +0 either way).
+      const aWhereB = va * heardB;
+      const bWhereA = vb * heardA;
+      sumA += aWhereB;
+      sumB += bWhereA;
+      sumAA += aWhereB * va;
+      sumBB += bWhereA * vb;
+      sumAB += va * vb;
+      // 0 or 1, an integer (the store's index below stays one).
+      const isClean = +(both > 0) & +((va + vb) / 2 >= comfortableLevel);
+      const d = va - vb;
+      differences[base + cleanCount] = d;
+      cleanCount += isClean;
+      sumCD += d * isClean;
+      sumCDD += d * d * isClean;
+      aOnly += heardA - both;
+      aOnlyLevel += va * (heardA - both);
+      bOnly += heardB - both;
+      bOnlyLevel += vb * (heardB - both);
+    }
+    common[r] = n;
+    clean[r] = cleanCount;
+    diff[r] = 0;
+    diffVar[r] = 0;
+    comfortable[r] = 0;
+    onlyA[r] = aOnly;
+    onlyB[r] = bOnly;
+    levelA[r] = aOnly > 0 ? aOnlyLevel / aOnly : Number.NaN;
+    levelB[r] = bOnly > 0 ? bOnlyLevel / bOnly : Number.NaN;
+    if (n === 0) continue;
+    const meanA = sumA / n;
+    const meanB = sumB / n;
+    // The median difference and its noise are computed below, for the receivers that use them.
+    plainVar[r] = cleanCount > 0 ? 0.25 * Math.max(0, sumCDD / cleanCount - (sumCD / cleanCount) ** 2) : 0;
+    comfortable[r] = cleanCount >= 3 ? 1 : 0;
+    if (n < 6) continue;
+    const varA = Math.max(0, sumAA / n - meanA * meanA);
+    const varB = Math.max(0, sumBB / n - meanB * meanB);
+    const movingA = Math.sqrt(varA) >= MOVING_SD_DB;
+    const movingB = Math.sqrt(varB) >= MOVING_SD_DB;
+    if (!movingA && !movingB) continue;
+    let llr: number;
+    if (movingA && movingB) {
+      const rho = Math.max(-0.99, Math.min(0.99, (sumAB / n - meanA * meanB) / Math.sqrt(varA * varB)));
+      // Neighbouring bins of a moving device are correlated, and two walkers on one floor drift
+      // alike by chance: count about a sixth of the bins as independent.
+      const scale = Math.sqrt(Math.max(1, n / 6 - 3));
+      const z = Math.atanh(rho) * scale;
+      const mu = Math.atanh(0.7) * scale;
+      llr = Math.max(-3, Math.min(COVARIATION_MAX, z * mu - (mu * mu) / 2));
+      motion[r] = Motion.Both;
+      rhoOf[r] = rho;
+    } else {
+      llr = oneMovingLogOdds(varA, varB, n, SCREEN_MODEL);
+      motion[r] = Motion.One;
+    }
+    binsOf[r] = n;
+    varianceA[r] = varA;
+    varianceB[r] = varB;
+    covariationS += llr;
+    covariationT += llr;
+    covariationReceivers++;
+  }
+  let heard = 0;
+  let weightSum = 0;
+  let weighted = 0;
+  let anyCommon = false;
+  for (let r = 0; r < receivers; r++) if (common[r] >= 3) anyCommon = true;
+  if (!anyCommon) return false;
+  for (let r = 0; r < receivers; r++) {
+    if (comfortable[r] === 0) continue;
+    // The offset on this receiver: the median per-bin difference (robust to the moments a walker
+    // passes right by one receiver). Only receivers that hear both comfortably use it.
+    diff[r] = selectKth(differences, r * SCRATCH_PER_RECEIVER, Math.min(clean[r], SCRATCH_PER_RECEIVER), Math.min(clean[r], SCRATCH_PER_RECEIVER) >> 1);
+    heard++;
+    weightSum += clean[r];
+    weighted += clean[r] * diff[r];
+  }
+  if (heard >= 2) {
+    // Its noise, from the median absolute deviation: only the consistency term (two or more
+    // such receivers) reads it.
+    for (let r = 0; r < receivers; r++) {
+      if (comfortable[r] === 0) continue;
+      const start = r * SCRATCH_PER_RECEIVER;
+      const used = Math.min(clean[r], SCRATCH_PER_RECEIVER);
+      const median = diff[r];
+      for (let index = start; index < start + used; index++) differences[index] = Math.abs(differences[index] - median);
+      const mad = 1.4826 * selectKth(differences, start, used, used >> 1);
+      // Variance of a median ≈ (π/2)·σ²; Math.max with the plain variance's floor keeps tiny MADs honest.
+      diffVar[r] = Math.max((Math.PI / 2) * mad * mad, plainVar[r]);
+    }
+  }
+  const offset = heard > 0 ? weighted / weightSum : 0;
+
+  // Co-rotation: hand-offs of both chains within the tolerance of each other.
+  const tolerance = Math.max(sa.toleranceMs, sb.toleranceMs);
+  let inA = 0;
+  let inB = 0;
+  let matched = 0;
+  let crowdShare = 0;
+  let previousMatch = Number.NaN;
+  const bBoundaries = sb.boundaries;
+  // When both chains' hand-offs ascend, the other chain's first one at or after t − tolerance
+  // only moves forward with t: found by stepping on from the last one, not by bisection.
+  let next = 0;
+  const low = fromMs - tolerance;
+  const high = toMs + tolerance;
+  // Hand-offs that ascend have those in range in one run, found by bisection; others are all read.
+  if (sb.ascending) inB = upperBoundFloat64(bBoundaries, high, 0, bBoundaries.length) - lowerBoundFloat64(bBoundaries, low, 0, bBoundaries.length);
+  else for (let index = 0; index < bBoundaries.length; index++) if (bBoundaries[index] >= low && bBoundaries[index] <= high) inB++;
+  const firstInRange = sa.ascending ? lowerBoundFloat64(sa.boundaries, low, 0, sa.boundaries.length) : 0;
+  const endOfRange = sa.ascending ? upperBoundFloat64(sa.boundaries, high, 0, sa.boundaries.length) : sa.boundaries.length;
+  for (let boundary = firstInRange; boundary < endOfRange; boundary++) {
+    const t = sa.boundaries[boundary];
+    if (t < low || t > high) continue;
+    inA++;
+    crowdShare += crowd.shareAt(chainA, boundary, tolerance);
+    // The first hand-off of the other chain (in its order) within the tolerance; when its
+    // hand-offs ascend, that is the first one at or after t − tolerance, found by bisection.
+    let first = 0;
+    if (sb.ascending) {
+      if (sa.ascending) {
+        while (next < bBoundaries.length && bBoundaries[next] < t - tolerance) next++;
+        first = next;
+      } else first = lowerBoundFloat64(bBoundaries, t - tolerance, 0, bBoundaries.length);
+      if (first < bBoundaries.length && bBoundaries[first] - t > tolerance) first = bBoundaries.length;
+    }
+    for (let index = first; index < bBoundaries.length; index++) {
+      const u = bBoundaries[index];
+      if (Math.abs(u - t) > tolerance) continue;
+      // A repeat exactly one 15-minute period later is what any two devices on the
+      // specification's fixed timer produce: it is not counted again.
+      const interval = t - previousMatch;
+      if (!(interval >= FIXED_PERIOD_MS[0] && interval <= FIXED_PERIOD_MS[1])) matched++;
+      else inA--;
+      previousMatch = t;
+      break;
+    }
+  }
+  const k = Math.min(inA, inB);
+  if (k > 0) {
+    const m = Math.min(matched, k);
+    // Chance of a coincidence: the other chain's hand-off rate, or how many chains hand off at
+    // that moment anyway (a crowd rotating at once makes one more coincidence unremarkable).
+    const rate = (Math.max(inA, inB) * 2 * tolerance) / Math.max(1, toMs - fromMs + 2 * tolerance);
+    const chance = Math.min(0.9, Math.max(rate, inA > 0 ? crowdShare / inA : 0));
+    const llr = coRotationLogOdds(m, k, chance);
+    logS += llr;
+    evidence.rotation.m = m;
+    evidence.rotation.chance = chance;
+    evidence.rotation.llr = llr;
+  }
+  evidence.rotation.k = k;
+  evidence.rotation.toleranceMs = tolerance;
+
+  if (heard >= 2) {
+    // One radio: each receiver's difference departs from the common offset only by its own
+    // measurement noise (the standard error of its mean, at least LEVEL_FLOOR_DB).
+    let llrSame = 0;
+    let llrTravel = 0;
+    let squares = 0;
+    const scale = heard / (heard - 1);
+    for (let r = 0; r < receivers; r++) {
+      if (comfortable[r] === 0) continue;
+      const e2 = (diff[r] - offset) ** 2 * scale;
+      squares += e2;
+      const noise2 = Math.max(LEVEL_FLOOR_DB ** 2, diffVar[r] / clean[r]);
+      const share = (heard - 1) / heard;
+      const llU = gaussianLogDensity(e2, noise2 + LEVEL_SD.U ** 2);
+      llrSame += share * (gaussianLogDensity(e2, noise2 + LEVEL_SD.S ** 2) - llU);
+      llrTravel += share * (gaussianLogDensity(e2, noise2 + LEVEL_SD.T ** 2) - llU);
+    }
+    logS += llrSame;
+    logT += llrTravel;
+    evidence.consistency.offset = offset;
+    evidence.consistency.squares = squares;
+    evidence.consistency.llrSame = llrSame;
+    evidence.consistency.llrTravel = llrTravel;
+  }
+  evidence.consistency.heard = heard;
+  evidence.level.heard = heard;
+  if (heard > 0) {
+    const llrSame = offsetLogDensity(offset, OFFSET_SD.S) - offsetLogDensity(offset, OFFSET_SD.U);
+    const llrTravel = offsetLogDensity(offset, OFFSET_SD.T) - offsetLogDensity(offset, OFFSET_SD.U);
+    logS += llrSame;
+    logT += llrTravel;
+    evidence.level.offset = offset;
+    evidence.level.llrSame = llrSame;
+    evidence.level.llrTravel = llrTravel;
+  }
+
+  evidence.covariation.receivers = covariationReceivers;
+  if (covariationReceivers > 0) {
+    logS += covariationS;
+    logT += covariationT;
+    evidence.covariation.llr = covariationS;
+  }
+
+  let blind = 0;
+  for (let r = 0; r < receivers; r++) {
+    blindTo[r] = Blind.None;
+    if (common[r] > 0) continue;
+    // Heard one well and never the other, where the other's level would be comfortable.
+    if (heard === 0) break;
+    if (onlyA[r] >= 4 && levelA[r] - offset >= COMFORTABLE_DBM) {
+      blind++;
+      blindTo[r] = Blind.HeardA;
+    } else if (onlyB[r] >= 4 && levelB[r] + offset >= COMFORTABLE_DBM) {
+      blind++;
+      blindTo[r] = Blind.HeardB;
+    }
+  }
+  evidence.blind.count = blind;
+  if (blind > 0) {
+    const llrSame = blind * Math.log(0.05 / 0.4);
+    const llrTravel = blind * Math.log(0.3 / 0.4);
+    logS += llrSame;
+    logT += llrTravel;
+    evidence.blind.llrSame = llrSame;
+    evidence.blind.llrTravel = llrTravel;
+  }
+  // The channel pattern and the clock are read last, and only while "one device" is still in
+  // play: they cost the most per pair, and a pair already far below is not changed by them.
+  evidence.signature = undefined;
+  if (sa.channels && sb.channels && logS > LATE_TERMS_SCREEN_LOG_ODDS) {
+    evidence.signature = channelSignatureEvidence(sa.channels, sb.channels, receivers, fromMs, toMs);
+    if (evidence.signature) logS += evidence.signature.llrSame;
+  }
+  evidence.clock = undefined;
+  if (sa.preciseTiming && sb.preciseTiming && logS > LATE_TERMS_SCREEN_LOG_ODDS) {
+    evidence.clock = advertisingClockEvidence(sa.groups, sa.spans, sb.groups, sb.spans, events, fromMs, toMs);
+    if (evidence.clock) logS += evidence.clock.llrSame;
+  }
+  evidence.logS = logS;
+  evidence.logT = logT;
+  return true;
+}
+
+/** Log density of an offset of `offset` dB under a zero-mean Gaussian of `sd`, without the constant. */
+function offsetLogDensity(offset: number, sd: number): number {
+  return -Math.log(sd) - (offset * offset) / (2 * sd * sd);
+}
+
+/** The named terms of the pair `scorePair` read last (EVIDENCE), with their rationale, in the order they were added up. */
+function describePair(receivers: number, names: ReadonlyArray<string>): BleCoLocationTerm[] {
+  const { rotation, consistency, level, covariation, blind, signature, clock } = EVIDENCE;
+  const { motion, rho, bins, varianceA, varianceB, blindTo, levelA, levelB } = PER_RECEIVER;
+  const terms: BleCoLocationTerm[] = [];
+  const add = (name: BleCoLocationTermName, llrSame: number, llrTravel: number, text: string): void => {
+    terms.push({ name, llrSame, llrTravel, text: `${text} (same device ${signed(llrSame)}, travelled together ${signed(llrTravel)})` });
+  };
+  if (rotation.k > 0) add('co_rotation', rotation.llr, 0, `${rotation.m} of ${rotation.k} hand-offs within ${(rotation.toleranceMs / 1000).toFixed(1)} s of each other (chance ${rotation.chance.toFixed(2)} each)`);
+  if (consistency.heard >= 2) {
+    add('tx_offset_consistency', consistency.llrSame, consistency.llrTravel, `RSSI difference ${consistency.offset.toFixed(1)} dB on ${consistency.heard} receivers, spread ${Math.sqrt(consistency.squares / consistency.heard).toFixed(1)} dB`);
+  }
+  if (level.heard > 0) add('tx_offset_level', level.llrSame, level.llrTravel, `mean RSSI difference ${level.offset.toFixed(1)} dB`);
+  if (covariation.receivers > 0) {
+    const parts: string[] = [];
+    for (let r = 0; r < receivers; r++) {
+      if (motion[r] === Motion.Both) parts.push(`${names[r]} r=${rho[r].toFixed(2)} over ${bins[r]} bins`);
+      else if (motion[r] === Motion.One) parts.push(`${names[r]} only one of them moves (SD ${Math.sqrt(varianceA[r]).toFixed(1)} vs ${Math.sqrt(varianceB[r]).toFixed(1)} dB over ${bins[r]} bins)`);
+    }
+    add('rssi_covariation', covariation.llr, covariation.llr, `RSSI co-variation ${parts.join(', ')}`);
+  }
+  if (blind.count > 0) {
+    const parts: string[] = [];
+    for (let r = 0; r < receivers; r++) {
+      if (blindTo[r] === Blind.HeardA) parts.push(`${names[r]} hears one at ${levelA[r].toFixed(0)} dBm, never the other`);
+      else if (blindTo[r] === Blind.HeardB) parts.push(`${names[r]} hears one at ${levelB[r].toFixed(0)} dBm, never the other`);
+    }
+    add('blind_spot', blind.llrSame, blind.llrTravel, parts.join(', '));
+  }
+  if (signature) {
+    const where = signature.receivers.map((r) => names[r]).join(', ');
+    add('channel_signature', signature.llrSame, 0, `RSSI pattern over channels 37–39 on ${where}: the two differ by ${signature.mismatchDb.toFixed(1)} dB rms where two spots differ by ${signature.spreadDb.toFixed(1)} dB`);
+  }
+  if (clock) add('advertising_clock', clock.llrSame, 0, `${clock.pairs} packet pairs within 2 s line up modulo 625 µs with resultant ${clock.resultant.toFixed(2)} (one controller ≈ 0.85, separate clocks ≈ ${(1 / Math.sqrt(clock.pairs)).toFixed(2)})`);
+  return terms;
+}
+
+
+export interface BleCoLocationResult {
+  pairs: BleChainPair[];
+}
+
+/**
+ * Scores the pairs of chains active together for at least MIN_OVERLAP_MS that the candidate
+ * screen keeps. `floors` is each receiver's weakest RSSI over all events (`BleAddressProfiles.receiverFloors`). Work: one pass over the chains' events to build the series, constant work per
+ * concurrent pair in the screen, then per screened pair the bins of its overlap.
+ */
+export function scoreChainPairs(
+  chains: ReadonlyArray<BleChain>,
+  addresses: ReadonlyArray<BleLinkableAddress>,
+  events: BleEventGroups,
+  receiverNames: ReadonlyArray<string>,
+  dataStartMs: number,
+  dataEndMs: number,
+  floors: Float64Array,
+  uncalibrated = false,
+): BleCoLocationResult {
+  const receivers = receiverNames.length;
+  const channelBuilder = new ChannelSignatureBuilder(receivers);
+  const masked = maskedBinsFor(chains, receivers);
+  const series = chains.map((_, index) => buildSeries(chains, index, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder, masked));
+  // The pairs worth scoring (co-location-candidates.ts): the others are not candidates.
+  // (Its count of the chains handing off around each hand-off is the co-rotation term's here too.)
+  const { a: screenedA, b: screenedB, concurrent, inverseCrowd, handoffCrowd } = screenChainPairs(chains, series, masked, receivers, floors, SCREEN_MODEL);
+  // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
+  // Kept in typed arrays (a screened pair's index, its crowd and its two log-odds), not an object per pair.
+  const scoring: PairScoring = {
+    chains,
+    addresses,
+    events,
+    receiverNames,
+    uncalibrated,
+    series,
+    floors,
+    concurrent,
+    handoffCrowd,
+    masked,
+    screenedA,
+    screenedB,
+    scoredPair: new Int32Array(screenedA.length),
+    scoredCrowd: new Float64Array(screenedA.length),
+    scoredLogS: new Float64Array(screenedA.length),
+    scoredLogT: new Float64Array(screenedA.length),
+    scoredCount: 0,
+    rates: new Float64Array(2),
+  };
+  // (The loops here only call a function per pair: this function runs once per analysis, and the
+  // work of a loop in a function called once is compiled anew in every analysis, or not at all.)
+  for (let pair = 0; pair < screenedA.length; pair++) scoreScreenedPair(scoring, pair);
+  fitPriorRates(scoring.scoredLogS, scoring.scoredLogT, scoring.scoredCrowd, scoring.scoredCount, inverseCrowd, scoring.rates);
+  const pairs: BleChainPair[] = [];
+  for (let entry = 0; entry < scoring.scoredCount; entry++) pairs.push(reportedPair(scoring, entry));
+  return { pairs };
+}
+
+/** What the per-pair steps of `scoreChainPairs` read, and the scored pairs' evidence. */
+interface PairScoring {
+  chains: ReadonlyArray<BleChain>;
+  addresses: ReadonlyArray<BleLinkableAddress>;
+  events: BleEventGroups;
+  receiverNames: ReadonlyArray<string>;
+  uncalibrated: boolean;
+  series: ChainSeries[];
+  floors: Float64Array;
+  concurrent: Int32Array;
+  handoffCrowd: BleHandoffCrowd;
+  masked: BleMaskedBins;
+  screenedA: Int32Array;
+  screenedB: Int32Array;
+  /** Per scored pair: its place among the screened pairs, its crowd and its two log-odds. */
+  scoredPair: Int32Array;
+  scoredCrowd: Float64Array;
+  scoredLogS: Float64Array;
+  scoredLogT: Float64Array;
+  scoredCount: number;
+  /** The fitted prior rates λ and μ (co-location-priors.ts). */
+  rates: Float64Array;
+}
+
+/** The evidence of screened pair `pair`, kept when a receiver heard both chains in the overlap. */
+function scoreScreenedPair(scoring: PairScoring, pair: number): void {
+  const { chains, series } = scoring;
+  const a = scoring.screenedA[pair];
+  const b = scoring.screenedB[pair];
+  if (!scorePair(series[a], series[b], a, b, scoring.masked, scoring.events, scoring.receiverNames.length, overlapFromOf(chains[a], chains[b]), overlapToOf(chains[a], chains[b]), scoring.floors, scoring.handoffCrowd)) return;
+  const entry = scoring.scoredCount;
+  scoring.scoredPair[entry] = pair;
+  scoring.scoredCrowd[entry] = Math.max(2, (scoring.concurrent[a] + scoring.concurrent[b]) / 2);
+  scoring.scoredLogS[entry] = EVIDENCE.logS;
+  scoring.scoredLogT[entry] = EVIDENCE.logT;
+  scoring.scoredCount = entry + 1;
+}
+
+/** The output of scored pair `entry` under the fitted rates, with its named terms when it is reported. */
+function reportedPair(scoring: PairScoring, entry: number): BleChainPair {
+  const { chains, addresses, series } = scoring;
+  const receivers = scoring.receiverNames.length;
+  const lambda = scoring.rates[0];
+  const mu = scoring.rates[1];
+  const posterior = POSTERIOR;
+  const pair = scoring.scoredPair[entry];
+  const a = scoring.screenedA[pair];
+  const b = scoring.screenedB[pair];
+  const from = overlapFromOf(chains[a], chains[b]);
+  const to = overlapToOf(chains[a], chains[b]);
+  const crowd = scoring.scoredCrowd[entry];
+  posteriorsOf(scoring.scoredLogS[entry], scoring.scoredLogT[entry], crowd, lambda, mu, posterior);
+  const rawSame = posterior[0];
+  const travel = posterior[1];
+  const same = scoring.uncalibrated ? rawSame : calibrated('co_location', rawSame);
+  let terms: BleCoLocationTerm[] | undefined;
+  if (rawSame >= DESCRIBE_ABOVE || travel >= DESCRIBE_ABOVE) {
+    // The pair's terms again (they were not kept: only the few reported pairs need them).
+    scorePair(series[a], series[b], a, b, scoring.masked, scoring.events, receivers, from, to, scoring.floors, scoring.handoffCrowd);
+    terms = describePair(receivers, scoring.receiverNames);
+    const priorS = Math.log(lambda / crowd);
+    const priorT = Math.log(mu / crowd);
+    terms.unshift({
+      name: 'prior',
+      llrSame: priorS,
+      llrTravel: priorT,
+      text: `${Math.round(crowd)} chains active alongside; this capture's fitted rates: ${lambda.toFixed(2)} sibling sets and ${mu.toFixed(2)} companions per chain (same device ${signed(priorS)}, travelled together ${signed(priorT)})`,
+    });
+  }
+  const middle = (from + to) / 2;
+  const [memberA, memberB] = terms || same > 0.5 || travel > 0.5 ? mostOverlapping(chains[a], chains[b], addresses) : [activeAt(chains[a], addresses, middle), activeAt(chains[b], addresses, middle)];
+  return { a, b, same, travel, overlapFromMs: from, overlapToMs: to, memberA, memberB, terms };
+}
+
+function overlapFromOf(a: BleChain, b: BleChain): number {
+  return Math.max(a.firstMs, b.firstMs);
+}
+
+function overlapToOf(a: BleChain, b: BleChain): number {
+  return Math.min(a.lastMs, b.lastMs);
+}
+
+/** P(one device) and P(travelled together) of a reported pair (`posteriorsOf`). */
+const POSTERIOR = new Float64Array(2);
