@@ -14,15 +14,9 @@ import { BLE_CALIBRATION_TABLE } from './calibration-table.ts';
  * package for the browser is in the project, and the algorithm is short and exact.
  */
 
-export type BleCalibrationRelation = 'handoff' | 'co_location';
+import type { BleCalibrationCurve, BleCalibrationRelation, BleCalibrationTable } from './calibration-types.ts';
 
-export interface BleCalibrationCurve {
-  /** Raw probabilities (ascending) and the calibrated value at each. */
-  x: number[];
-  y: number[];
-}
-
-export type BleCalibrationTable = Record<BleCalibrationRelation, BleCalibrationCurve>;
+export type { BleCalibrationCurve, BleCalibrationRelation, BleCalibrationTable } from './calibration-types.ts';
 
 /** Pool-adjacent-violators fit of labels against raw probabilities; knots merged to at most `maxKnots`. */
 export function fitIsotonic(probabilities: ArrayLike<number>, labels: ArrayLike<boolean>, maxKnots = 48): BleCalibrationCurve {

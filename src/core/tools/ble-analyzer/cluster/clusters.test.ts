@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { BleAddressProfile } from '../profile/address-profiles.ts';
 import { analyzeBle } from '../analyze.ts';
 import { buildChains, buildClusters } from './clusters.ts';
-import type { BleHandoffFactors, BleLinkableAddress, BleScoredPairs } from '../handoff/linkage.ts';
+import type { BleHandoffFactors } from '../handoff/handoff-description.ts';
+import type { BleLinkableAddress, BleScoredPairs } from '../handoff/handoff-types.ts';
 import { bleAnalysisOptions, bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from '../shared/test-support.ts';
 
 const T0 = 1_712_131_200_000;

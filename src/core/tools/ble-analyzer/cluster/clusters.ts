@@ -1,9 +1,10 @@
 import type { AddressCluster } from '../shared/analysis-types.ts';
-import type { BleChain, BleChainPair } from '../co-location/co-location.ts';
+import type { BleChain, BleChainPair } from '../co-location/co-location-types.ts';
 import { flatText } from '../shared/flat-text.ts';
 import { compareAscending } from '../shared/number-order.ts';
 import { BleClusterMatrices, BleLinkForest, groupByKey, MAX_UNPROVEN_PROBABILITY } from './cluster-links.ts';
-import type { BleHandoffFactors, BleLinkableAddress, BleScoredPairs } from '../handoff/linkage.ts';
+import type { BleHandoffFactors } from '../handoff/handoff-description.ts';
+import type { BleLinkableAddress, BleScoredPairs } from '../handoff/handoff-types.ts';
 import { BleHandoffTexts } from '../handoff/handoff-description.ts';
 
 /**

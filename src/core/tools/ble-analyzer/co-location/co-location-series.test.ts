@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildAddressProfiles } from '../profile/address-profiles.ts';
 import { ChannelSignatureBuilder } from './channel-signature.ts';
-import type { BleChain } from './co-location.ts';
+import type { BleChain } from './co-location-types.ts';
 import { BIN_MS, buildSeries, maskedBinsFor } from './co-location-series.ts';
-import type { BleLinkableAddress } from '../handoff/linkage.ts';
+import type { BleLinkableAddress } from '../handoff/handoff-types.ts';
 import { BleScanner } from '../scan/observations.ts';
 import { bleTestTable, selectAllRows, type BleTestRow } from '../shared/test-support.ts';
 

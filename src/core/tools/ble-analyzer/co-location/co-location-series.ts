@@ -1,9 +1,9 @@
 import { chainTimingIsPrecise } from './advertising-clock.ts';
 import { binEdgesExact } from './bin-runs.ts';
 import { CHANNEL_BLOCK_MS, type ChannelSignatureBuilder, type ChannelSignatures } from './channel-signature.ts';
-import type { BleChain } from './co-location.ts';
+import type { BleChain } from './co-location-types.ts';
 import type { BleMaskedBins } from './co-location-candidates.ts';
-import type { BleLinkableAddress } from '../handoff/linkage.ts';
+import type { BleLinkableAddress } from '../handoff/handoff-types.ts';
 import type { BleEventGroups } from '../scan/observation-store.ts';
 
 /**

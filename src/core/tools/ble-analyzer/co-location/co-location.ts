@@ -5,7 +5,8 @@ import { coRotationLogOdds, gaussianLogDensity } from './co-location-math.ts';
 import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel, type BleMaskedBins } from './co-location-candidates.ts';
 import type { BleHandoffCrowd } from './co-rotation.ts';
 import type { BleEventGroups } from '../scan/observation-store.ts';
-import type { BleLinkableAddress } from '../handoff/linkage.ts';
+import type { BleLinkableAddress } from '../handoff/handoff-types.ts';
+import type { BleChain, BleChainPair, BleCoLocationTerm, BleCoLocationTermName } from './co-location-types.ts';
 import { BIN_MS, buildSeries, maskedBinsFor, type ChainSeries } from './co-location-series.ts';
 import { activeAt, mostOverlapping } from './co-location-members.ts';
 import { CO_LOCATION_PRIOR_MAX, fitPriorRates, posteriorsOf } from './co-location-priors.ts';
@@ -68,42 +69,6 @@ const OFFSET_SD = { S: 6, T: 10, U: 12 } as const;
 const MOVING_SD_DB = 3;
 /** Receivers where the weaker chain's mean is within this of the receiver's weakest packets are censored. */
 const CENSOR_MARGIN_DB = 10;
-
-export type BleCoLocationTermName = 'co_rotation' | 'tx_offset_consistency' | 'tx_offset_level' | 'rssi_covariation' | 'blind_spot' | 'channel_signature' | 'advertising_clock' | 'prior';
-
-export interface BleCoLocationTerm {
-  name: BleCoLocationTermName;
-  /** Log-likelihood ratio of "one device" vs "unrelated". */
-  llrSame: number;
-  /** Log-likelihood ratio of "travelled together" vs "unrelated". */
-  llrTravel: number;
-  text: string;
-}
-
-/** A scored pair of concurrent chains. */
-export interface BleChainPair {
-  a: number;
-  b: number;
-  /** P(one device). */
-  same: number;
-  /** P(two devices travelling together). */
-  travel: number;
-  overlapFromMs: number;
-  overlapToMs: number;
-  /** The members of each chain that overlap the most (the pair reported as a candidate). */
-  memberA: number;
-  memberB: number;
-  /** Log-odds terms; filled for pairs reported (same or travel ≥ DESCRIBE_ABOVE). */
-  terms: BleCoLocationTerm[] | undefined;
-}
-
-export interface BleChain {
-  /** Linkable address indices in time order. */
-  members: number[];
-  firstMs: number;
-  lastMs: number;
-}
-
 
 const DESCRIBE_ABOVE = 0.01;
 /**

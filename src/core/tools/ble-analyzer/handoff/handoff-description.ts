@@ -2,10 +2,27 @@ import type { BleAddressProfile } from '../profile/address-profiles.ts';
 import type { BleCandidatePairs } from './matching-marginals.ts';
 import type { BlePayloadRarity } from './payload-rarity.ts';
 import { toFixedOne } from '../shared/fixed-one.ts';
-import type { BleHandoffFactors, BleLinkableAddress, BleLinkContext, BleLinkFactor } from './linkage.ts';
+import type { BleLinkableAddress, BleLinkContext, BleLinkFactor } from './handoff-types.ts';
+import {
+  ADDRESS_KIND_LLR,
+  coOccurrenceBase,
+  coOccurrenceLlr,
+  differentContentLlr,
+  handoffGapLlr,
+  intervalSimilarityLlr,
+  irkMismatchLlr,
+  OVERLAP_TOLERANCE_S,
+  payloadPeers,
+  payloadShare,
+  RSSI_RECEIVER_WEIGHT,
+  rssiContinuityLlr,
+  sameSignatureLlr,
+  sameTemplateLlr,
+} from './handoff-model.ts';
 
 /**
- * The hand-off factors in words (linkage.ts scores the same terms without them, in PairScorer):
+ * The hand-off factors in words (linkage.ts scores the same terms without them, in PairScorer; both take each term's formula
+ * from handoff-model.ts):
  * every factor of a pair for the candidate list, and the texts clusters quote of the hand-offs
  * they are made of.
  *
@@ -18,24 +35,6 @@ import type { BleHandoffFactors, BleLinkableAddress, BleLinkContext, BleLinkFact
 /** Pieces of texts, joined as String(piece) each. */
 type Pieces = Array<string | number>;
 
-/** How long B may start before A's last packet and still be a candidate successor (s). */
-export const OVERLAP_LIMIT_S = 30;
-/** Clock offsets between receivers and out-of-sync payload windows: overlaps this short are hand-offs. */
-export const OVERLAP_TOLERANCE_S = 1;
-export const LOG_K_LIMIT = 25;
-/** Head/tail RSSI means of one emitter across a hand-off differ by about this much (dB, σ). */
-export const RSSI_SAME_SD_DB = 2.5;
-/** …and those of two emitters by about this much (spread of levels in a room). */
-export const RSSI_DIFFERENT_SD_DB = 10;
-/** The constant term of the RSSI continuity log ratio (one Math.log less per receiver and pair). */
-export const RSSI_LOG_SD_RATIO = Math.log(RSSI_DIFFERENT_SD_DB / RSSI_SAME_SD_DB);
-/** The constant term of the advertising-interval log ratio. */
-export const INTERVAL_LOG_SD_RATIO = Math.log(1 / 0.25);
-
-export function clamp(value: number, low: number, high: number): number {
-  return Math.max(low, Math.min(high, value));
-}
-
 /** "+1.2" / "−0.4": a log-likelihood ratio as printed. */
 export function signed(llr: number): string {
   return `${llr >= 0 ? '+' : '−'}${toFixedOne(Math.abs(llr))}`;
@@ -44,11 +43,6 @@ export function signed(llr: number): string {
 /** `signed(llr)` as two pieces (no joined string made for it). */
 function pushSigned(out: Pieces, llr: number): void {
   out.push(llr >= 0 ? '+' : '−', toFixedOne(Math.abs(llr)));
-}
-
-/** Addresses other than the one asking that share a signature or template carried by `count` addresses (an unseen one counts as its own). */
-export function othersSharing(count: number): number {
-  return Math.max(1, count) - 1;
 }
 
 /**
@@ -66,10 +60,7 @@ function rssiContinuity(pa: BleAddressProfile, pb: BleAddressProfile, context: B
     for (let candidate = from[pb.id]; candidate < from[pb.id + 1]; candidate++) if (receiver[candidate] === receiver[ra]) rb = candidate;
     if (rb < 0 || Number.isNaN(headRssi[rb])) continue;
     const d = headRssi[rb] - tailRssi[ra];
-    const same = RSSI_SAME_SD_DB;
-    const different = RSSI_DIFFERENT_SD_DB;
-    const llr = clamp(RSSI_LOG_SD_RATIO - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
-    rssiLlr += 0.8 * llr;
+    rssiLlr += RSSI_RECEIVER_WEIGHT * rssiContinuityLlr(d);
     if (heard) out.push(', ');
     else {
       if (out.length > 0) out.push(separator);
@@ -91,23 +82,22 @@ function rssiContinuity(pa: BleAddressProfile, pb: BleAddressProfile, context: B
  */
 function payloadMatch(pa: BleAddressProfile, pb: BleAddressProfile, rarity: BlePayloadRarity, out: Pieces, separator: string): number {
   if (out.length > 0) out.push(separator);
-  const n = Math.max(1, rarity.total - 1);
-  const floor = 0.5 / n;
+  const n = payloadPeers(rarity.total);
   const sigA = pa.tailPayload;
   const sigB = pb.headPayload;
   const templateA = rarity.templateId(sigA);
   const templateB = rarity.templateId(sigB);
-  const templateShare = Math.max(floor, othersSharing(rarity.templateCount(templateA)) / n);
+  const templateShare = payloadShare(rarity.templateCount(templateA), n);
   let llr: number;
   if (sigA === sigB && sigA >= 0) {
-    const share = Math.max(floor, othersSharing(rarity.signatureCount(sigA)) / n);
-    llr = Math.log(0.6 / share);
+    const share = payloadShare(rarity.signatureCount(sigA), n);
+    llr = sameSignatureLlr(share);
     out.push('same payload signature (', Math.round(share * n), ' other addresses carry it) (');
   } else if (templateA === templateB) {
-    llr = Math.log(0.38 / templateShare);
+    llr = sameTemplateLlr(templateShare);
     out.push('same AD template', sigA >= 0 ? ', rotating content' : ' (no AD data)', ' (', Math.round(templateShare * n), ' other addresses share it) (');
   } else {
-    llr = Math.log(0.02 / Math.max(0.05, 1 - templateShare));
+    llr = differentContentLlr(templateShare);
     out.push('different AD content (');
   }
   pushSigned(out, llr);
@@ -121,14 +111,26 @@ function payloadMatch(pa: BleAddressProfile, pb: BleAddressProfile, rarity: BleP
  */
 function intervalSimilarity(pa: BleAddressProfile, pb: BleAddressProfile, out: Pieces, separator: string): number {
   if (!(Number.isFinite(pa.advIntervalS) && Number.isFinite(pb.advIntervalS))) return Number.NaN;
-  const r = Math.log(pa.advIntervalS / pb.advIntervalS);
-  const llr = clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
+  const llr = intervalSimilarityLlr(pa.advIntervalS, pb.advIntervalS);
   if (out.length > 0) out.push(separator);
   out.push('advertising interval ', Math.round(pa.advIntervalS * 1000), ' → ', Math.round(pb.advIntervalS * 1000), ' ms (');
   pushSigned(out, llr);
   out.push(')');
   return llr;
 }
+
+/** The rotation_interval_fit factor (the prior, `successorPriorLogOdds` in handoff-model.ts) in words. */
+export function describePrior(a: BleLinkableAddress, context: BleLinkContext, logOdds: number): BleLinkFactor {
+  const p = a.profile;
+  const lifetimeS = (p.lastMs - p.firstMs) / 1000;
+  const startSeen = p.firstMs - context.dataStartMs > 5_000;
+  return {
+    name: 'rotation_interval_fit',
+    llr: logOdds,
+    text: `lifetime ${lifetimeS >= 120 ? `${toFixedOne(lifetimeS / 60)} min` : `${Math.round(lifetimeS)} s`}${startSeen ? '' : ' (start not seen)'} vs ${context.model.name} (${signed(logOdds)})`,
+  };
+}
+
 
 /**
  * Every factor of one candidate pair (A earlier, B later), each log-likelihood-ratio term
@@ -141,25 +143,13 @@ export function describePair(a: BleLinkableAddress, b: BleLinkableAddress, conte
   const pb = b.profile;
   const gapS = (pb.firstMs - pa.lastMs) / 1000;
 
-  // Hand-off gap. Same emitter: mostly within a few advertising intervals (exponential), with a
-  // 15% chance of a capture gap anywhere in the window. Different emitters: uniform over the sweep range.
-  const interval = Math.max(Number.isFinite(pa.advIntervalS) ? pa.advIntervalS : 1, Number.isFinite(pb.advIntervalS) ? pb.advIntervalS : 1);
-  const scale = Math.max(1, 2 * interval);
-  const span = window + OVERLAP_LIMIT_S;
+  // Hand-off gap, or overlap beyond the tolerance.
   if (gapS >= -OVERLAP_TOLERANCE_S) {
-    const g = Math.max(0, gapS);
-    // NRPA broadcasters change address per burst and pause between bursts: their next address
-    // can start anywhere in the next minute or so, so half the mass goes to a broad component.
-    const broad = a.type === 'nrpa' ? 0.5 : 0.15;
-    const broadSpan = a.type === 'nrpa' ? Math.min(window, 90) : window;
-    const same = (1 - broad) * Math.exp(-g / scale) / scale + (g <= broadSpan ? broad / broadSpan : 0);
-    const llr = Math.log(same * span);
+    const llr = handoffGapLlr(gapS, pa.advIntervalS, pb.advIntervalS, a.type === 'nrpa', window);
     factors.push({ name: 'handoff_gap', llr, text: `hand-off gap ${toFixedOne(gapS)} s (${signed(llr)})` });
   } else {
     const overlapS = -gapS;
-    // Beyond the tolerance, each second of simultaneous activity is strong evidence of two emitters
-    // (but not proof: a phone's advertising sets overlap), hence the floor instead of −∞.
-    const llr = Math.max(-8, Math.log((0.03 * span) / OVERLAP_LIMIT_S) - 0.25 * overlapS);
+    const llr = coOccurrenceLlr(overlapS, coOccurrenceBase(window));
     factors.push({ name: 'co_occurrence', llr, text: `activity overlaps by ${toFixedOne(overlapS)} s (${signed(llr)})` });
   }
 
@@ -175,11 +165,23 @@ export function describePair(a: BleLinkableAddress, b: BleLinkableAddress, conte
   if (!Number.isNaN(intervalLlr)) factors.push({ name: 'adv_interval_similarity', llr: intervalLlr, text: pieces.join('') });
 
   // Address kind and IRK mismatch.
-  if (a.type !== b.type) factors.push({ name: 'address_kind', llr: -2.5, text: `${a.type} → ${b.type}: devices rarely switch address kind (−2.5)` });
+  if (a.type !== b.type) factors.push({ name: 'address_kind', llr: ADDRESS_KIND_LLR, text: `${a.type} → ${b.type}: devices rarely switch address kind (${signed(ADDRESS_KIND_LLR)})` });
   if (a.irk >= 0 && b.irk !== a.irk) {
-    const llr = b.irk >= 0 ? -LOG_K_LIMIT : -8;
+    const llr = irkMismatchLlr(b.irk >= 0);
     factors.push({ name: 'irk_resolution', llr, text: `${a.address} resolves under IRK '${context.irkLabels[a.irk]}', ${b.address} does not (${signed(llr)})` });
   }
+}
+
+/** The factors clusters read of a hand-off (see BleLinkContext.describeCandidates), made on request. */
+export interface BleHandoffFactors {
+  /** Whether pair `pair` is described (a shared IRK, or a model probability ≥ DESCRIBE_ABOVE). */
+  described(pair: number): boolean;
+  /**
+   * Appends the texts of pair `pair`'s rssi_continuity, payload_signature_match (only with
+   * `payloadText`: clusters quote it only when the payload signature changes somewhere in the
+   * chain) and adv_interval_similarity factors to `texts`; nothing for a pair not described.
+   */
+  appendClusterTexts(pair: number, payloadText: boolean, texts: BleHandoffTexts): void;
 }
 
 /**

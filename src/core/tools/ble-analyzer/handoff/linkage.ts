@@ -1,28 +1,30 @@
-import type { AddressType } from '../shared/analysis-types.ts';
-import type { BleAddressProfile, BleProfileReceivers } from '../profile/address-profiles.ts';
-import { BlePayloadRarity, type BlePayloadSource } from './payload-rarity.ts';
+import { BlePayloadRarity } from './payload-rarity.ts';
 import { calibrateInPlace } from '../calibration/calibration.ts';
-import { toFixedOne } from '../shared/fixed-one.ts';
-import { rotationFitRatio, type BleRotationModel } from '../classify/rotation-model.ts';
 import { matchingMarginals, type BleCandidatePairs } from './matching-marginals.ts';
 import { indicesByKey } from '../shared/index-order.ts';
 import { lowerBoundFloat64, upperBoundFloat64 } from '../shared/sorted-search.ts';
+import { BleHandoffDescriber, describePair, describePrior, DESCRIBE_ABOVE, type BleHandoffFactors } from './handoff-description.ts';
 import {
-  BleHandoffDescriber,
+  ADDRESS_KIND_LLR,
   clamp,
-  describePair,
-  DESCRIBE_ABOVE,
-  INTERVAL_LOG_SD_RATIO,
+  coOccurrenceBase,
+  coOccurrenceLlr,
+  differentContentLlr,
+  handoffGapLlr,
+  intervalSimilarityLlr,
+  irkMismatchLlr,
   LOG_K_LIMIT,
-  othersSharing,
   OVERLAP_LIMIT_S,
   OVERLAP_TOLERANCE_S,
-  RSSI_DIFFERENT_SD_DB,
-  RSSI_LOG_SD_RATIO,
-  RSSI_SAME_SD_DB,
-  signed,
-  type BleHandoffTexts,
-} from './handoff-description.ts';
+  payloadPeers,
+  payloadShare,
+  RSSI_RECEIVER_WEIGHT,
+  rssiContinuityLlr,
+  sameSignatureLlr,
+  sameTemplateLlr,
+  successorPriorLogOdds,
+} from './handoff-model.ts';
+import type { BleLinkableAddress, BleLinkContext, BleLinkFactor, BleScoredPairs } from './handoff-types.ts';
 
 export type { BleCandidatePairs } from './matching-marginals.ts';
 export type { BlePayloadSource } from './payload-rarity.ts';
@@ -46,69 +48,6 @@ export type { BlePayloadSource } from './payload-rarity.ts';
  *    scores calibrated.
  */
 
-export interface BleLinkableAddress {
-  profile: BleAddressProfile;
-  address: string;
-  type: AddressType;
-  /** Index of the IRK that resolves it, or -1. */
-  irk: number;
-}
-
-export interface BleLinkContext {
-  linkageWindowS: number;
-  model: BleRotationModel;
-  /**
-   * AD features of a payload id: the observation store itself. An object with a method, not a
-   * closure made per analysis: optimized code that inlines a closure keeps a weak reference to
-   * it and is thrown away when the previous analysis's closure is collected, so the hot loops
-   * ran unoptimized for a while in every analysis (seen on the 2M bench input).
-   */
-  payloads: BlePayloadSource;
-  receiverNames: ReadonlyArray<string>;
-  /** Head and tail RSSI per receiver of every profiled address (by profile id). */
-  receivers: BleProfileReceivers;
-  /** Time span of the analysed data (ms): addresses active at its edges are censored. */
-  dataStartMs: number;
-  dataEndMs: number;
-  irkLabels: ReadonlyArray<string>;
-  /** Skip the fitted calibration (calibration.ts). */
-  uncalibrated?: boolean;
-  /**
-   * Describe every pair at or above DESCRIBE_ABOVE with all its factors (for the candidate list).
-   * Clusters read only rssi_continuity, payload_signature_match and adv_interval_similarity
-   * (clusterRationale in clusters.ts) of the hand-offs they are made of, and ask for them when
-   * they are built (BleLinks.handoffs), described the same way, in either mode.
-   */
-  describeCandidates?: boolean;
-}
-
-
-export interface BleLinkFactor {
-  name: 'irk_resolution' | 'rotation_interval_fit' | 'handoff_gap' | 'rssi_continuity' | 'payload_signature_match' | 'adv_interval_similarity' | 'co_occurrence' | 'address_kind';
-  /** Natural-log likelihood ratio contribution. */
-  llr: number;
-  text: string;
-}
-
-/** Scored pairs as parallel arrays: pair e is earlier[e] → later[e] with probability[e]. */
-export interface BleScoredPairs {
-  earlier: Int32Array;
-  later: Int32Array;
-  probability: Float64Array;
-}
-
-/** The factors clusters read of a hand-off (see BleLinkContext.describeCandidates), made on request. */
-export interface BleHandoffFactors {
-  /** Whether pair `pair` is described (a shared IRK, or a model probability ≥ DESCRIBE_ABOVE). */
-  described(pair: number): boolean;
-  /**
-   * Appends the texts of pair `pair`'s rssi_continuity, payload_signature_match (only with
-   * `payloadText`: clusters quote it only when the payload signature changes somewhere in the
-   * chain) and adv_interval_similarity factors to `texts`; nothing for a pair not described.
-   */
-  appendClusterTexts(pair: number, payloadText: boolean, texts: BleHandoffTexts): void;
-}
-
 /** Every scored pair, as parallel arrays: pair e is earlier[e] → later[e]. */
 export interface BleLinks extends BleScoredPairs {
   /**
@@ -126,30 +65,6 @@ export interface BleLinks extends BleScoredPairs {
 
 /** Candidates kept per earlier address. */
 const MAX_CANDIDATES = 16;
-
-/** Log odds that A's successor is visible at all: rotation fit of A's lifetime, and room after A. */
-function successorPriorLogOdds(a: BleLinkableAddress, context: BleLinkContext): number {
-  const p = a.profile;
-  const lifetimeS = (p.lastMs - p.firstMs) / 1000;
-  const startSeen = p.firstMs - context.dataStartMs > 5_000;
-  const ratio = rotationFitRatio(context.model, lifetimeS, startSeen);
-  let logOdds = Math.log(ratio);
-  // Still active when the data ends: a successor cannot be seen.
-  if (context.dataEndMs - p.lastMs < 5_000) logOdds -= 4;
-  if (a.type === 'nrpa') logOdds = Math.max(logOdds, 0);
-  return logOdds;
-}
-
-function describePrior(a: BleLinkableAddress, context: BleLinkContext, logOdds: number): BleLinkFactor {
-  const p = a.profile;
-  const lifetimeS = (p.lastMs - p.firstMs) / 1000;
-  const startSeen = p.firstMs - context.dataStartMs > 5_000;
-  return {
-    name: 'rotation_interval_fit',
-    llr: logOdds,
-    text: `lifetime ${lifetimeS >= 120 ? `${toFixedOne(lifetimeS / 60)} min` : `${Math.round(lifetimeS)} s`}${startSeen ? '' : ' (start not seen)'} vs ${context.model.name} (${signed(logOdds)})`,
-  };
-}
 
 /**
  * `describePair` without the descriptions, over per-address arrays made once: the same terms
@@ -174,7 +89,6 @@ class PairScorer {
   private readonly headRssi: Float64Array;
   private readonly receivers: number;
   private readonly window: number;
-  private readonly span: number;
   /** The co-occurrence term before its overlap part. */
   private readonly overlapLlr: number;
 
@@ -196,8 +110,7 @@ class PairScorer {
     this.tailRssi = new Float64Array(count * this.receivers).fill(Number.NaN);
     this.headRssi = new Float64Array(count * this.receivers).fill(Number.NaN);
     // As in describePair: shares among the other addresses, floored.
-    const n = Math.max(1, rarity.total - 1);
-    const floor = 0.5 / n;
+    const n = payloadPeers(rarity.total);
     for (let i = 0; i < count; i++) {
       const { profile, type, irk } = addresses[i];
       this.first[i] = profile.firstMs;
@@ -210,11 +123,11 @@ class PairScorer {
       const tailTemplate = rarity.templateId(profile.tailPayload);
       this.headTemplate[i] = rarity.templateId(profile.headPayload);
       this.tailTemplate[i] = tailTemplate;
-      const templateShare = Math.max(floor, othersSharing(rarity.templateCount(tailTemplate)) / n);
-      const signatureShare = Math.max(floor, othersSharing(rarity.signatureCount(profile.tailPayload)) / n);
-      this.sameSignatureLlr[i] = Math.log(0.6 / signatureShare);
-      this.sameTemplateLlr[i] = Math.log(0.38 / templateShare);
-      this.differentLlr[i] = Math.log(0.02 / Math.max(0.05, 1 - templateShare));
+      const templateShare = payloadShare(rarity.templateCount(tailTemplate), n);
+      const signatureShare = payloadShare(rarity.signatureCount(profile.tailPayload), n);
+      this.sameSignatureLlr[i] = sameSignatureLlr(signatureShare);
+      this.sameTemplateLlr[i] = sameTemplateLlr(templateShare);
+      this.differentLlr[i] = differentContentLlr(templateShare);
       const { from, receiver, headRssi, tailRssi } = context.receivers;
       for (let row = from[profile.id]; row < from[profile.id + 1]; row++) {
         this.tailRssi[i * this.receivers + receiver[row]] = tailRssi[row];
@@ -222,8 +135,7 @@ class PairScorer {
       }
     }
     this.window = context.linkageWindowS;
-    this.span = this.window + OVERLAP_LIMIT_S;
-    this.overlapLlr = Math.log((0.03 * this.span) / OVERLAP_LIMIT_S);
+    this.overlapLlr = coOccurrenceBase(this.window);
   }
 
   /**
@@ -233,7 +145,10 @@ class PairScorer {
    * locals: a method call per pair re-read a dozen fields and cost a call.
    */
   scoreAll(pairs: BleCandidatePairs, priorPerCandidate: Float64Array, logK: Float64Array): void {
-    const { first, last, interval, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, sameSignatureLlr, sameTemplateLlr, differentLlr, tailRssi, headRssi, receivers, window, span, overlapLlr } = this;
+    const { first, last, interval, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, tailRssi, headRssi, receivers, window, overlapLlr } = this;
+    const sameSignature = this.sameSignatureLlr;
+    const sameTemplate = this.sameTemplateLlr;
+    const different = this.differentLlr;
     const { earlier, later } = pairs;
     for (let e = 0; e < earlier.length; e++) {
       const a = earlier[e];
@@ -246,19 +161,8 @@ class PairScorer {
       const gapS = (first[b] - last[a]) / 1000;
       const intervalA = interval[a];
       const intervalB = interval[b];
-      const slower = Math.max(Number.isFinite(intervalA) ? intervalA : 1, Number.isFinite(intervalB) ? intervalB : 1);
-      const scale = Math.max(1, 2 * slower);
-      if (gapS >= -OVERLAP_TOLERANCE_S) {
-        const g = Math.max(0, gapS);
-        const nrpaA = nrpa[a] === 1;
-        const broad = nrpaA ? 0.5 : 0.15;
-        const broadSpan = nrpaA ? Math.min(window, 90) : window;
-        const same = (1 - broad) * Math.exp(-g / scale) / scale + (g <= broadSpan ? broad / broadSpan : 0);
-        total += Math.log(same * span);
-      } else {
-        const overlapS = -gapS;
-        total += Math.max(-8, overlapLlr - 0.25 * overlapS);
-      }
+      if (gapS >= -OVERLAP_TOLERANCE_S) total += handoffGapLlr(gapS, intervalA, intervalB, nrpa[a] === 1, window);
+      else total += coOccurrenceLlr(-gapS, overlapLlr);
 
       let rssiLlr = 0;
       let heardBoth = 0;
@@ -267,30 +171,23 @@ class PairScorer {
         if (Number.isNaN(tail)) continue;
         const head = headRssi[b * receivers + receiver];
         if (Number.isNaN(head)) continue;
-        const d = head - tail;
-        const same = RSSI_SAME_SD_DB;
-        const different = RSSI_DIFFERENT_SD_DB;
-        const llr = clamp(RSSI_LOG_SD_RATIO - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
-        rssiLlr += 0.8 * llr;
+        rssiLlr += RSSI_RECEIVER_WEIGHT * rssiContinuityLlr(head - tail);
         heardBoth++;
       }
       if (heardBoth > 0) total += rssiLlr;
 
       const sigA = tailPayload[a];
       const sigB = headPayload[b];
-      if (sigA === sigB && sigA >= 0) total += sameSignatureLlr[a];
-      else if (tailTemplate[a] === headTemplate[b]) total += sameTemplateLlr[a];
-      else total += differentLlr[a];
+      if (sigA === sigB && sigA >= 0) total += sameSignature[a];
+      else if (tailTemplate[a] === headTemplate[b]) total += sameTemplate[a];
+      else total += different[a];
 
-      if (Number.isFinite(intervalA) && Number.isFinite(intervalB)) {
-        const r = Math.log(intervalA / intervalB);
-        total += clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
-      }
+      if (Number.isFinite(intervalA) && Number.isFinite(intervalB)) total += intervalSimilarityLlr(intervalA, intervalB);
 
-      if (nrpa[a] !== nrpa[b]) total += -2.5;
+      if (nrpa[a] !== nrpa[b]) total += ADDRESS_KIND_LLR;
       const irkA = irk[a];
       const irkB = irk[b];
-      if (irkA >= 0 && irkB !== irkA) total += irkB >= 0 ? -LOG_K_LIMIT : -8;
+      if (irkA >= 0 && irkB !== irkA) total += irkMismatchLlr(irkB >= 0);
       logK[e] = clamp(priorPerCandidate[a] + total, -LOG_K_LIMIT, LOG_K_LIMIT);
     }
   }

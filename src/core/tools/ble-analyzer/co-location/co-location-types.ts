@@ -1,0 +1,36 @@
+/** The shapes of co-location linkage that the series, the score and the clusters share. */
+
+export type BleCoLocationTermName = 'co_rotation' | 'tx_offset_consistency' | 'tx_offset_level' | 'rssi_covariation' | 'blind_spot' | 'channel_signature' | 'advertising_clock' | 'prior';
+
+export interface BleCoLocationTerm {
+  name: BleCoLocationTermName;
+  /** Log-likelihood ratio of "one device" vs "unrelated". */
+  llrSame: number;
+  /** Log-likelihood ratio of "travelled together" vs "unrelated". */
+  llrTravel: number;
+  text: string;
+}
+
+/** A scored pair of concurrent chains. */
+export interface BleChainPair {
+  a: number;
+  b: number;
+  /** P(one device). */
+  same: number;
+  /** P(two devices travelling together). */
+  travel: number;
+  overlapFromMs: number;
+  overlapToMs: number;
+  /** The members of each chain that overlap the most (the pair reported as a candidate). */
+  memberA: number;
+  memberB: number;
+  /** Log-odds terms; filled for pairs reported (same or travel ≥ DESCRIBE_ABOVE). */
+  terms: BleCoLocationTerm[] | undefined;
+}
+
+export interface BleChain {
+  /** Linkable address indices in time order. */
+  members: number[];
+  firstMs: number;
+  lastMs: number;
+}

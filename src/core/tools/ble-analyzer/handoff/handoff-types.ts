@@ -1,0 +1,57 @@
+import type { AddressType } from '../shared/analysis-types.ts';
+import type { BleAddressProfile, BleProfileReceivers } from '../profile/address-profiles.ts';
+import type { BleRotationModel } from '../classify/rotation-model.ts';
+import type { BlePayloadSource } from './payload-rarity.ts';
+
+/** The shapes the hand-off stage shares with its model, its describer and the later stages (co-location, clusters). */
+
+export interface BleLinkableAddress {
+  profile: BleAddressProfile;
+  address: string;
+  type: AddressType;
+  /** Index of the IRK that resolves it, or -1. */
+  irk: number;
+}
+
+export interface BleLinkContext {
+  linkageWindowS: number;
+  model: BleRotationModel;
+  /**
+   * AD features of a payload id: the observation store itself. An object with a method, not a
+   * closure made per analysis: optimized code that inlines a closure keeps a weak reference to
+   * it and is thrown away when the previous analysis's closure is collected, so the hot loops
+   * ran unoptimized for a while in every analysis (seen on the 2M bench input).
+   */
+  payloads: BlePayloadSource;
+  receiverNames: ReadonlyArray<string>;
+  /** Head and tail RSSI per receiver of every profiled address (by profile id). */
+  receivers: BleProfileReceivers;
+  /** Time span of the analysed data (ms): addresses active at its edges are censored. */
+  dataStartMs: number;
+  dataEndMs: number;
+  irkLabels: ReadonlyArray<string>;
+  /** Skip the fitted calibration (calibration.ts). */
+  uncalibrated?: boolean;
+  /**
+   * Describe every pair at or above DESCRIBE_ABOVE with all its factors (for the candidate list).
+   * Clusters read only rssi_continuity, payload_signature_match and adv_interval_similarity
+   * (clusterRationale in clusters.ts) of the hand-offs they are made of, and ask for them when
+   * they are built (BleLinks.handoffs), described the same way, in either mode.
+   */
+  describeCandidates?: boolean;
+}
+
+
+export interface BleLinkFactor {
+  name: 'irk_resolution' | 'rotation_interval_fit' | 'handoff_gap' | 'rssi_continuity' | 'payload_signature_match' | 'adv_interval_similarity' | 'co_occurrence' | 'address_kind';
+  /** Natural-log likelihood ratio contribution. */
+  llr: number;
+  text: string;
+}
+
+/** Scored pairs as parallel arrays: pair e is earlier[e] → later[e] with probability[e]. */
+export interface BleScoredPairs {
+  earlier: Int32Array;
+  later: Int32Array;
+  probability: Float64Array;
+}
