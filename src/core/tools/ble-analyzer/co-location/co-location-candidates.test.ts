@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { oneMovingLogOdds, screenChainPairs, type BleChainSeriesView, type BleCoLocationScreenModel, type BleMaskedBins, type BleScreenedPairs } from './co-location-candidates.ts';
+import { screenChainPairs, type BleChainSeriesView, type BleMaskedBins, type BleScreenedPairs } from './co-location-candidates.ts';
+import { oneMovingLogOdds, type BleCoLocationScreenModel } from './co-location-model.ts';
 import { seededRandom } from '../../../demo/seeded-random.ts';
 
 const MODEL: BleCoLocationScreenModel = {

@@ -28,7 +28,7 @@
  * terms leave open (`screenPair` decides as soon as the terms not yet read cannot turn it).
  */
 
-import { gaussianLogDensity } from './co-location-math.ts';
+import { binCorrelation, correlationLogOdds, COVARIATION_MIN, differenceNoise, isMoving, levelLogDensity, offsetLogDensity, oneMovingLogOdds, type BleCoLocationScreenModel } from './co-location-model.ts';
 import { BleHandoffCrowd, coRotationLogOddsOf, coRotationQuickRange, coRotationRange, HandoffSearch, type BleHandoffChain } from './co-rotation.ts';
 
 /** What the screen reads of a chain's RSSI series (co-location.ts builds them). */
@@ -41,32 +41,6 @@ export interface BleChainSeriesView {
   boundaries: Float64Array;
   /** Coincidence tolerance from the advertising interval, ms. */
   toleranceMs: number;
-}
-
-/** The constants of the score (co-location.ts) that the estimate follows. */
-export interface BleCoLocationScreenModel {
-  binMs: number;
-  minOverlapMs: number;
-  /** Whole-chain level differences that disagree across receivers by more than this are never compared. */
-  screenSpreadDb: number;
-  /** Receivers where the weaker chain is within this of the receiver's weakest packets are left out. */
-  censorMarginDb: number;
-  levelSd: { S: number; T: number; U: number };
-  levelFloorDb: number;
-  offsetSd: { S: number; T: number; U: number };
-  movingSdDb: number;
-  /** Largest fitted prior rate (sibling sets or companions per chain). */
-  priorMax: number;
-  /** At most this many bins of an overlap are compared. */
-  maxBins: number;
-  /** The co-variation log-odds of a receiver where only one chain moves, at most twice the other's spread. */
-  oneMovingLogOdds: number;
-  /** Largest co-variation log-odds per receiver. */
-  covariationMax: number;
-  /** Log-odds per doubling of the moving chain's spread beyond twice the still one's (negative). */
-  spreadContrastLogOdds: number;
-  /** Hand-offs this far apart repeat a coincidence for any two devices on a fixed timer. */
-  fixedPeriodMs: readonly [number, number];
 }
 
 export interface BleScreenedPairs {
@@ -125,11 +99,6 @@ const MIN_POSTERIOR_ODDS = 0.01;
 const SPREAD_BOUND_MARGIN = 1e-6;
 /** A chain whose bins vary by at least MOVING_SD less this (dB) may be moving in the score's sample of bins. */
 const MOVING_MARGIN_DB = 0.5;
-/** The smallest co-variation log-odds of a receiver (the score clamps it there). */
-const COVARIATION_MIN = -3;
-/** Independent bins (a sixth of the bins) at which the spread contrast of `oneMovingLogOdds` counts in full. */
-const SPREAD_CONTRAST_FULL_BINS = 5;
-
 /**
  * Per chain, bin boundary and receiver: prefix sums of heard bins, bin means and squared bin
  * means, side by side and every receiver's next to each other ([at + (i·receivers + r)·3 + 0/1/2]
@@ -367,7 +336,7 @@ function screenPair(data: ScreenData, x: number, y: number, receivers: number, f
     const n = Math.min(nA, nB);
     diff[r] = meanA - meanB;
     // Noise of the difference of two independent series' means (π/2: the score uses medians).
-    noise[r] = Math.max(model.levelFloorDb ** 2, ((Math.PI / 2) * (varA + varB)) / n);
+    noise[r] = differenceNoise(((Math.PI / 2) * (varA + varB)) / n, model.levelFloorDb);
     common[r] = n;
     heard++;
     weightSum += n;
@@ -384,9 +353,9 @@ function screenPair(data: ScreenData, x: number, y: number, receivers: number, f
       for (let r = 0; r < receivers; r++) {
         if (common[r] === 0) continue;
         const e2 = (diff[r] - offset) ** 2 * scale;
-        const unrelated = gaussianLogDensity(e2, noise[r] + model.levelSd.U ** 2);
-        evidenceS += share * (gaussianLogDensity(e2, noise[r] + model.levelSd.S ** 2) - unrelated);
-        evidenceT += share * (gaussianLogDensity(e2, noise[r] + model.levelSd.T ** 2) - unrelated);
+        const unrelated = levelLogDensity(e2, noise[r], model.levelSd.U);
+        evidenceS += share * (levelLogDensity(e2, noise[r], model.levelSd.S) - unrelated);
+        evidenceT += share * (levelLogDensity(e2, noise[r], model.levelSd.T) - unrelated);
       }
     }
     const { logOffsetSd } = scratch;
@@ -512,37 +481,13 @@ function covariationOf(
   const meanB = sumB / n;
   const varA = Math.max(0, sumAA / n - meanA * meanA);
   const varB = Math.max(0, sumBB / n - meanB * meanB);
-  const movingA = Math.sqrt(varA) >= model.movingSdDb;
-  const movingB = Math.sqrt(varB) >= model.movingSdDb;
+  const movingA = isMoving(varA, model.movingSdDb);
+  const movingB = isMoving(varB, model.movingSdDb);
   if (!movingA || !movingB) {
     out[r] = !movingA && !movingB ? 0 : oneMovingLogOdds(varA, varB, n, model);
     return;
   }
-  const rho = Math.max(-0.99, Math.min(0.99, (sumAB / n - meanA * meanB) / Math.sqrt(varA * varB)));
-  const scale = Math.sqrt(Math.max(1, n / 6 - 3));
-  const z = Math.atanh(rho) * scale;
-  const mu = Math.atanh(0.7) * scale;
-  out[r] = Math.max(-3, Math.min(model.covariationMax, z * mu - (mu * mu) / 2));
-}
-
-/**
- * The co-variation log-odds of a receiver where one chain's level moves and the other's does not
- * (the score's and the screen's). Sets of one device, or a phone and its companion, share a path:
- * the moving chain's swing would show in the other's series too, less only what fading and the
- * edge of hearing hide. A swing up to twice the other's spread happens between co-moving chains
- * (one near the receiver's sensitivity loses its weak packets and reads flatter); each doubling
- * beyond that counts against both, down to the co-variation term's floor, and less when few bins
- * (about a sixth of them independent) measured the two spreads.
- */
-export function oneMovingLogOdds(varA: number, varB: number, n: number, model: Pick<BleCoLocationScreenModel, 'oneMovingLogOdds' | 'spreadContrastLogOdds'>): number {
-  const contrast = 0.5 * Math.log2(Math.max(varA, varB) / Math.max(Math.min(varA, varB), 1e-6));
-  const weight = Math.min(1, n / 6 / SPREAD_CONTRAST_FULL_BINS);
-  return Math.max(COVARIATION_MIN, model.oneMovingLogOdds + model.spreadContrastLogOdds * weight * Math.max(0, contrast - 1));
-}
-
-/** Log density of an offset of `offset` dB under a zero-mean Gaussian of `sd` (whose log is `logSd`), without the constant. */
-function offsetLogDensity(offset: number, sd: number, logSd: number): number {
-  return -logSd - (offset * offset) / (2 * sd * sd);
+  out[r] = correlationLogOdds(binCorrelation(sumAB, n, meanA, meanB, varA, varB), n, model.covariationMax);
 }
 
 /** The prior's crowd of a pair: how many chains its two are active with, on average (at least 2; `minimumEvidence` is worked out from it). */

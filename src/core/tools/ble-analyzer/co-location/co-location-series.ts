@@ -1,5 +1,6 @@
 import { chainTimingIsPrecise } from './advertising-clock.ts';
 import { binEdgesExact } from './bin-runs.ts';
+import { BIN_MS } from './co-location-model.ts';
 import { CHANNEL_BLOCK_MS, type ChannelSignatureBuilder, type ChannelSignatures } from './channel-signature.ts';
 import type { BleChain } from './co-location-types.ts';
 import type { BleMaskedBins } from './co-location-candidates.ts';
@@ -13,8 +14,6 @@ import type { BleEventGroups } from '../scan/observation-store.ts';
  * profiles: buildAddressProfiles reads every event anyway.)
  */
 
-/** Width of the RSSI bins the series are built from, ms (a whole number of them make a channel-sum block, CHANNEL_BLOCK_MS). */
-export const BIN_MS = 10_000;
 if (CHANNEL_BLOCK_MS % BIN_MS !== 0) throw new Error('co-location: a channel-sum block must be a whole number of RSSI bins');
 
 /** One chain's series, as `buildSeries` makes them (its bin means are in the chains' `BleMaskedBins`). */

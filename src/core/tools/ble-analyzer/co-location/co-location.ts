@@ -1,15 +1,39 @@
 import { calibrated } from '../calibration/calibration.ts';
 import { advertisingClockEvidence, type AdvertisingClockEvidence } from './advertising-clock.ts';
 import { channelSignatureEvidence, ChannelSignatureBuilder, type ChannelSignatureEvidence } from './channel-signature.ts';
-import { coRotationLogOdds, gaussianLogDensity } from './co-location-math.ts';
-import { oneMovingLogOdds, screenChainPairs, type BleCoLocationScreenModel, type BleMaskedBins } from './co-location-candidates.ts';
+import { screenChainPairs, type BleMaskedBins } from './co-location-candidates.ts';
+import {
+  binCorrelation,
+  BIN_MS,
+  BLIND_SPOT_LLR,
+  CENSOR_MARGIN_DB,
+  CO_LOCATION_SCREEN_MODEL,
+  COMFORTABLE_DBM,
+  correlationLogOdds,
+  coRotationChance,
+  coRotationLogOdds,
+  coRotationRate,
+  COVARIATION_MAX,
+  differenceNoise,
+  FIXED_PERIOD_MS,
+  isMoving,
+  LEVEL_FLOOR_DB,
+  LEVEL_SD,
+  levelLogDensity,
+  MAX_BINS,
+  MOVING_SD_DB,
+  OFFSET_LOG_SD,
+  OFFSET_SD,
+  offsetLogDensity,
+  oneMovingLogOdds,
+} from './co-location-model.ts';
 import type { BleHandoffCrowd } from './co-rotation.ts';
 import type { BleEventGroups } from '../scan/observation-store.ts';
 import type { BleLinkableAddress } from '../handoff/handoff-types.ts';
 import type { BleChain, BleChainPair, BleCoLocationTerm, BleCoLocationTermName } from './co-location-types.ts';
-import { BIN_MS, buildSeries, maskedBinsFor, type ChainSeries } from './co-location-series.ts';
+import { buildSeries, maskedBinsFor, type ChainSeries } from './co-location-series.ts';
 import { activeAt, mostOverlapping } from './co-location-members.ts';
-import { CO_LOCATION_PRIOR_MAX, fitPriorRates, posteriorsOf } from './co-location-priors.ts';
+import { fitPriorRates, posteriorsOf } from './co-location-priors.ts';
 import { selectKth } from '../shared/quickselect.ts';
 import { lowerBoundFloat64, upperBoundFloat64 } from '../shared/sorted-search.ts';
 
@@ -47,28 +71,10 @@ import { lowerBoundFloat64, upperBoundFloat64 } from '../shared/sorted-search.ts
  *     grid, so their packets' time differences line up modulo 625 µs; a companion's or a
  *     stranger's do not (advertising-clock.ts; needs sub-millisecond timestamps, which each chain
  *     must show it has).
+ * Every term's constants and formula are in co-location-model.ts, shared with the screen.
  * Priors: a chain has at most a couple of sibling sets among the chains active with it (the
  * rates are fitted to the capture: co-location-priors.ts).
  */
-
-/** At most this many bins of an overlap are compared. */
-const MAX_BINS = 60;
-/** Whole-chain level differences that disagree across receivers by more than this (dB) are not compared further. */
-const SCREEN_SPREAD_DB = 25;
-/** Chains must be active together this long to be compared, ms. */
-const MIN_OVERLAP_MS = 60_000;
-/** Receivers weaker than this are near the edge of hearing; blind-spot evidence needs margin above it. */
-const COMFORTABLE_DBM = -86;
-/** Spread of the per-receiver RSSI difference: one radio (noise only), companions (own shadowing), unrelated. */
-const LEVEL_SD = { S: 0.3, T: 6, U: 10 } as const;
-/** The smallest measurement noise of a receiver's mean difference (RSSI is read in whole dB). */
-const LEVEL_FLOOR_DB = 0.4;
-/** Size of the mean RSSI difference: per-set TX offsets are a few dB; other devices differ more. */
-const OFFSET_SD = { S: 6, T: 10, U: 12 } as const;
-/** A bin series with a standard deviation above this (dB) moves; below it, it is fading noise. */
-const MOVING_SD_DB = 3;
-/** Receivers where the weaker chain's mean is within this of the receiver's weakest packets are censored. */
-const CENSOR_MARGIN_DB = 10;
 
 const DESCRIBE_ABOVE = 0.01;
 /**
@@ -113,32 +119,6 @@ function perReceiverScratch(receivers: number) {
   };
 }
 let PER_RECEIVER = perReceiverScratch(8);
-/** Hand-offs this far apart (ms) repeat a coincidence for any two devices on a fixed 15-minute timer. */
-const FIXED_PERIOD_MS = [885_000, 915_000] as const;
-/** The largest RSSI co-variation log-odds of one receiver (`scorePair` clamps each receiver's to it). */
-const COVARIATION_MAX = 2.5;
-/** The RSSI co-variation log-odds of a receiver where only one of the two chains moves. */
-const ONE_MOVING_LOG_ODDS = -0.7;
-/** Log-odds per doubling of the moving chain's RSSI spread beyond twice the still chain's (co-location-candidates.ts). */
-const SPREAD_CONTRAST_LOG_ODDS = -2;
-/** The score's constants, which the candidate-pair screen's estimate follows (co-location-candidates.ts). */
-const SCREEN_MODEL: BleCoLocationScreenModel = {
-  binMs: BIN_MS,
-  minOverlapMs: MIN_OVERLAP_MS,
-  screenSpreadDb: SCREEN_SPREAD_DB,
-  censorMarginDb: CENSOR_MARGIN_DB,
-  levelSd: LEVEL_SD,
-  levelFloorDb: LEVEL_FLOOR_DB,
-  offsetSd: OFFSET_SD,
-  movingSdDb: MOVING_SD_DB,
-  priorMax: CO_LOCATION_PRIOR_MAX,
-  maxBins: MAX_BINS,
-  oneMovingLogOdds: ONE_MOVING_LOG_ODDS,
-  spreadContrastLogOdds: SPREAD_CONTRAST_LOG_ODDS,
-  covariationMax: COVARIATION_MAX,
-  fixedPeriodMs: FIXED_PERIOD_MS,
-};
-
 function signed(value: number): string {
   return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(1)}`;
 }
@@ -287,22 +267,17 @@ function scorePair(
     if (n < 6) continue;
     const varA = Math.max(0, sumAA / n - meanA * meanA);
     const varB = Math.max(0, sumBB / n - meanB * meanB);
-    const movingA = Math.sqrt(varA) >= MOVING_SD_DB;
-    const movingB = Math.sqrt(varB) >= MOVING_SD_DB;
+    const movingA = isMoving(varA, MOVING_SD_DB);
+    const movingB = isMoving(varB, MOVING_SD_DB);
     if (!movingA && !movingB) continue;
     let llr: number;
     if (movingA && movingB) {
-      const rho = Math.max(-0.99, Math.min(0.99, (sumAB / n - meanA * meanB) / Math.sqrt(varA * varB)));
-      // Neighbouring bins of a moving device are correlated, and two walkers on one floor drift
-      // alike by chance: count about a sixth of the bins as independent.
-      const scale = Math.sqrt(Math.max(1, n / 6 - 3));
-      const z = Math.atanh(rho) * scale;
-      const mu = Math.atanh(0.7) * scale;
-      llr = Math.max(-3, Math.min(COVARIATION_MAX, z * mu - (mu * mu) / 2));
+      const rho = binCorrelation(sumAB, n, meanA, meanB, varA, varB);
+      llr = correlationLogOdds(rho, n, COVARIATION_MAX);
       motion[r] = Motion.Both;
       rhoOf[r] = rho;
     } else {
-      llr = oneMovingLogOdds(varA, varB, n, SCREEN_MODEL);
+      llr = oneMovingLogOdds(varA, varB, n, CO_LOCATION_SCREEN_MODEL);
       motion[r] = Motion.One;
     }
     binsOf[r] = n;
@@ -393,8 +368,8 @@ function scorePair(
     const m = Math.min(matched, k);
     // Chance of a coincidence: the other chain's hand-off rate, or how many chains hand off at
     // that moment anyway (a crowd rotating at once makes one more coincidence unremarkable).
-    const rate = (Math.max(inA, inB) * 2 * tolerance) / Math.max(1, toMs - fromMs + 2 * tolerance);
-    const chance = Math.min(0.9, Math.max(rate, inA > 0 ? crowdShare / inA : 0));
+    const rate = coRotationRate(Math.max(inA, inB), tolerance, fromMs, toMs);
+    const chance = coRotationChance(rate, inA > 0 ? crowdShare / inA : 0);
     const llr = coRotationLogOdds(m, k, chance);
     logS += llr;
     evidence.rotation.m = m;
@@ -415,11 +390,11 @@ function scorePair(
       if (comfortable[r] === 0) continue;
       const e2 = (diff[r] - offset) ** 2 * scale;
       squares += e2;
-      const noise2 = Math.max(LEVEL_FLOOR_DB ** 2, diffVar[r] / clean[r]);
+      const noise2 = differenceNoise(diffVar[r] / clean[r], LEVEL_FLOOR_DB);
       const share = (heard - 1) / heard;
-      const llU = gaussianLogDensity(e2, noise2 + LEVEL_SD.U ** 2);
-      llrSame += share * (gaussianLogDensity(e2, noise2 + LEVEL_SD.S ** 2) - llU);
-      llrTravel += share * (gaussianLogDensity(e2, noise2 + LEVEL_SD.T ** 2) - llU);
+      const llU = levelLogDensity(e2, noise2, LEVEL_SD.U);
+      llrSame += share * (levelLogDensity(e2, noise2, LEVEL_SD.S) - llU);
+      llrTravel += share * (levelLogDensity(e2, noise2, LEVEL_SD.T) - llU);
     }
     logS += llrSame;
     logT += llrTravel;
@@ -431,8 +406,8 @@ function scorePair(
   evidence.consistency.heard = heard;
   evidence.level.heard = heard;
   if (heard > 0) {
-    const llrSame = offsetLogDensity(offset, OFFSET_SD.S) - offsetLogDensity(offset, OFFSET_SD.U);
-    const llrTravel = offsetLogDensity(offset, OFFSET_SD.T) - offsetLogDensity(offset, OFFSET_SD.U);
+    const llrSame = offsetLogDensity(offset, OFFSET_SD.S, OFFSET_LOG_SD.S) - offsetLogDensity(offset, OFFSET_SD.U, OFFSET_LOG_SD.U);
+    const llrTravel = offsetLogDensity(offset, OFFSET_SD.T, OFFSET_LOG_SD.T) - offsetLogDensity(offset, OFFSET_SD.U, OFFSET_LOG_SD.U);
     logS += llrSame;
     logT += llrTravel;
     evidence.level.offset = offset;
@@ -463,8 +438,8 @@ function scorePair(
   }
   evidence.blind.count = blind;
   if (blind > 0) {
-    const llrSame = blind * Math.log(0.05 / 0.4);
-    const llrTravel = blind * Math.log(0.3 / 0.4);
+    const llrSame = blind * BLIND_SPOT_LLR.S;
+    const llrTravel = blind * BLIND_SPOT_LLR.T;
     logS += llrSame;
     logT += llrTravel;
     evidence.blind.llrSame = llrSame;
@@ -485,11 +460,6 @@ function scorePair(
   evidence.logS = logS;
   evidence.logT = logT;
   return true;
-}
-
-/** Log density of an offset of `offset` dB under a zero-mean Gaussian of `sd`, without the constant. */
-function offsetLogDensity(offset: number, sd: number): number {
-  return -Math.log(sd) - (offset * offset) / (2 * sd * sd);
 }
 
 /** The named terms of the pair `scorePair` read last (EVIDENCE), with their rationale, in the order they were added up. */
@@ -555,7 +525,7 @@ export function scoreChainPairs(
   const series = chains.map((_, index) => buildSeries(chains, index, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder, masked));
   // The pairs worth scoring (co-location-candidates.ts): the others are not candidates.
   // (Its count of the chains handing off around each hand-off is the co-rotation term's here too.)
-  const { a: screenedA, b: screenedB, concurrent, inverseCrowd, handoffCrowd } = screenChainPairs(chains, series, masked, receivers, floors, SCREEN_MODEL);
+  const { a: screenedA, b: screenedB, concurrent, inverseCrowd, handoffCrowd } = screenChainPairs(chains, series, masked, receivers, floors, CO_LOCATION_SCREEN_MODEL);
   // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
   // Kept in typed arrays (a screened pair's index, its crowd and its two log-odds), not an object per pair.
   const scoring: PairScoring = {

@@ -6,7 +6,7 @@
  * computes the same term.
  */
 
-import { CO_ROTATION_SYNCHRONIZED, coRotationLogOdds } from './co-location-math.ts';
+import { CO_ROTATION_CHANCE_MAX, CO_ROTATION_SYNCHRONIZED, coRotationChance, coRotationLogOdds, coRotationRate } from './co-location-model.ts';
 import { lowerBoundFloat64, upperBoundFloat64 } from '../shared/sorted-search.ts';
 
 /** A chain as the co-rotation term reads it. */
@@ -142,7 +142,7 @@ export class BleHandoffCrowd {
     while (above < all.length && all[above] <= t + tolerance) above++;
     let below = place;
     while (below > 0 && all[below - 1] > t - tolerance) below--;
-    return Math.min(0.9, Math.max(0, above - below - 1) / Math.max(1, this.concurrent[chain]));
+    return Math.min(CO_ROTATION_CHANCE_MAX, Math.max(0, above - below - 1) / Math.max(1, this.concurrent[chain]));
   }
 }
 
@@ -238,8 +238,8 @@ export function coRotationLogOddsOf(a: BleHandoffChain, b: BleHandoffChain, from
   const k = Math.min(inA, inB);
   if (k <= 0) return 0;
   const m = Math.min(matched, k);
-  const rate = (Math.max(inA, inB) * 2 * tolerance) / Math.max(1, toMs - fromMs + 2 * tolerance);
-  return coRotationLogOdds(m, k, Math.min(0.9, Math.max(rate, inA > 0 ? crowdShare / inA : 0)));
+  const rate = coRotationRate(Math.max(inA, inB), tolerance, fromMs, toMs);
+  return coRotationLogOdds(m, k, coRotationChance(rate, inA > 0 ? crowdShare / inA : 0));
 }
 
 /**
@@ -307,7 +307,7 @@ export function coRotationQuickRange(
     range[1] = k * LOG_MISSED_AT_HIGHEST_CHANCE;
     return;
   }
-  const lowest = Math.min(0.9, Math.max((inB * 2 * tolerance) / Math.max(1, toMs - fromMs + 2 * tolerance), crowd.shareSumAtLeast(a.index, first, end) / (end - first)));
+  const lowest = coRotationChance(coRotationRate(inB, tolerance, fromMs, toMs), crowd.shareSumAtLeast(a.index, first, end) / (end - first));
   range[1] = Math.max(0, k * Math.log(CO_ROTATION_SYNCHRONIZED / lowest), k * LOG_MISSED_AT_HIGHEST_CHANCE);
 }
 
@@ -374,9 +374,9 @@ export function coRotationRange(
     return true;
   }
   const m = Math.min(matched, k);
-  const rate = (Math.max(inA, inB) * 2 * tolerance) / Math.max(1, toMs - fromMs + 2 * tolerance);
+  const rate = coRotationRate(Math.max(inA, inB), tolerance, fromMs, toMs);
   const ownTolerance = tolerance === a.toleranceMs;
-  const chanceHigh = Math.min(0.9, Math.max(rate, (ownTolerance ? crowd.shareSum(a.index, first, end, tolerance) : crowd.shareSumAtMost(a.index, first, end)) / inA));
+  const chanceHigh = coRotationChance(rate, (ownTolerance ? crowd.shareSum(a.index, first, end, tolerance) : crowd.shareSumAtMost(a.index, first, end)) / inA);
   range[0] = CO_ROTATION_MIN;
   if (m === 0 && chanceHigh <= CO_ROTATION_SYNCHRONIZED) {
     // No coincidence where one is no likelier than for a synchronized pair: the term is
@@ -388,7 +388,7 @@ export function coRotationRange(
     range[0] = range[1] = coRotationLogOdds(m, k, chanceHigh);
     return true;
   }
-  const chanceLow = Math.min(0.9, Math.max(rate, crowd.shareSumAtLeast(a.index, first, end) / inA));
+  const chanceLow = coRotationChance(rate, crowd.shareSumAtLeast(a.index, first, end) / inA);
   range[1] = Math.max(coRotationLogOdds(m, k, chanceLow), coRotationLogOdds(m, k, chanceHigh));
   return false;
 }
