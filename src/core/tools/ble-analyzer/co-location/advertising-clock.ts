@@ -191,13 +191,19 @@ export function lowerBoundFromGuess(time: Float64Array, value: number, from: num
   return lowerBoundFloat64(time, value, at + 1, to);
 }
 
-/** Per channel: pair count, Σcos, Σsin. */
-const sums = new Float64Array(CHANNELS * 3);
-/**
- * Per member of chain A: its first packet in the overlap and the one after its last (found once,
- * when the packets are counted, and read again when they are sampled); grown as needed.
- */
-let memberBounds = new Int32Array(64);
+/** Working arrays of `advertisingClockEvidence`, made once per analysis and reused for every pair. */
+export function advertisingClockScratch() {
+  return {
+    /** Per channel: pair count, Σcos, Σsin. */
+    sums: new Float64Array(CHANNELS * 3),
+    /**
+     * Per member of chain A: its first packet in the overlap and the one after its last (found
+     * once, when the packets are counted, and read again when they are sampled); grown as needed.
+     */
+    memberBounds: new Int32Array(64),
+  };
+}
+export type AdvertisingClockScratch = ReturnType<typeof advertisingClockScratch>;
 
 /**
  * Samples up to MAX_SAMPLES packets of chain A in [fromMs, toMs]; pairs each with chain B's
@@ -206,10 +212,20 @@ let memberBounds = new Int32Array(64);
  * "independent grids" (uniform phases: n·R² is exponential). `groupsA/B` are the chains' event
  * groups in time order, `spanA/B` each group's first and last time (ms), in pairs.
  */
-export function advertisingClockEvidence(groupsA: ArrayLike<number>, spanA: Float64Array, groupsB: ArrayLike<number>, spanB: Float64Array, events: BleEventGroups, fromMs: number, toMs: number): AdvertisingClockEvidence | undefined {
+export function advertisingClockEvidence(
+  groupsA: ArrayLike<number>,
+  spanA: Float64Array,
+  groupsB: ArrayLike<number>,
+  spanB: Float64Array,
+  events: BleEventGroups,
+  fromMs: number,
+  toMs: number,
+  scratch: AdvertisingClockScratch = advertisingClockScratch(),
+): AdvertisingClockEvidence | undefined {
   const { start, time, receiver, channel } = events;
-  if (memberBounds.length < 2 * groupsA.length) memberBounds = new Int32Array(Math.max(2 * groupsA.length, 2 * memberBounds.length));
-  const bounds = memberBounds;
+  if (scratch.memberBounds.length < 2 * groupsA.length) scratch.memberBounds = new Int32Array(Math.max(2 * groupsA.length, 2 * scratch.memberBounds.length));
+  const bounds = scratch.memberBounds;
+  const sums = scratch.sums;
   let total = 0;
   for (let m = 0; m < groupsA.length; m++) {
     if (spanA[2 * m + 1] < fromMs || spanA[2 * m] > toMs) continue;

@@ -125,13 +125,25 @@ export interface ChannelSignatureEvidence {
   spreadDb: number;
 }
 
-/** Per receiver and channel scratch of `channelSignatureEvidence`. */
-let scratch = makeScratch(8);
-
-function makeScratch(receivers: number) {
+/** Per receiver and channel working arrays of `channelSignatureEvidence`, made once per analysis and reused for every pair. */
+export function channelSignatureScratch(receivers: number) {
   const cells = receivers * CHANNELS;
-  return { receivers, compared: new Int32Array(receivers), countA: new Float64Array(cells), meanA: new Float64Array(cells), countB: new Float64Array(cells), meanB: new Float64Array(cells), difference: new Float64Array(cells), noise: new Float64Array(cells), weight: new Float64Array(cells) };
+  return {
+    receivers,
+    compared: new Int32Array(receivers),
+    countA: new Float64Array(cells),
+    meanA: new Float64Array(cells),
+    countB: new Float64Array(cells),
+    meanB: new Float64Array(cells),
+    difference: new Float64Array(cells),
+    noise: new Float64Array(cells),
+    weight: new Float64Array(cells),
+    /** One channel's packet count, sum and sum of squares, of each chain. */
+    cellA: new Float64Array(STATS),
+    cellB: new Float64Array(STATS),
+  };
 }
+export type ChannelSignatureScratch = ReturnType<typeof channelSignatureScratch>;
 
 /** Count, sum and sum of squares of one cell over blocks [from, to) of a chain (to ≤ blocks). */
 function cell(signatures: ChannelSignatures, receiver: number, channel: number, from: number, to: number, out: Float64Array): void {
@@ -145,8 +157,6 @@ function cell(signatures: ChannelSignatures, receiver: number, channel: number, 
   out[2] = stats[high + 2] - stats[low + 2];
 }
 
-const cellA = new Float64Array(STATS);
-const cellB = new Float64Array(STATS);
 
 function gaussianLogDensity(e2: number, variance: number): number {
   return -0.5 * Math.log(variance) - e2 / (2 * variance);
@@ -160,7 +170,7 @@ function gaussianLogDensity(e2: number, variance: number): number {
  * two independent patterns, estimated from how strong each chain's own pattern is beyond its
  * noise). Undefined when no receiver has two channels to compare or neither chain has a pattern.
  */
-export function channelSignatureEvidence(a: ChannelSignatures, b: ChannelSignatures, receivers: number, fromMs: number, toMs: number): ChannelSignatureEvidence | undefined {
+export function channelSignatureEvidence(a: ChannelSignatures, b: ChannelSignatures, receivers: number, fromMs: number, toMs: number, scratch: ChannelSignatureScratch = channelSignatureScratch(receivers)): ChannelSignatureEvidence | undefined {
   const firstBlock = Math.floor(fromMs / BLOCK_MS);
   const lastBlock = Math.floor(toMs / BLOCK_MS);
   const fromA = Math.max(0, firstBlock - a.block0);
@@ -168,8 +178,8 @@ export function channelSignatureEvidence(a: ChannelSignatures, b: ChannelSignatu
   const fromB = Math.max(0, firstBlock - b.block0);
   const toB = Math.min(b.blocks, lastBlock - b.block0 + 1);
   if (toA <= fromA || toB <= fromB) return undefined;
-  if (scratch.receivers < receivers) scratch = makeScratch(receivers);
-  const { compared, countA, meanA, countB, meanB, difference, noise, weight } = scratch;
+  if (scratch.receivers < receivers) throw new Error('channel signature: the scratch arrays are made for fewer receivers');
+  const { compared, countA, meanA, countB, meanB, difference, noise, weight, cellA, cellB } = scratch;
   let comparedCount = 0;
   // Each chain's pattern strength beyond its noise, pooled over the receivers compared.
   let patternA = 0;

@@ -30,19 +30,15 @@ export function posteriorsOf(evidenceS: number, evidenceT: number, crowd: number
   out[0] = Math.exp(logS - top) / total;
 }
 
-/** One pair's posteriors (`posteriorMass`'s scratch). */
-const POSTERIOR = new Float64Array(2);
-
 /**
  * The posterior mass of "one device" and of "travelled together" over the first `count` scored
  * pairs at rates l and m, into out[0] and out[1], summed in pair order. (A function of its own,
  * called once per iteration: the fit runs once per analysis, and a loop over every pair in a
  * function called once is compiled anew in every analysis.)
  */
-function posteriorMass(logS: Float64Array, logT: Float64Array, crowd: Float64Array, count: number, l: number, m: number, out: Float64Array): void {
+function posteriorMass(logS: Float64Array, logT: Float64Array, crowd: Float64Array, count: number, l: number, m: number, out: Float64Array, posterior: Float64Array): void {
   let massS = 0;
   let massT = 0;
-  const posterior = POSTERIOR;
   for (let entry = 0; entry < count; entry++) {
     posteriorsOf(logS[entry], logT[entry], crowd[entry], l, m, posterior);
     massS += posterior[0];
@@ -62,8 +58,10 @@ export function fitPriorRates(logS: Float64Array, logT: Float64Array, crowd: Flo
   let lambda = PRIOR_SAME;
   let mu = PRIOR_TRAVEL;
   const mass = new Float64Array(2);
+  // One pair's posteriors, written over by each pair.
+  const posterior = new Float64Array(2);
   for (let iteration = 0; iteration < MAX_ITERATIONS && count > 0; iteration++) {
-    posteriorMass(logS, logT, crowd, count, lambda, mu, mass);
+    posteriorMass(logS, logT, crowd, count, lambda, mu, mass, posterior);
     const nextLambda = Math.min(CO_LOCATION_PRIOR_MAX, Math.max(PRIOR_MIN, mass[0] / inverseCrowd));
     const nextMu = Math.min(CO_LOCATION_PRIOR_MAX, Math.max(PRIOR_MIN, mass[1] / inverseCrowd));
     const settled = Math.abs(nextLambda - lambda) < SETTLED && Math.abs(nextMu - mu) < SETTLED;

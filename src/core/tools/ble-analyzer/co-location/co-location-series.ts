@@ -58,24 +58,26 @@ export function maskedBinsFor(chains: ReadonlyArray<BleChain>, receivers: number
   return { values: new Float32Array(size), at };
 }
 
-/** Per-chain working arrays of `buildSeries` (RSSI sums and counts per receiver and bin), grown as needed and reused. */
-let SERIES_SUM = new Float32Array(0);
-let SERIES_COUNT = new Uint16Array(0);
+/** Per-chain working arrays of `buildSeries` (RSSI sums and counts per receiver and bin), made once per analysis, grown as needed and reused for every chain. */
+export function seriesScratch() {
+  return { sum: new Float32Array(0), count: new Uint16Array(0) };
+}
+export type BleSeriesScratch = ReturnType<typeof seriesScratch>;
 
 /**
  * The series of chain `chainIndex` of `chains`; its bin means and "heard" flags go into `masked`
  * (made by `maskedBinsFor` for these chains and receivers).
  */
-export function buildSeries(chains: ReadonlyArray<BleChain>, chainIndex: number, addresses: ReadonlyArray<BleLinkableAddress>, events: BleEventGroups, receivers: number, dataStartMs: number, dataEndMs: number, channelBuilder: ChannelSignatureBuilder, masked: BleMaskedBins): ChainSeries {
+export function buildSeries(chains: ReadonlyArray<BleChain>, chainIndex: number, addresses: ReadonlyArray<BleLinkableAddress>, events: BleEventGroups, receivers: number, dataStartMs: number, dataEndMs: number, channelBuilder: ChannelSignatureBuilder, masked: BleMaskedBins, scratch: BleSeriesScratch = seriesScratch()): ChainSeries {
   const chain = chains[chainIndex];
   const { bin0, bins } = binsOf(chain);
   const cells = receivers * bins;
-  if (SERIES_SUM.length < cells) {
-    SERIES_SUM = new Float32Array(Math.max(cells, 2 * SERIES_SUM.length));
-    SERIES_COUNT = new Uint16Array(SERIES_SUM.length);
+  if (scratch.sum.length < cells) {
+    scratch.sum = new Float32Array(Math.max(cells, 2 * scratch.sum.length));
+    scratch.count = new Uint16Array(scratch.sum.length);
   }
-  const sum = SERIES_SUM;
-  const count = SERIES_COUNT;
+  const sum = scratch.sum;
+  const count = scratch.count;
   sum.fill(0, 0, cells);
   count.fill(0, 0, cells);
   channelBuilder.start(chain.firstMs, chain.lastMs);

@@ -1,6 +1,6 @@
 import { calibrated } from '../calibration/calibration.ts';
-import { advertisingClockEvidence, type AdvertisingClockEvidence } from './advertising-clock.ts';
-import { channelSignatureEvidence, ChannelSignatureBuilder, type ChannelSignatureEvidence } from './channel-signature.ts';
+import { advertisingClockEvidence, advertisingClockScratch, type AdvertisingClockEvidence, type AdvertisingClockScratch } from './advertising-clock.ts';
+import { channelSignatureEvidence, channelSignatureScratch, ChannelSignatureBuilder, type ChannelSignatureEvidence, type ChannelSignatureScratch } from './channel-signature.ts';
 import { screenChainPairs, type BleMaskedBins } from './co-location-candidates.ts';
 import {
   binCorrelation,
@@ -31,7 +31,7 @@ import type { BleHandoffCrowd } from './co-rotation.ts';
 import type { BleEventGroups } from '../scan/observation-store.ts';
 import type { BleLinkableAddress } from '../handoff/handoff-types.ts';
 import type { BleChain, BleChainPair, BleCoLocationTerm, BleCoLocationTermName } from './co-location-types.ts';
-import { buildSeries, maskedBinsFor, type ChainSeries } from './co-location-series.ts';
+import { buildSeries, maskedBinsFor, seriesScratch, type ChainSeries } from './co-location-series.ts';
 import { activeAt, mostOverlapping } from './co-location-members.ts';
 import { fitPriorRates, posteriorsOf } from './co-location-priors.ts';
 import { selectKth } from '../shared/quickselect.ts';
@@ -88,8 +88,9 @@ const LATE_TERMS_SCREEN_LOG_ODDS = -6;
 const SCRATCH_PER_RECEIVER = 256;
 
 /**
- * Per-receiver working arrays of `scorePair`, made once and reused (every field is written for
- * every receiver before it is read). `diffVar` is each receiver's measurement noise.
+ * Per-receiver working arrays of `scorePair`, made once per analysis and reused for every pair
+ * (every field is written for every receiver before it is read). `diffVar` is each receiver's
+ * measurement noise.
  */
 function perReceiverScratch(receivers: number) {
   return {
@@ -118,7 +119,8 @@ function perReceiverScratch(receivers: number) {
     blindTo: new Uint8Array(receivers),
   };
 }
-let PER_RECEIVER = perReceiverScratch(8);
+type PerReceiverScratch = ReturnType<typeof perReceiverScratch>;
+
 function signed(value: number): string {
   return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(1)}`;
 }
@@ -140,22 +142,38 @@ const enum Blind {
  * The evidence of the pair `scorePair` read last, term by term: the two sums, and what the
  * rationale of a reported pair says (`describePair`), kept as numbers so that scoring a pair
  * builds no strings (and the score's code has no paths that only the few reported pairs take).
+ * One per analysis, written over by each pair.
  */
-const EVIDENCE = {
-  logS: 0,
-  logT: 0,
-  rotation: { k: 0, m: 0, toleranceMs: 0, chance: 0, llr: 0 },
-  consistency: { heard: 0, offset: 0, squares: 0, llrSame: 0, llrTravel: 0 },
-  level: { heard: 0, offset: 0, llrSame: 0, llrTravel: 0 },
-  covariation: { receivers: 0, llr: 0 },
-  blind: { count: 0, llrSame: 0, llrTravel: 0 },
-  signature: undefined as ChannelSignatureEvidence | undefined,
-  clock: undefined as AdvertisingClockEvidence | undefined,
-};
+function pairEvidence() {
+  return {
+    logS: 0,
+    logT: 0,
+    rotation: { k: 0, m: 0, toleranceMs: 0, chance: 0, llr: 0 },
+    consistency: { heard: 0, offset: 0, squares: 0, llrSame: 0, llrTravel: 0 },
+    level: { heard: 0, offset: 0, llrSame: 0, llrTravel: 0 },
+    covariation: { receivers: 0, llr: 0 },
+    blind: { count: 0, llrSame: 0, llrTravel: 0 },
+    signature: undefined as ChannelSignatureEvidence | undefined,
+    clock: undefined as AdvertisingClockEvidence | undefined,
+  };
+}
+type PairEvidence = ReturnType<typeof pairEvidence>;
+
+/** What `scorePair` works in and writes to: made once per analysis (`scoreChainPairs`), written over by each pair. */
+interface PairWork {
+  perReceiver: PerReceiverScratch;
+  evidence: PairEvidence;
+  channels: ChannelSignatureScratch;
+  clock: AdvertisingClockScratch;
+}
+
+function pairWork(receivers: number): PairWork {
+  return { perReceiver: perReceiverScratch(receivers), evidence: pairEvidence(), channels: channelSignatureScratch(receivers), clock: advertisingClockScratch() };
+}
 
 /**
- * The evidence of one chain pair into EVIDENCE; false when no receiver heard both in the
- * overlap (the pair is not compared).
+ * The evidence of one chain pair into `work.evidence`, with the rest of `work` as working space;
+ * false when no receiver heard both in the overlap (the pair is not compared).
  */
 function scorePair(
   sa: ChainSeries,
@@ -171,6 +189,7 @@ function scorePair(
   toMs: number,
   floors: Float64Array,
   crowd: BleHandoffCrowd,
+  work: PairWork,
 ): boolean {
   const fromBin = Math.floor(fromMs / BIN_MS);
   const toBin = Math.floor(toMs / BIN_MS);
@@ -181,9 +200,10 @@ function scorePair(
   // The sums below read each chain's bins from fromBin on without bounds of their own.
   if (fromBin < Math.max(sa.bin0, sb.bin0) || toBin >= Math.min(sa.bin0 + sa.bins, sb.bin0 + sb.bins)) throw new Error('co-location: a pair is scored over its overlap, which lies inside both chains');
   // Per receiver: common bins, mean difference, correlation and motion of both series.
-  if (PER_RECEIVER.receivers < receivers) PER_RECEIVER = perReceiverScratch(receivers);
-  const { diff, diffVar, common, clean, comfortable, onlyA, onlyB, levelA, levelB, plainVar, differences, motion, rho: rhoOf, bins: binsOf, varianceA, varianceB, blindTo } = PER_RECEIVER;
-  const evidence = EVIDENCE;
+  const scratch = work.perReceiver;
+  if (scratch.receivers < receivers) throw new Error('co-location: the scratch arrays are made for fewer receivers');
+  const { diff, diffVar, common, clean, comfortable, onlyA, onlyB, levelA, levelB, plainVar, differences, motion, rho: rhoOf, bins: binsOf, varianceA, varianceB, blindTo } = scratch;
+  const evidence = work.evidence;
   let logS = 0;
   let logT = 0;
   let covariationS = 0;
@@ -449,12 +469,12 @@ function scorePair(
   // play: they cost the most per pair, and a pair already far below is not changed by them.
   evidence.signature = undefined;
   if (sa.channels && sb.channels && logS > LATE_TERMS_SCREEN_LOG_ODDS) {
-    evidence.signature = channelSignatureEvidence(sa.channels, sb.channels, receivers, fromMs, toMs);
+    evidence.signature = channelSignatureEvidence(sa.channels, sb.channels, receivers, fromMs, toMs, work.channels);
     if (evidence.signature) logS += evidence.signature.llrSame;
   }
   evidence.clock = undefined;
   if (sa.preciseTiming && sb.preciseTiming && logS > LATE_TERMS_SCREEN_LOG_ODDS) {
-    evidence.clock = advertisingClockEvidence(sa.groups, sa.spans, sb.groups, sb.spans, events, fromMs, toMs);
+    evidence.clock = advertisingClockEvidence(sa.groups, sa.spans, sb.groups, sb.spans, events, fromMs, toMs, work.clock);
     if (evidence.clock) logS += evidence.clock.llrSame;
   }
   evidence.logS = logS;
@@ -462,10 +482,10 @@ function scorePair(
   return true;
 }
 
-/** The named terms of the pair `scorePair` read last (EVIDENCE), with their rationale, in the order they were added up. */
-function describePair(receivers: number, names: ReadonlyArray<string>): BleCoLocationTerm[] {
-  const { rotation, consistency, level, covariation, blind, signature, clock } = EVIDENCE;
-  const { motion, rho, bins, varianceA, varianceB, blindTo, levelA, levelB } = PER_RECEIVER;
+/** The named terms of the pair `scorePair` read last (`evidence`, `scratch`), with their rationale, in the order they were added up. */
+function describePair(receivers: number, names: ReadonlyArray<string>, evidence: PairEvidence, scratch: PerReceiverScratch): BleCoLocationTerm[] {
+  const { rotation, consistency, level, covariation, blind, signature, clock } = evidence;
+  const { motion, rho, bins, varianceA, varianceB, blindTo, levelA, levelB } = scratch;
   const terms: BleCoLocationTerm[] = [];
   const add = (name: BleCoLocationTermName, llrSame: number, llrTravel: number, text: string): void => {
     terms.push({ name, llrSame, llrTravel, text: `${text} (same device ${signed(llrSame)}, travelled together ${signed(llrTravel)})` });
@@ -522,7 +542,8 @@ export function scoreChainPairs(
   const receivers = receiverNames.length;
   const channelBuilder = new ChannelSignatureBuilder(receivers);
   const masked = maskedBinsFor(chains, receivers);
-  const series = chains.map((_, index) => buildSeries(chains, index, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder, masked));
+  const seriesWork = seriesScratch();
+  const series = chains.map((_, index) => buildSeries(chains, index, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder, masked, seriesWork));
   // The pairs worth scoring (co-location-candidates.ts): the others are not candidates.
   // (Its count of the chains handing off around each hand-off is the co-rotation term's here too.)
   const { a: screenedA, b: screenedB, concurrent, inverseCrowd, handoffCrowd } = screenChainPairs(chains, series, masked, receivers, floors, CO_LOCATION_SCREEN_MODEL);
@@ -547,6 +568,8 @@ export function scoreChainPairs(
     scoredLogT: new Float64Array(screenedA.length),
     scoredCount: 0,
     rates: new Float64Array(2),
+    work: pairWork(receivers),
+    posterior: new Float64Array(2),
   };
   // (The loops here only call a function per pair: this function runs once per analysis, and the
   // work of a loop in a function called once is compiled anew in every analysis, or not at all.)
@@ -579,6 +602,10 @@ interface PairScoring {
   scoredCount: number;
   /** The fitted prior rates λ and μ (co-location-priors.ts). */
   rates: Float64Array;
+  /** `scorePair`'s working space and the evidence of the pair it read last. */
+  work: PairWork;
+  /** A reported pair's P(one device) and P(travelled together) (`posteriorsOf`). */
+  posterior: Float64Array;
 }
 
 /** The evidence of screened pair `pair`, kept when a receiver heard both chains in the overlap. */
@@ -586,12 +613,12 @@ function scoreScreenedPair(scoring: PairScoring, pair: number): void {
   const { chains, series } = scoring;
   const a = scoring.screenedA[pair];
   const b = scoring.screenedB[pair];
-  if (!scorePair(series[a], series[b], a, b, scoring.masked, scoring.events, scoring.receiverNames.length, overlapFromOf(chains[a], chains[b]), overlapToOf(chains[a], chains[b]), scoring.floors, scoring.handoffCrowd)) return;
+  if (!scorePair(series[a], series[b], a, b, scoring.masked, scoring.events, scoring.receiverNames.length, overlapFromOf(chains[a], chains[b]), overlapToOf(chains[a], chains[b]), scoring.floors, scoring.handoffCrowd, scoring.work)) return;
   const entry = scoring.scoredCount;
   scoring.scoredPair[entry] = pair;
   scoring.scoredCrowd[entry] = Math.max(2, (scoring.concurrent[a] + scoring.concurrent[b]) / 2);
-  scoring.scoredLogS[entry] = EVIDENCE.logS;
-  scoring.scoredLogT[entry] = EVIDENCE.logT;
+  scoring.scoredLogS[entry] = scoring.work.evidence.logS;
+  scoring.scoredLogT[entry] = scoring.work.evidence.logT;
   scoring.scoredCount = entry + 1;
 }
 
@@ -601,7 +628,7 @@ function reportedPair(scoring: PairScoring, entry: number): BleChainPair {
   const receivers = scoring.receiverNames.length;
   const lambda = scoring.rates[0];
   const mu = scoring.rates[1];
-  const posterior = POSTERIOR;
+  const posterior = scoring.posterior;
   const pair = scoring.scoredPair[entry];
   const a = scoring.screenedA[pair];
   const b = scoring.screenedB[pair];
@@ -615,8 +642,8 @@ function reportedPair(scoring: PairScoring, entry: number): BleChainPair {
   let terms: BleCoLocationTerm[] | undefined;
   if (rawSame >= DESCRIBE_ABOVE || travel >= DESCRIBE_ABOVE) {
     // The pair's terms again (they were not kept: only the few reported pairs need them).
-    scorePair(series[a], series[b], a, b, scoring.masked, scoring.events, receivers, from, to, scoring.floors, scoring.handoffCrowd);
-    terms = describePair(receivers, scoring.receiverNames);
+    scorePair(series[a], series[b], a, b, scoring.masked, scoring.events, receivers, from, to, scoring.floors, scoring.handoffCrowd, scoring.work);
+    terms = describePair(receivers, scoring.receiverNames, scoring.work.evidence, scoring.work.perReceiver);
     const priorS = Math.log(lambda / crowd);
     const priorT = Math.log(mu / crowd);
     terms.unshift({
@@ -639,5 +666,3 @@ function overlapToOf(a: BleChain, b: BleChain): number {
   return Math.min(a.lastMs, b.lastMs);
 }
 
-/** P(one device) and P(travelled together) of a reported pair (`posteriorsOf`). */
-const POSTERIOR = new Float64Array(2);
