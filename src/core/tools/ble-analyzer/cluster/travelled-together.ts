@@ -1,0 +1,59 @@
+import type { AddressCluster, TravelledTogether } from '../shared/analysis-types.ts';
+import type { BleChainPair } from '../co-location/co-location-types.ts';
+import type { BleLinkableAddress } from '../handoff/handoff-types.ts';
+import { compareAscending } from '../shared/number-order.ts';
+
+/**
+ * The travelled-together relation between the final devices (clusters, or single addresses):
+ * chain pairs where "two devices on one path" is the likeliest story, grouped by the devices
+ * they connect; each device pair keeps its strongest chain pair and the whole time they were
+ * heard together.
+ */
+export function travelRelations(addresses: ReadonlyArray<BleLinkableAddress>, chains: ReadonlyArray<{ members: number[] }>, pairs: ReadonlyArray<BleChainPair>, clusters: ReadonlyArray<AddressCluster>): TravelledTogether[] {
+  const clusterOf = new Map<string, AddressCluster>();
+  for (const cluster of clusters) for (const address of cluster.addresses) clusterOf.set(address, cluster);
+  const entity = (chain: number): { key: string; addresses: string[]; cluster?: string } => {
+    const first = addresses[chains[chain].members[0]].address;
+    const cluster = clusterOf.get(first);
+    return cluster ? { key: cluster.clusterId, addresses: cluster.addresses, cluster: cluster.clusterId } : { key: first, addresses: [first] };
+  };
+  const byPair = new Map<string, TravelledTogether & { best: BleChainPair }>();
+  for (const pair of pairs) {
+    if (!(pair.travel > 0.5)) continue;
+    const x = entity(pair.a);
+    const y = entity(pair.b);
+    if (x.key === y.key) continue;
+    const [a, b] = x.key < y.key ? [x, y] : [y, x];
+    const key = `${a.key}|${b.key}`;
+    const known = byPair.get(key);
+    if (known) {
+      known.fromMs = Math.min(known.fromMs, pair.overlapFromMs);
+      known.toMs = Math.max(known.toMs, pair.overlapToMs);
+      if (pair.travel > known.best.travel) known.best = pair;
+      continue;
+    }
+    byPair.set(key, {
+      a: a.addresses,
+      b: b.addresses,
+      ...(a.cluster ? { clusterA: a.cluster } : {}),
+      ...(b.cluster ? { clusterB: b.cluster } : {}),
+      probability: 0,
+      fromMs: pair.overlapFromMs,
+      toMs: pair.overlapToMs,
+      rationale: [],
+      best: pair,
+    });
+  }
+  const relations: TravelledTogether[] = [];
+  for (const { best, ...relation } of byPair.values()) {
+    const minutes = Math.round((relation.toMs - relation.fromMs) / 60_000);
+    relation.probability = Math.min(0.999, best.travel);
+    relation.rationale = [
+      `moved with each other for ${minutes} minute${minutes === 1 ? '' : 's'} (P(travelled together) ${relation.probability.toFixed(3)}, P(same device) ${best.same.toFixed(3)})`,
+      ...(best.terms ?? []).map((term) => `${term.name}: ${term.text}`),
+    ];
+    relations.push(relation);
+  }
+  relations.sort((x, y) => compareAscending(y.probability, x.probability) || (x.a[0] < y.a[0] ? -1 : x.a[0] > y.a[0] ? 1 : 0));
+  return relations;
+}
