@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { SPEC_EXAMPLES, isJsonObject, safeParseJson, type JsonObject, type ToolManifest } from '../../../core/index.ts';
+import { SPEC_EXAMPLES, isJsonObject, safeParseJson, selectedCaptureIds, selectionOfInvocation, type JsonObject, type ToolManifest } from '../../../core/index.ts';
 import { ResultView } from '../../components/ResultView.tsx';
 import { useCaptures, useManifests } from '../../lib/runtime/queries.ts';
 import { runInput } from '../../lib/runtime/run-input.ts';
@@ -24,9 +24,8 @@ function blankInvocation(manifest: ToolManifest | undefined, captureId: string):
 
 /** The selection of an invocation in one line, for the folded invocation. */
 function describeSelection(invocation: JsonObject | null): string {
-  const selection = invocation && isJsonObject(invocation.capture_selection) ? invocation.capture_selection : null;
-  if (!selection) return '';
-  const ids = Array.isArray(selection.capture_ids) ? selection.capture_ids.join(', ') : typeof selection.capture_id === 'string' ? selection.capture_id : '';
+  const selection = selectionOfInvocation(invocation);
+  const ids = selection ? selectedCaptureIds(selection).join(', ') : '';
   return ids ? `on ${ids}` : '';
 }
 
