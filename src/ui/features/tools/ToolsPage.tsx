@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { SPEC_EXAMPLES, isJsonObject, safeParseJson, selectedCaptureIds, selectionOfInvocation, type JsonObject, type ToolManifest } from '../../../core/index.ts';
+import { SPEC_EXAMPLES, isJsonObject, safeParseJson, selectedCaptureIds, selectionOfInvocation, type CaptureInfo, type JsonObject, type ToolManifest } from '../../../core/index.ts';
+import { declaredSelectionShape, selectionForCapture, suggestedArguments } from './form-model.ts';
 import { ResultView } from '../../components/ResultView.tsx';
 import { useCaptures, useManifests } from '../../lib/runtime/queries.ts';
 import { runInput } from '../../lib/runtime/run-input.ts';
@@ -11,12 +12,12 @@ import { InvocationForm } from './InvocationForm.tsx';
 
 const PROGRESS_DELAY_MS = 500;
 
-function blankInvocation(manifest: ToolManifest | undefined, captureId: string): JsonObject {
+function blankInvocation(manifest: ToolManifest | undefined, capture: CaptureInfo | undefined): JsonObject {
   return {
     tool_name: manifest?.name ?? '',
     tool_version: manifest?.version ?? '',
-    capture_selection: { capture_id: captureId, selectors: {} },
-    arguments: {},
+    capture_selection: selectionForCapture(declaredSelectionShape(manifest), capture),
+    arguments: manifest ? suggestedArguments(manifest, capture) : {},
     request_id: newRequestId(),
     timeout_ms: 30_000,
   };
@@ -109,7 +110,7 @@ export function ToolsPage() {
                 type="button"
                 className="link-button"
                 onClick={() => {
-                  setText(JSON.stringify(blankInvocation(manifest, captures.data?.[0]?.id ?? ''), null, 2));
+                  setText(JSON.stringify(blankInvocation(manifest, captures.data?.[0]), null, 2));
                   setView('form');
                 }}
               >

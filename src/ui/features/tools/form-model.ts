@@ -1,4 +1,13 @@
-import { isBleSelectionShape, isJsonObject, readCaptureSelection, type CaptureInfo, type JsonObject, type JsonValue, type ToolManifest } from '../../../core/index.ts';
+import {
+  checkSelection,
+  closedByDefault,
+  isBleSelectionShape,
+  isJsonObject,
+  normalizeCaptureSelection,
+  readCaptureSelection,
+  validateAgainstSchema,
+  type CaptureInfo,
+  type ToolError, type JsonObject, type JsonValue, type ToolManifest } from '../../../core/index.ts';
 
 /**
  * The invocation form's state model, pure and DOM-free: which input each argument gets (from the
@@ -397,4 +406,41 @@ export function selectionActionsToEnter(selection: JsonValue): SelectionAction[]
   if (read.channels) actions.push({ type: 'channels', channels: read.channels.values });
   if (read.filters.length > 0) actions.push({ type: 'filters', text: read.filters.map((filter) => filter.expression).join('\n') });
   return actions;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Problems shown before Run
+
+const argumentSchemas = new WeakMap<ToolManifest, JsonObject>();
+
+/** The manifest's `input_schema` without `capture_selection` (the envelope's selection stands for it), closed as execution closes it. */
+function argumentSchema(manifest: ToolManifest): JsonObject {
+  let schema = argumentSchemas.get(manifest);
+  if (!schema) {
+    const { capture_selection: _selection, ...properties } = isJsonObject(manifest.input_schema.properties) ? manifest.input_schema.properties : {};
+    const required = Array.isArray(manifest.input_schema.required) ? manifest.input_schema.required.filter((key) => key !== 'capture_selection') : [];
+    schema = closedByDefault({ ...manifest.input_schema, properties, required });
+    argumentSchemas.set(manifest, schema);
+  }
+  return schema;
+}
+
+/**
+ * What the executor would refuse in this invocation's arguments and selection, at the fields
+ * the form shows them (a value of the wrong shape, a missing required argument, a capture that
+ * does not exist, a window outside the capture), computed as the user types.
+ */
+export function formProblems(invocation: JsonObject, manifest: ToolManifest | undefined, captures: ReadonlyArray<CaptureInfo>): ToolError[] {
+  const problems: ToolError[] = [];
+  const selection = normalizeCaptureSelection(invocation.capture_selection);
+  if (!selection.ok) problems.push(...selection.errors);
+  else {
+    const byId = new Map(captures.map((capture) => [capture.id, capture]));
+    problems.push(...checkSelection(selection.value, { get: (id) => byId.get(id), ids: () => [...byId.keys()] }));
+  }
+  if (manifest) {
+    const args = isJsonObject(invocation.arguments) ? invocation.arguments : {};
+    problems.push(...validateAgainstSchema(argumentSchema(manifest), args, { prefix: ['arguments'], typeErrorCode: 'INVALID_TYPE' }));
+  }
+  return problems;
 }
