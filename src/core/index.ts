@@ -12,7 +12,8 @@ export { toolManifestSchema } from './contract/schemas.ts';
 export type { ColumnSchema } from './data/columns.ts';
 export type { Capture, CaptureInfo } from './data/capture.ts';
 export { CaptureCatalog } from './data/catalog.ts';
-export type { CaptureLookup } from './data/selection.ts';
+export type { CaptureLookup, NormalizedSelection } from './data/selection.ts';
+export { readCaptureSelection, selectionOfInvocation, selectedCaptureIds, selectionRowFilter, isBleSelectionShape, normalizeCaptureSelection, checkSelection } from './data/selection.ts';
 export { readCaptureFile, readCaptureSource } from './data/capture-files.ts';
 export type { IdentityKey, IdentityKeySource } from './data/ble/index.ts';
 export { BLE_RECORD_COLUMNS } from './data/ble/index.ts';
@@ -28,6 +29,7 @@ export { ToolRegistry } from './tools/registry.ts';
 export { compareVersions } from './tools/semver.ts';
 export { builtinTools } from './tools/builtin-tools.ts';
 export { regressionManifest } from './tools/regression/index.ts';
+export { bleAddressAnalyzerManifest } from './tools/ble-analyzer/manifest.ts';
 export type { DigestingTool } from './tools/result-digest.ts';
 
 export type { RunRequest, RunnerResponse, RunOptions, ToolRunner } from './executor/runner.ts';
@@ -35,7 +37,9 @@ export { createInProcessRunner } from './executor/in-process-runner.ts';
 export { createEndpointRunner } from './executor/endpoint-runner.ts';
 export type { Executor, ExecutionRecord } from './executor/executor.ts';
 export { createExecutor } from './executor/executor.ts';
-export { validationWarmUp } from './executor/validate-invocation.ts';
+export { validationWarmUp, closedByDefault } from './executor/validate-invocation.ts';
+export { validateAgainstSchema } from './validation/schema-validator.ts';
+export { formatFieldPath } from './validation/field-path.ts';
 
 export {
   SPEC_EXAMPLES,

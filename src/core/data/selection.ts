@@ -28,42 +28,71 @@ export function normalizeCaptureSelection(value: unknown): { ok: true; value: No
   if (!isJsonObject(value)) {
     return { ok: false, errors: [toolError('INVALID_INVOCATION', ROOT, `${ROOT} must be object`)] };
   }
-  const isBle = 'capture_ids' in value || 'time_window' in value || 'filter_expression' in value;
-  const schema = isBle ? bleCaptureSelectionSchema : genericCaptureSelectionSchema;
+  const schema = isBleSelectionShape(value) ? bleCaptureSelectionSchema : genericCaptureSelectionSchema;
   const errors = validateAgainstSchema(schema, value, { prefix: [ROOT], typeErrorCode: 'INVALID_TYPE' });
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, value: isBle ? fromBle(value) : fromGeneric(value) };
+  // The shape's schema has accepted it, so the reader leaves nothing out.
+  return { ok: true, value: readCaptureSelection(value)! };
 }
 
-/** Only called on values the shape's schema has accepted. */
-function toTimeRange(value: unknown): TimeRange {
-  const range = value as { start_ms: number; end_ms: number };
-  return { start_ms: range.start_ms, end_ms: range.end_ms };
+/** Whether a `capture_selection` value is written in the BLE shape (`capture_ids`, `time_window`, `filter_expression`). */
+export function isBleSelectionShape(value: JsonObject): boolean {
+  return 'capture_ids' in value || 'time_window' in value || 'filter_expression' in value;
 }
 
-function fromGeneric(value: JsonObject): NormalizedSelection {
-  const selectors = (value.selectors ?? {}) as { time_range?: unknown; channels?: string[]; filters?: string[] };
+function timeRangeOf(value: unknown): TimeRange | null {
+  if (!isJsonObject(value)) return null;
+  const { start_ms: start, end_ms: end } = value;
+  return typeof start === 'number' && typeof end === 'number' ? { start_ms: start, end_ms: end } : null;
+}
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/**
+ * Any `capture_selection`, in either envelope shape, read into the normalized selection without
+ * judging it: the one reader behind execution (after `normalizeCaptureSelection` has checked the
+ * shape) and behind every view of a past invocation (Packets, RSSI traces, timeline, report,
+ * re-run), so a selection written as `{capture_id, selectors}` is read exactly like one written
+ * as `{capture_ids, time_window}`. Parts of the wrong type are left out; null for a non-object.
+ */
+export function readCaptureSelection(value: unknown): NormalizedSelection | null {
+  if (!isJsonObject(value)) return null;
+  if (isBleSelectionShape(value)) {
+    const window = timeRangeOf(value.time_window);
+    const filter = typeof value.filter_expression === 'string' ? value.filter_expression : '';
+    return {
+      shape: 'ble',
+      captures: (Array.isArray(value.capture_ids) ? value.capture_ids : [])
+        .map((id, index) => ({ id, field: formatFieldPath([ROOT, 'capture_ids', index]) }))
+        .filter((entry): entry is { id: string; field: string } => typeof entry.id === 'string'),
+      timeRange: window ? { range: window, field: `${ROOT}.time_window` } : null,
+      channels: null,
+      filters: filter.trim() !== '' ? [{ expression: filter, field: `${ROOT}.filter_expression` }] : [],
+    };
+  }
+  const selectors = isJsonObject(value.selectors) ? value.selectors : {};
+  const range = timeRangeOf(selectors.time_range);
   return {
     shape: 'generic',
-    captures: [{ id: value.capture_id as string, field: `${ROOT}.capture_id` }],
-    timeRange: selectors.time_range ? { range: toTimeRange(selectors.time_range), field: `${ROOT}.selectors.time_range` } : null,
-    channels: selectors.channels ? { values: selectors.channels, field: `${ROOT}.selectors.channels` } : null,
-    filters: (selectors.filters ?? []).map((expression, index) => ({
-      expression,
-      field: formatFieldPath([ROOT, 'selectors', 'filters', index]),
-    })),
+    captures: typeof value.capture_id === 'string' ? [{ id: value.capture_id, field: `${ROOT}.capture_id` }] : [],
+    timeRange: range ? { range, field: `${ROOT}.selectors.time_range` } : null,
+    channels: Array.isArray(selectors.channels) ? { values: stringsOf(selectors.channels), field: `${ROOT}.selectors.channels` } : null,
+    filters: (Array.isArray(selectors.filters) ? selectors.filters : [])
+      .map((expression, index) => ({ expression, field: formatFieldPath([ROOT, 'selectors', 'filters', index]) }))
+      .filter((entry): entry is { expression: string; field: string } => typeof entry.expression === 'string'),
   };
 }
 
-function fromBle(value: JsonObject): NormalizedSelection {
-  const filter = value.filter_expression as string | undefined;
-  return {
-    shape: 'ble',
-    captures: (value.capture_ids as string[]).map((id, index) => ({ id, field: formatFieldPath([ROOT, 'capture_ids', index]) })),
-    timeRange: { range: toTimeRange(value.time_window), field: `${ROOT}.time_window` },
-    channels: null,
-    filters: filter !== undefined && filter.trim() !== '' ? [{ expression: filter, field: `${ROOT}.filter_expression` }] : [],
-  };
+/** The selection of an invocation (its `capture_selection`), or null when it has none. */
+export function selectionOfInvocation(invocation: unknown): NormalizedSelection | null {
+  return isJsonObject(invocation) ? readCaptureSelection(invocation.capture_selection) : null;
+}
+
+/** The ids of the captures a selection names, in order. */
+export function selectedCaptureIds(selection: NormalizedSelection): string[] {
+  return selection.captures.map((capture) => capture.id);
 }
 
 /**
@@ -189,29 +218,35 @@ function quoteLiteral(value: string, kind: 'number' | 'string' | 'boolean'): str
 }
 
 /**
- * The whole selection of one capture as one predicate: the time window and the channels are
- * expressed in the filter language too, so everything goes through the same vectorized compiler.
+ * The rows a selection keeps in one capture, as one expression of the filter language: the time
+ * window and the channels are written in it too, so execution (one vectorized predicate) and the
+ * views that read a past run's rows through the filter API select exactly the same rows.
+ * Empty when the selection keeps every row.
  */
-function predicateFor(selection: NormalizedSelection, info: CaptureInfo): CompiledFilter {
+export function selectionRowFilter(selection: NormalizedSelection, info: CaptureInfo): string {
   const parts: string[] = [];
   if (selection.timeRange) {
     const { start_ms, end_ms } = selection.timeRange.range;
-    parts.push(`${quoteIdentifier(info.timeColumn)} BETWEEN ${start_ms} AND ${end_ms}`);
+    parts.push(`(${quoteIdentifier(info.timeColumn)} BETWEEN ${start_ms} AND ${end_ms})`);
   }
   // An empty `channels` list selects no channel subset, like an absent one.
   if (selection.channels && selection.channels.values.length > 0 && info.channelColumn) {
     const kind = info.columns.find((column) => column.name === info.channelColumn)?.kind ?? 'string';
     const list = selection.channels.values.map((channel) => quoteLiteral(channel, kind)).join(', ');
-    parts.push(`${quoteIdentifier(info.channelColumn)} IN (${list})`);
+    parts.push(`(${quoteIdentifier(info.channelColumn)} IN (${list}))`);
   }
   for (const { expression } of selection.filters) parts.push(`(${expression})`);
-  const compiled = parts.map((part) => {
-    const result = compileFilter(part, info.columns);
-    // checkSelection has already compiled every user filter against this capture.
-    if (!result.ok) throw new Error(`selection predicate does not compile: ${result.error.message}`);
-    return result.value;
-  });
-  return combineFilters(compiled);
+  return parts.join(' AND ');
+}
+
+/** The whole selection of one capture as one compiled predicate. */
+function predicateFor(selection: NormalizedSelection, info: CaptureInfo): CompiledFilter {
+  const text = selectionRowFilter(selection, info);
+  if (text === '') return combineFilters([]);
+  const result = compileFilter(text, info.columns);
+  // checkSelection has already compiled every user filter against this capture.
+  if (!result.ok) throw new Error(`selection predicate does not compile: ${result.error.message}`);
+  return result.value;
 }
 
 /** Applies a checked selection to the captures' data: one mask per record batch. */

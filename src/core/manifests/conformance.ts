@@ -2,6 +2,7 @@
 // one per way to break it — and a judge that compares what the executor answered with the code and
 // field the contract prescribes (spec/README.md, settled decisions 1–6).
 
+import fc from 'fast-check';
 import { compilePattern, type LinearRegExp } from '../validation/regexp.ts';
 import type { ToolErrorCode } from '../contract/tool-error.ts';
 import type { JsonSchema, ToolManifest, ToolStatus } from '../contract/types.ts';
@@ -291,12 +292,14 @@ function valueFor(name: string, schema: JsonObject, picker: ColumnPicker): JsonV
   if ('default' in schema) return schema.default;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   const type = primaryType(schema);
+  // A column name only where the string has no pattern or format of its own to satisfy.
+  const plain = (candidate: JsonObject) => primaryType(candidate) === 'string' && !('pattern' in candidate) && !('format' in candidate);
   if (isColumnName(name)) {
-    if (type === 'string') {
+    if (type === 'string' && plain(schema)) {
       const [column] = picker.pick(1, isGroupName(name));
       if (column !== undefined) return column;
     }
-    if (type === 'array' && isJsonObject(schema.items) && primaryType(schema.items) === 'string') {
+    if (type === 'array' && isJsonObject(schema.items) && plain(schema.items)) {
       const columns = picker.pick(arrayLength(schema), isGroupName(name));
       if (columns.length > 0) return columns;
     }
@@ -314,7 +317,12 @@ function valueFor(name: string, schema: JsonObject, picker: ColumnPicker): JsonV
       return null;
     case 'array': {
       const items = isJsonObject(schema.items) ? schema.items : {};
-      const values = Array.from({ length: arrayLength(schema) }, () => valueFor(name, items, picker));
+      const count = arrayLength(schema);
+      // Distinct strings that each fit the item schema (pattern, format, lengths), when uniqueness needs several.
+      const strings = schema.uniqueItems === true && primaryType(items) === 'string' && !('enum' in items) && !('const' in items) ? stringsFor(items, count) : [];
+      const values = strings.length === count ? strings : Array.from({ length: count }, () => valueFor(name, items, picker));
+      // `contains`: the first item is one the contains schema accepts.
+      if (isJsonObject(schema.contains) && values.length > 0) values[0] = valueFor(name, schema.contains, picker);
       return schema.uniqueItems === true ? distinct(values) : values;
     }
     case 'object': {
@@ -323,6 +331,12 @@ function valueFor(name: string, schema: JsonObject, picker: ColumnPicker): JsonV
       for (const key of stringList(schema.required)) {
         const property = nestedProperties[key];
         nested[key] = valueFor(key, isJsonObject(property) ? property : {}, picker);
+      }
+      // `minProperties`: optional properties too, in schema order, until there are enough.
+      const minProperties = numberOrUndefined(schema.minProperties) ?? 0;
+      for (const [key, property] of Object.entries(nestedProperties)) {
+        if (Object.keys(nested).length >= minProperties) break;
+        if (!(key in nested)) nested[key] = valueFor(key, isJsonObject(property) ? property : {}, picker);
       }
       return nested;
     }
@@ -362,35 +376,70 @@ function distinct(values: JsonValue[]): JsonValue[] {
   });
 }
 
+/** A value of every string format ajv-formats checks (the validator's formats), so a `format` never fails the valid case. */
 const FORMAT_SAMPLES: Record<string, string> = {
   'date-time': '2026-01-01T00:00:00Z',
+  'iso-date-time': '2026-01-01T00:00:00Z',
   date: '2026-01-01',
   time: '00:00:00Z',
+  'iso-time': '00:00:00Z',
+  duration: 'P1D',
   email: 'analyst@example.com',
   uri: 'https://example.com/',
   'uri-reference': 'https://example.com/',
+  'uri-template': 'https://example.com/{id}',
+  url: 'https://example.com/',
   uuid: '00000000-0000-4000-8000-000000000000',
   hostname: 'example.com',
   ipv4: '192.0.2.1',
   ipv6: '2001:db8::1',
+  regex: '^a$',
+  'json-pointer': '/a',
+  'json-pointer-uri-fragment': '#/a',
+  'relative-json-pointer': '0/a',
+  byte: 'ZXhhbXBsZQ==',
+  password: 'example',
+  binary: 'example',
 };
 
-function stringFor(schema: JsonObject): string {
+/** Deterministic samples of strings matching `pattern` (fast-check's regex-driven generator, fixed seed), shortest first. */
+function patternSamples(pattern: string): string[] {
+  try {
+    const samples = fc.sample(fc.stringMatching(new RegExp(pattern, 'u')), { seed: 20_260_101, numRuns: 40 });
+    return [...new Set(samples)].sort((a, b) => a.length - b.length);
+  } catch {
+    // A pattern ECMAScript cannot compile (RE2-only syntax): the fixed candidates below still try.
+    return [];
+  }
+}
+
+/** Strings that fit a string schema (format, pattern, lengths), best first; the first is the valid case's value. */
+function stringsFor(schema: JsonObject, wanted: number): string[] {
   const minLength = numberOrUndefined(schema.minLength) ?? 0;
   const maxLength = numberOrUndefined(schema.maxLength) ?? Number.POSITIVE_INFINITY;
   const pattern = typeof schema.pattern === 'string' ? safeRegExp(schema.pattern) : null;
   const format = typeof schema.format === 'string' ? FORMAT_SAMPLES[schema.format] : undefined;
-  const candidates = [format, 'example', 'a', 'A', '0', '1', 'a1', 'example_1', 'EXAMPLE', ''].filter((value): value is string => value !== undefined);
-  const fits = (value: string) => value.length >= minLength && value.length <= maxLength && (pattern === null || pattern.test(value));
+  const generated = typeof schema.pattern === 'string' ? patternSamples(schema.pattern) : [];
+  const candidates = [format, ...generated, 'example', 'a', 'A', '0', '1', 'a1', 'example_1', 'EXAMPLE', ''].filter((value): value is string => value !== undefined);
+  // Ajv counts length in code points.
+  const length = (value: string) => [...value].length;
+  const fits = (value: string) => length(value) >= minLength && length(value) <= maxLength && (pattern === null || pattern.test(value));
+  const found = new Set<string>();
+  for (const candidate of candidates) if (fits(candidate) && found.size < wanted) found.add(candidate);
   // Repeating a candidate's last character reaches `minLength` and simple patterns such as `^[A-Z]{3}$`.
   for (const candidate of candidates) {
-    const start = Math.max(minLength, candidate.length);
-    for (let length = start; length <= start + 8; length++) {
-      const padded = candidate.padEnd(length, candidate.slice(-1) || 'x');
-      if (fits(padded)) return padded;
+    if (found.size >= wanted) break;
+    const start = Math.max(minLength, length(candidate));
+    for (let size = start; size <= start + 8 && found.size < wanted; size++) {
+      const padded = candidate.padEnd(size, candidate.slice(-1) || 'x');
+      if (fits(padded)) found.add(padded);
     }
   }
-  return 'x'.repeat(Math.max(minLength, 1));
+  return [...found];
+}
+
+function stringFor(schema: JsonObject): string {
+  return stringsFor(schema, 1)[0] ?? 'x'.repeat(Math.max(numberOrUndefined(schema.minLength) ?? 0, 1));
 }
 
 /** On the linear-time engine validation uses (issue 14): a schema's pattern cannot stall case generation. */
@@ -429,12 +478,22 @@ function numberFor(schema: JsonObject, integer: boolean): number {
     (!integer || Number.isInteger(value)) &&
     (low === null || (low.exclusive ? value > low.value : value >= low.value)) &&
     (high === null || (high.exclusive ? value < high.value : value <= high.value)) &&
-    (step === undefined || step <= 0 || Math.abs(value / step - Math.round(value / step)) < 1e-9);
+    // As Ajv checks it: the quotient is an integer, exactly (0.3 is not a multiple of 0.1 there).
+    (step === undefined || step <= 0 || Number.isInteger(value / step));
   const candidates = [1, 0];
   if (low !== null) candidates.push(Math.ceil(low.value), Math.floor(low.value) + 1, low.value);
   if (high !== null) candidates.push(Math.floor(high.value), Math.ceil(high.value) - 1, high.value);
   if (low !== null && high !== null) candidates.push((low.value + high.value) / 2);
-  if (step !== undefined && step > 0) candidates.push(step, Math.ceil((low?.value ?? 0) / step) * step + (low?.exclusive ? step : 0));
+  if (step !== undefined && step > 0) {
+    // The smallest multiples above the lower bound (and below the upper), as whole multiples of the step.
+    const first = Math.ceil((low?.value ?? 0) / step);
+    for (let index = first; index <= first + 2; index++) candidates.push(index * step);
+    if (high !== null) {
+      const last = Math.floor(high.value / step);
+      candidates.push(last * step, (last - 1) * step);
+    }
+    candidates.push(step);
+  }
   return candidates.find(fits) ?? low?.value ?? high?.value ?? 1;
 }
 

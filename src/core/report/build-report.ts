@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '../util/json.ts';
+import { selectedCaptureIds, selectionOfInvocation } from '../data/selection.ts';
 import type { CaptureProvenance, CaseReport, ReportCapture, ReportSelection, ReportStep, RunDocument } from './report-types.ts';
 
 /** tool-contract.md §7.3, verbatim: printed with every report in which the BLE analyzer ran. */
@@ -33,19 +34,15 @@ function stringOrNull(value: unknown): string | null {
 
 /** The selection of an invocation in either contract shape, spelled out; null when it has none. */
 export function selectionOf(invocation: JsonValue): ReportSelection | null {
-  if (!isObject(invocation) || !isObject(invocation.capture_selection)) return null;
-  const selection = invocation.capture_selection;
-  const strings = (value: unknown) => (Array.isArray(value) ? value.filter((item): item is string | number => typeof item === 'string' || typeof item === 'number').map(String) : []);
-  const number = (value: unknown) => (typeof value === 'number' ? value : null);
-  if (Array.isArray(selection.capture_ids) || isObject(selection.time_window)) {
-    const window = isObject(selection.time_window) ? selection.time_window : {};
-    const filter = stringOrNull(selection.filter_expression);
-    return { capture_ids: strings(selection.capture_ids), start_ms: number(window.start_ms), end_ms: number(window.end_ms), channels: [], filters: filter ? [filter] : [] };
-  }
-  const selectors = isObject(selection.selectors) ? selection.selectors : {};
-  const range = isObject(selectors.time_range) ? selectors.time_range : {};
-  const id = stringOrNull(selection.capture_id);
-  return { capture_ids: id ? [id] : [], start_ms: number(range.start_ms), end_ms: number(range.end_ms), channels: strings(selectors.channels), filters: strings(selectors.filters) };
+  const selection = selectionOfInvocation(invocation);
+  if (!selection) return null;
+  return {
+    capture_ids: selectedCaptureIds(selection),
+    start_ms: selection.timeRange?.range.start_ms ?? null,
+    end_ms: selection.timeRange?.range.end_ms ?? null,
+    channels: selection.channels?.values ?? [],
+    filters: selection.filters.map((filter) => filter.expression),
+  };
 }
 
 /** Labels of the IRKs an invocation supplies. */

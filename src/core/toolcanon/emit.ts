@@ -31,9 +31,11 @@ export function emitOpenAI(tool: CanonicalTool): JsonObject {
   return { type: 'function', function: emitOpenAILegacy(tool) };
 }
 
-/** OpenAI legacy function (the `functions` parameter, and the inside of the tools[] wrapper): `{name, description, parameters}`. */
+/** OpenAI legacy function (the `functions` parameter, and the inside of the tools[] wrapper): `{name, description, parameters}`, and `strict` when the tool has it. */
 export function emitOpenAILegacy(tool: CanonicalTool): JsonObject {
-  return { name: tool.name, description: tool.description, parameters: providerInputSchema(tool) };
+  const fn: JsonObject = { name: tool.name, description: tool.description, parameters: providerInputSchema(tool) };
+  if (tool.strict !== undefined) fn.strict = tool.strict;
+  return fn;
 }
 
 /** Anthropic tools[] entry: `{name, description, input_schema}`. */

@@ -3,7 +3,7 @@ import { isJsonObject, type JsonObject } from '../util/json.ts';
 import { err, ok, assertNever, type Result } from '../util/result.ts';
 import { emitJsonSchema } from './emit.ts';
 import { cloneObject, jsonKind, own } from './json-value.ts';
-import { fromManifest } from './manifest-draft.ts';
+import { fromManifest, splitOpenAIStrict } from './manifest-draft.ts';
 
 /**
  * The internal tool definition of tool-definition-format.md: Anthropic-shaped, the form a manifest
@@ -18,6 +18,8 @@ export interface InternalToolDefinition {
   input_schema: JsonSchema;
   /** Present when the manifest's output schema says anything. */
   output_schema?: JsonSchema;
+  /** OpenAI's `strict`, when the manifest keeps it (`x-openai-strict` in its input schema); only the OpenAI export writes it. */
+  strict?: boolean;
 }
 
 /** Why a manifest cannot become an internal tool definition; `field` is a JSON path (`$.name`). */
@@ -54,18 +56,18 @@ export function toInternalToolDefinition(manifest: ToolManifest): Result<Interna
     problems.push({ field: '$.output_schema', message: `The output schema must be a JSON object, got ${jsonKind(outputSchema)}` });
   }
   if (problems.length > 0) return err(problems);
-  const definition: InternalToolDefinition = {
-    name: name as string,
-    description: description as string,
-    input_schema: cloneObject(inputSchema as JsonObject),
-  };
+  const { inputs, strict } = splitOpenAIStrict(cloneObject(inputSchema as JsonObject));
+  const definition: InternalToolDefinition = { name: name as string, description: description as string, input_schema: inputs };
+  if (strict !== undefined) definition.strict = strict;
   if (isJsonObject(outputSchema) && Object.keys(outputSchema).length > 0) definition.output_schema = cloneObject(outputSchema);
   return ok(definition);
 }
 
 /** OpenAI tools[] entry: `{"type": "function", "function": {name, description, parameters}}`; no output schema (tool-definition-format.md §6). */
 export function internalToOpenAI(definition: InternalToolDefinition): JsonObject {
-  return { type: 'function', function: { name: definition.name, description: definition.description, parameters: cloneObject(definition.input_schema) } };
+  const fn: JsonObject = { name: definition.name, description: definition.description, parameters: cloneObject(definition.input_schema) };
+  if (definition.strict !== undefined) fn.strict = definition.strict;
+  return { type: 'function', function: fn };
 }
 
 /** Anthropic tools[] entry: `{name, description, input_schema}`; no output schema. */
@@ -93,7 +95,7 @@ export function internalToMcp(definition: InternalToolDefinition, options: McpCo
 
 /** Ollama `/api/chat` tools[] entry: the OpenAI function shape `{"type": "function", "function": {name, description, parameters}}`. */
 export function internalToOllama(definition: InternalToolDefinition): JsonObject {
-  return internalToOpenAI(definition);
+  return { type: 'function', function: { name: definition.name, description: definition.description, parameters: cloneObject(definition.input_schema) } };
 }
 
 /** What the export panel offers for a manifest. */

@@ -148,6 +148,11 @@ export function toManifest(tool: CanonicalTool): ManifestDraft {
 
   dropForeignDialect(inputSchema, '$.input_schema', flag);
 
+  if (tool.strict !== undefined) {
+    inputSchema[OPENAI_STRICT_KEY] = tool.strict;
+    flag(`$.input_schema.${OPENAI_STRICT_KEY}`, `OpenAI's strict: ${String(tool.strict)} is kept here (a manifest has no field for it); the OpenAI export writes it back as strict.`);
+  }
+
   let outputSchema: JsonSchema = cloneObject(tool.outputs);
   if (Object.keys(outputSchema).length === 0) {
     outputSchema = { type: 'object' };
@@ -222,6 +227,7 @@ export function toManifest(tool: CanonicalTool): ManifestDraft {
  * security; `source_format` `raw`; the manifest itself as `original_definition`.
  */
 export function fromManifest(manifest: ToolManifest): CanonicalTool {
+  const { inputs, strict } = splitOpenAIStrict(isJsonObject(manifest.input_schema) ? cloneObject(manifest.input_schema) : {});
   const inferred = inferCapabilities(manifest.name, manifest.description);
   const writes = manifest.execution_constraints?.side_effects === 'external_write';
   const original = toJsonValue(manifest);
@@ -236,10 +242,24 @@ export function fromManifest(manifest: ToolManifest): CanonicalTool {
       idempotent: !writes,
       cost_estimate: manifest.cost_hint?.estimated_cost === 0 ? 'free' : 'unknown',
     },
-    inputs: isJsonObject(manifest.input_schema) ? cloneObject(manifest.input_schema) : {},
+    inputs,
     outputs: isJsonObject(manifest.output_schema) ? cloneObject(manifest.output_schema) : {},
     security: null,
     source_format: 'raw',
     original_definition: isJsonObject(original) ? original : {},
+    ...(strict === undefined ? {} : { strict }),
   };
+}
+
+/**
+ * Where a manifest keeps OpenAI's `strict` flag: an annotation of its input schema (JSON Schema
+ * ignores `x-` keys; the validator runs with `strict: false`), so a definition imported with
+ * `strict: true` is exported to OpenAI with it.
+ */
+export const OPENAI_STRICT_KEY = 'x-openai-strict';
+
+/** A copy of the input schema without the strict annotation, and the flag it held. */
+export function splitOpenAIStrict(schema: JsonObject): { inputs: JsonObject; strict: boolean | undefined } {
+  const { [OPENAI_STRICT_KEY]: flag, ...inputs } = schema;
+  return { inputs: flag === undefined ? schema : inputs, strict: typeof flag === 'boolean' ? flag : undefined };
 }

@@ -61,7 +61,8 @@ function build(format: SourceFormat, definition: JsonObject, fields: ToolFields)
 /**
  * OpenAI function calling, both shapes: the tools[] wrapper `{"type": "function", "function":
  * {name, description, parameters}}` and the legacy `{name, description, parameters}`.
- * `strict` and other OpenAI-only keys stay in `original_definition` only.
+ * A boolean `strict` becomes the tool's `strict` (OpenAI export writes it back); other
+ * OpenAI-only keys stay in `original_definition` only.
  */
 export const parseOpenAI: FormatParser = (definition) => {
   let fields = definition;
@@ -76,7 +77,10 @@ export const parseOpenAI: FormatParser = (definition) => {
   if (!description.ok) return description;
   const parameters = readObject(fields, 'parameters');
   if (!parameters.ok) return parameters;
-  return ok(build('openai', definition, { name: name.value, description: description.value, inputs: parameters.value, version: readVersion(fields, definition) }));
+  const tool = build('openai', definition, { name: name.value, description: description.value, inputs: parameters.value, version: readVersion(fields, definition) });
+  const strict = own(fields, 'strict');
+  if (typeof strict === 'boolean') tool.strict = strict;
+  return ok(tool);
 };
 
 /**

@@ -62,6 +62,8 @@ export interface CanonicalTool {
   source_format: SourceFormat;
   /** A verbatim (JSON) copy of the input definition. */
   original_definition: JsonObject;
+  /** OpenAI's `strict` flag (structured outputs: arguments always match the schema), when the source set it; emitted back to OpenAI. */
+  strict?: boolean;
 }
 
 /** A confidence in [0, 1] for each format (toolcanon-api.md `confidence`); `raw` is always 0.1. */

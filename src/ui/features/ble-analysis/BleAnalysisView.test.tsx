@@ -125,7 +125,30 @@ describe('BleAnalysisView', () => {
 
     const receivers = await screen.findAllByTestId('ble.rssi.receiver');
     expect(receivers.map((figure) => figure.querySelector('figcaption')?.textContent)).toEqual(['Receiver rx-north-2: 2 packets', 'Receiver rx-south-1: 3 packets']);
-    expect(access.filters[0]).toMatch(/^advertiser_addr IN \('7A:4C:21:9D:10:EF', '61:D2:88:3C:A4:19', '5F:09:2A:7E:CD:44'\) AND \(channel IN/);
+    expect(access.filters[0]).toMatch(/^advertiser_addr IN \('7A:4C:21:9D:10:EF', '61:D2:88:3C:A4:19', '5F:09:2A:7E:CD:44'\) AND \("ts_ms" BETWEEN 1712131200000 AND 1712133000000\) AND \(channel IN/);
+  });
+
+  it('works the same with the generic selection the form and "Use in a tool" write: Packets enabled, RSSI read', async () => {
+    const generic = selectionOf({
+      capture_selection: { capture_id: 'lab_floor_2026_04_03_b', selectors: { time_range: { start_ms: 1712131200000, end_ms: 1712133000000 } } },
+      arguments: { address_columns: { advertiser_addr: 'advertiser_addr', initiator_addr: 'initiator_addr' } },
+    });
+    const access = fakeAccess();
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <BleAnalysisView output={output} selection={generic} access={access} />
+      </QueryClientProvider>,
+    );
+    fireEvent.click(within(screen.getByRole('list', { name: 'Clusters' })).getByRole('button', { name: /cluster_rpa_004/ }));
+    const receivers = await screen.findAllByTestId('ble.rssi.receiver');
+    expect(receivers.map((figure) => figure.querySelector('figcaption')?.textContent)).toEqual(['Receiver rx-south-1: 3 packets']);
+    expect(access.filters).toEqual([
+      "advertiser_addr IN ('7A:4C:21:9D:10:EF', '61:D2:88:3C:A4:19', '5F:09:2A:7E:CD:44') AND (\"ts_ms\" BETWEEN 1712131200000 AND 1712133000000)",
+    ]);
+    const packets = screen.getAllByRole('button', { name: 'Packets of 61:D2:88:3C:A4:19' })[0] as HTMLButtonElement;
+    expect(packets.disabled).toBe(false);
+    fireEvent.click(packets);
+    await waitFor(() => expect(access.opened).toEqual([['lab_floor_2026_04_03_b', "advertiser_addr = '61:D2:88:3C:A4:19'"]]));
   });
 
   it('hover and arrow keys read a cell: both addresses, the probability and the rationale', () => {

@@ -30,17 +30,25 @@ describe('packet filters', () => {
 
   it('reads the selection of the §7.4 invocation and keeps its filter and window', () => {
     const selection = selectionOf(bleExampleInvocation)!;
-    expect(selection).toEqual({
-      captureIds: ['lab_floor_2026_04_03_a', 'lab_floor_2026_04_03_b'],
-      timeWindow: { start_ms: 1712131200000, end_ms: 1712133000000 },
-      filterExpression: 'channel IN (37,38,39) AND rssi > -92',
-      addressColumn: 'advertiser_addr',
-    });
+    expect(selection.captureIds).toEqual(['lab_floor_2026_04_03_a', 'lab_floor_2026_04_03_b']);
+    expect(selection.addressColumn).toBe('advertiser_addr');
     expect(clusterPacketFilter(['A', 'B'], selection, info)).toBe(
-      "advertiser_addr IN ('A', 'B') AND (channel IN (37,38,39) AND rssi > -92) AND ts_ms >= 1712131200000 AND ts_ms <= 1712133000000",
+      'advertiser_addr IN (\'A\', \'B\') AND ("ts_ms" BETWEEN 1712131200000 AND 1712133000000) AND (channel IN (37,38,39) AND rssi > -92)',
     );
-    expect(selectionOf({ capture_selection: { capture_id: 'x' } })).toBeNull();
+    expect(selectionOf({ capture_selection: { capture_ids: [] } })).toBeNull();
     expect(selectionOf('not an invocation')).toBeNull();
+  });
+
+  it('reads the generic selection shape the form and "Use in a tool" write, with the same rows', () => {
+    const generic = selectionOf({
+      capture_selection: { capture_id: 'lab_floor_2026_04_03_a', selectors: { time_range: { start_ms: 5, end_ms: 9 }, filters: ['rssi > -92'] } },
+      arguments: { address_columns: { advertiser_addr: 'adv', initiator_addr: 'initiator_addr' } },
+    })!;
+    expect(generic.captureIds).toEqual(['lab_floor_2026_04_03_a']);
+    expect(generic.addressColumn).toBe('adv');
+    expect(clusterPacketFilter(['A'], generic, info)).toBe('adv = \'A\' AND ("ts_ms" BETWEEN 5 AND 9) AND (rssi > -92)');
+    const whole = selectionOf({ capture_selection: { capture_id: 'x', selectors: {} } })!;
+    expect(clusterPacketFilter(['A'], whole, info)).toBe("advertiser_addr = 'A'");
   });
 
   it('finds the invocation of a result in a single run or a plan', () => {

@@ -1,4 +1,4 @@
-import type { CaptureInfo, CellValue } from '../../../core/index.ts';
+import { selectedCaptureIds, selectionOfInvocation, selectionRowFilter, type CaptureInfo, type CellValue, type NormalizedSelection } from '../../../core/index.ts';
 
 /** Building the packet query for a cluster and turning the rows into per-receiver RSSI traces. */
 
@@ -13,24 +13,22 @@ export function addressFilter(addresses: ReadonlyArray<string>, column = 'advert
   return `${column} IN (${addresses.map(quoteFilterString).join(', ')})`;
 }
 
-/** What the analysis selected: its captures, time window and filter (from the invocation). */
+/** What the analysis selected (from the invocation, in either selection shape) and the address column it read. */
 export interface AnalysisSelection {
   captureIds: string[];
-  timeWindow: { start_ms: number; end_ms: number } | null;
-  filterExpression: string | null;
+  selection: NormalizedSelection;
   /** The invocation's advertiser address column. */
   addressColumn: string;
 }
 
 /**
- * The packets of `addresses` the analysis saw: the address filter, the invocation's own filter
- * and its time window on the capture's time column.
+ * The packets of `addresses` the analysis saw: the address filter and the rows the invocation's
+ * selection keeps (time window, channels, filters), as the core resolves them for execution.
  */
 export function clusterPacketFilter(addresses: ReadonlyArray<string>, selection: AnalysisSelection, info: CaptureInfo): string {
-  const parts = [addressFilter(addresses, selection.addressColumn)];
-  if (selection.filterExpression && selection.filterExpression.trim() !== '') parts.push(`(${selection.filterExpression.trim()})`);
-  if (selection.timeWindow) parts.push(`${info.timeColumn} >= ${selection.timeWindow.start_ms} AND ${info.timeColumn} <= ${selection.timeWindow.end_ms}`);
-  return parts.join(' AND ');
+  const rows = selectionRowFilter(selection.selection, info);
+  const address = addressFilter(addresses, selection.addressColumn);
+  return rows === '' ? address : `${address} AND ${rows}`;
 }
 
 export interface TracePoint {
@@ -95,24 +93,14 @@ export function thinPoints(points: ReadonlyArray<TracePoint>, max: number): Trac
   return result;
 }
 
-/** The selection an invocation made, or null when it is not a bluetooth_address_analyzer invocation. */
+/** The selection an invocation made, or null when it selects no capture (or is no invocation). */
 export function selectionOf(invocation: unknown): AnalysisSelection | null {
-  if (!isRecord(invocation)) return null;
-  const selection = invocation.capture_selection;
-  if (!isRecord(selection) || !Array.isArray(selection.capture_ids)) return null;
-  const captureIds = selection.capture_ids.filter((id): id is string => typeof id === 'string');
-  if (captureIds.length === 0) return null;
-  const window = selection.time_window;
-  const timeWindow = isRecord(window) && typeof window.start_ms === 'number' && typeof window.end_ms === 'number' ? { start_ms: window.start_ms, end_ms: window.end_ms } : null;
-  const argumentsValue = invocation.arguments;
+  const selection = selectionOfInvocation(invocation);
+  if (!selection || selection.captures.length === 0) return null;
+  const argumentsValue = isRecord(invocation) ? invocation.arguments : undefined;
   const columns = isRecord(argumentsValue) ? argumentsValue.address_columns : undefined;
   const addressColumn = isRecord(columns) && typeof columns.advertiser_addr === 'string' ? columns.advertiser_addr : 'advertiser_addr';
-  return {
-    captureIds,
-    timeWindow,
-    filterExpression: typeof selection.filter_expression === 'string' ? selection.filter_expression : null,
-    addressColumn,
-  };
+  return { captureIds: selectedCaptureIds(selection), selection, addressColumn };
 }
 
 /** The invocation (or the plan step) whose `request_id` is `requestId`. */

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { regressionManifest, type CaptureInfo, type CaptureView } from '../../../core/index.ts';
+import type { CaptureInfo, CaptureView } from '../../../core/index.ts';
+import { invocationForCapture } from '../tools/capture-invocation.ts';
 import { formatCount, formatNumber } from '../../components/format.ts';
 import { Histogram } from '../../components/Histogram.tsx';
 import { useCaptureView } from '../../lib/runtime/capture-queries.ts';
@@ -33,18 +34,8 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
   const queryClient = useQueryClient();
 
   const useInTool = () => {
-    offerDraftInvocation({
-      // The built-in regression tool, as its manifest names and versions it.
-      tool_name: regressionManifest.name,
-      tool_version: regressionManifest.version,
-      capture_selection: {
-        capture_id: info.id,
-        selectors: { time_range: { ...info.bounds }, ...(filter.trim() && !problem ? { filters: [filter.trim()] } : {}) },
-      },
-      arguments: { operation: 'summary_stats' },
-      request_id: `req-${crypto.randomUUID()}`,
-      timeout_ms: 30_000,
-    });
+    // The tool that fits the capture's columns (the BLE analyzer for BLE records), the capture and its time bounds selected.
+    offerDraftInvocation(invocationForCapture(info, problem ? '' : filter, `req-${crypto.randomUUID()}`));
     void queryClient.invalidateQueries({ queryKey: ['manifests'] });
     window.location.hash = '#/tools';
   };

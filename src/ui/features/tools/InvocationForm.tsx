@@ -1,8 +1,24 @@
+import { useMemo, type ReactNode } from 'react';
+import { formatFieldPath, isJsonObject, type CaptureInfo, type JsonObject, type JsonValue, type ToolError, type ToolManifest } from '../../../core/index.ts';
 import { formatCount } from '../../components/format.ts';
-import type { ReactNode } from 'react';
-import type { CaptureInfo, JsonObject, JsonValue, ToolError, ToolManifest } from '../../../core/index.ts';
 import { irksOf } from '../../lib/keyring/keyring-model.ts';
 import { IrksField } from '../keyring/IrksField.tsx';
+import {
+  applyFormAction,
+  applySelectionAction,
+  argumentsForm,
+  declaredSelectionShape,
+  formProblems,
+  inputText,
+  selectionForCapture,
+  selectionShapeOf,
+  suggestedArguments,
+  valueAt,
+  type FieldPath,
+  type FormAction,
+  type FormNode,
+  type SelectionAction,
+} from './form-model.ts';
 
 interface Props {
   invocation: JsonObject;
@@ -13,25 +29,34 @@ interface Props {
   onChange(next: JsonObject): void;
 }
 
-type PropertySchema = { type?: string | string[]; enum?: JsonValue[]; description?: string; items?: { type?: string }; default?: JsonValue };
-
 /**
- * A form over one invocation, built from the chosen tool's `input_schema`. It edits the same
- * JSON the text editor shows; anything it cannot express stays editable as JSON.
+ * A form over one invocation, built from the chosen tool's `input_schema` by the form model
+ * (`form-model.ts`): every argument gets a structured input (objects as nested fieldsets, arrays
+ * as item lists, enums as choices), the envelope's `capture_selection` is the Capture fieldset in
+ * either shape, and what the executor would refuse is marked at its field as the user types.
  */
 export function InvocationForm({ invocation, manifests, captures, errors, onChange }: Props) {
   const toolName = typeof invocation.tool_name === 'string' ? invocation.tool_name : '';
-  const manifest = manifests.find((candidate) => candidate.name === toolName);
-  const selection = (invocation.capture_selection ?? {}) as JsonObject;
-  const isGeneric = !('capture_ids' in selection);
-  const selectors = (selection.selectors ?? {}) as JsonObject;
-  const timeRange = (selectors.time_range ?? null) as { start_ms: number; end_ms: number } | null;
-  const captureId = typeof selection.capture_id === 'string' ? selection.capture_id : '';
-  const capture = captures.find((candidate) => candidate.id === captureId);
-  const args = (invocation.arguments ?? {}) as JsonObject;
-  const properties = ((manifest?.input_schema.properties ?? {}) as Record<string, PropertySchema>);
-  const required = new Set((manifest?.input_schema.required ?? []) as string[]);
-  const errorAt = (field: string) => errors.filter((error) => error.field === field || error.field.startsWith(`${field}[`));
+  const manifest = manifests.find((candidate) => candidate.name === toolName && candidate.version === invocation.tool_version) ?? manifests.find((candidate) => candidate.name === toolName);
+  const selection = isJsonObject(invocation.capture_selection) ? invocation.capture_selection : selectionForCapture('generic', undefined);
+  const shape = selectionShapeOf(selection);
+  const selectedIds = shape === 'ble' ? (Array.isArray(selection.capture_ids) ? selection.capture_ids.filter((id): id is string => typeof id === 'string') : []) : typeof selection.capture_id === 'string' ? [selection.capture_id] : [];
+  const capture = captures.find((candidate) => candidate.id === selectedIds[0]);
+  const args = isJsonObject(invocation.arguments) ? invocation.arguments : {};
+  const root = useMemo(() => (manifest ? argumentsForm(manifest) : null), [manifest]);
+  const live = useMemo(() => formProblems(invocation, manifest, captures), [invocation, manifest, captures]);
+  // The last run's errors, and what would be refused now; one message per field and code.
+  const problems = useMemo(() => {
+    const seen = new Set<string>();
+    return [...live, ...errors].filter((error) => {
+      const key = `${error.code}\u0000${error.field}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }, [live, errors]);
+  const errorAt = (field: string) => problems.filter((error) => error.field === field);
+  const errorUnder = (field: string) => problems.filter((error) => error.field === field || error.field.startsWith(`${field}.`) || error.field.startsWith(`${field}[`));
 
   const set = (key: string, value: JsonValue | undefined) => {
     const next = { ...invocation };
@@ -39,26 +64,29 @@ export function InvocationForm({ invocation, manifests, captures, errors, onChan
     else next[key] = value;
     onChange(next);
   };
-  const setSelectors = (change: JsonObject) => set('capture_selection', { ...selection, selectors: { ...selectors, ...change } });
-  const setArgument = (key: string, value: JsonValue | undefined) => {
-    const next = { ...args };
-    if (value === undefined || value === '') delete next[key];
-    else next[key] = value;
-    set('arguments', next);
+  const selectionAction = (action: SelectionAction) => set('capture_selection', applySelectionAction(selection, action, captures));
+  const dispatch = (action: FormAction) => {
+    if (root) set('arguments', applyFormAction(args, root, action));
   };
+  const chooseTool = (name: string) => {
+    const chosen = manifests.find((candidate) => candidate.name === name);
+    const wanted = declaredSelectionShape(chosen);
+    const nextSelection = wanted === shape ? selection : applySelectionAction(selection, { type: 'shape', shape: wanted }, captures);
+    onChange({ ...invocation, tool_name: name, tool_version: chosen?.version ?? '', capture_selection: nextSelection, arguments: chosen ? suggestedArguments(chosen, capture) : {} });
+  };
+  const columns = capture?.columns.map((column) => column.name) ?? [];
+  const timeRange = shape === 'ble' ? selection.time_window : isJsonObject(selection.selectors) ? selection.selectors.time_range : undefined;
+  const start = isJsonObject(timeRange) ? inputText({ kind: 'number', integer: false, schema: {} }, timeRange.start_ms) : '';
+  const end = isJsonObject(timeRange) ? inputText({ kind: 'number', integer: false, schema: {} }, timeRange.end_ms) : '';
+  const selectors = isJsonObject(selection.selectors) ? selection.selectors : {};
+  const timeField = shape === 'ble' ? 'capture_selection.time_window' : 'capture_selection.selectors.time_range';
 
   return (
     <form className="invocation-form" onSubmit={(event) => event.preventDefault()} aria-label="Invocation form">
       <fieldset>
         <legend>Tool</legend>
         <Field label="Tool" errors={errorAt('tool_name')}>
-          <select
-            value={toolName}
-            onChange={(event) => {
-              const chosen = manifests.find((candidate) => candidate.name === event.target.value);
-              onChange({ ...invocation, tool_name: event.target.value, tool_version: chosen?.version ?? '', arguments: {} });
-            }}
-          >
+          <select value={toolName} onChange={(event) => chooseTool(event.target.value)} data-testid="invocation-form.tool">
             <option value="">choose…</option>
             {[...new Set(manifests.map((candidate) => candidate.name))].map((name) => (
               <option key={name}>{name}</option>
@@ -73,11 +101,21 @@ export function InvocationForm({ invocation, manifests, captures, errors, onChan
         </Field>
       </fieldset>
 
-      {isGeneric ? (
-        <fieldset>
-          <legend>Capture selection</legend>
-          <Field label="Capture" errors={errorAt('capture_selection.capture_id')}>
-            <select value={captureId} onChange={(event) => set('capture_selection', { ...selection, capture_id: event.target.value })}>
+      <fieldset data-testid="invocation-form.capture">
+        <legend>Capture</legend>
+        <div className="inline-inputs" role="radiogroup" aria-label="Selection shape">
+          <label className="checkbox">
+            <input type="radio" name="selection-shape" checked={shape === 'generic'} onChange={() => selectionAction({ type: 'shape', shape: 'generic' })} data-testid="invocation-form.shape.generic" />
+            One capture <code className="small">{'{capture_id, selectors}'}</code>
+          </label>
+          <label className="checkbox">
+            <input type="radio" name="selection-shape" checked={shape === 'ble'} onChange={() => selectionAction({ type: 'shape', shape: 'ble' })} data-testid="invocation-form.shape.ble" />
+            Captures and a window <code className="small">{'{capture_ids, time_window}'}</code>
+          </label>
+        </div>
+        {shape === 'generic' ? (
+          <Field label="Capture" errors={errorUnder('capture_selection.capture_id')}>
+            <select value={selectedIds[0] ?? ''} onChange={(event) => selectionAction({ type: 'captures', ids: [event.target.value] })} data-testid="invocation-form.capture-id">
               <option value="">choose…</option>
               {captures.map((candidate) => (
                 <option key={candidate.id} value={candidate.id}>
@@ -86,144 +124,219 @@ export function InvocationForm({ invocation, manifests, captures, errors, onChan
               ))}
             </select>
           </Field>
-          <Field
-            label={`Time range (ms)${capture ? `, capture supports ${capture.bounds.start_ms}–${capture.bounds.end_ms}` : ''}`}
-            errors={errorAt('capture_selection.selectors.time_range')}
-          >
-            <span className="inline-inputs">
-              <input
-                type="number"
-                aria-label="start_ms"
-                value={timeRange ? String(timeRange.start_ms) : ''}
-                onChange={(event) => setSelectors({ time_range: { start_ms: numberOrText(event.target.value), end_ms: timeRange?.end_ms ?? capture?.bounds.end_ms ?? 0 } })}
-              />
-              <span>to</span>
-              <input
-                type="number"
-                aria-label="end_ms"
-                value={timeRange ? String(timeRange.end_ms) : ''}
-                onChange={(event) => setSelectors({ time_range: { start_ms: timeRange?.start_ms ?? capture?.bounds.start_ms ?? 0, end_ms: numberOrText(event.target.value) } })}
-              />
+        ) : (
+          <div className={`field${errorUnder('capture_selection.capture_ids').length > 0 ? ' field--invalid' : ''}`} role="group" aria-labelledby="invocation-form-captures">
+            <span className="field__label" id="invocation-form-captures">
+              Captures
             </span>
-          </Field>
-          {capture && capture.channels.length > 0 && (
-            <Field label="Channels" errors={errorAt('capture_selection.selectors.channels')}>
-              <span className="inline-inputs">
-                {capture.channels.map((channel) => {
-                  const chosen = Array.isArray(selectors.channels) ? (selectors.channels as string[]) : [];
-                  return (
-                    <label key={channel} className="checkbox">
-                      <input
-                        type="checkbox"
-                        checked={chosen.includes(channel)}
-                        onChange={(event) => setSelectors({ channels: event.target.checked ? [...chosen, channel] : chosen.filter((value) => value !== channel) })}
-                      />
-                      {channel}
-                    </label>
-                  );
-                })}
-              </span>
-            </Field>
-          )}
-          <Field label="Filters (one per line, ANDed)" errors={errorAt('capture_selection.selectors.filters')}>
+            <span className="inline-inputs">
+              {captures.map((candidate) => (
+                <label key={candidate.id} className="checkbox">
+                  <input
+                    type="checkbox"
+                    checked={selectedIds.includes(candidate.id)}
+                    onChange={(event) => selectionAction({ type: 'captures', ids: event.target.checked ? [...selectedIds, candidate.id] : selectedIds.filter((id) => id !== candidate.id) })}
+                  />
+                  {candidate.id}
+                </label>
+              ))}
+            </span>
+            <FieldErrors errors={errorUnder('capture_selection.capture_ids')} />
+          </div>
+        )}
+        <div className={`field${errorUnder(timeField).length > 0 ? ' field--invalid' : ''}`} role="group" aria-labelledby="invocation-form-time">
+          <span className="field__label" id="invocation-form-time">
+            Time {shape === 'ble' ? 'window' : 'range'} (ms){capture ? `, capture supports ${capture.bounds.start_ms}–${capture.bounds.end_ms}` : ''}
+          </span>
+          <span className="inline-inputs">
+            <input type="number" aria-label="start_ms" value={start} onChange={(event) => selectionAction({ type: 'time', start: event.target.value, end })} />
+            <span>to</span>
+            <input type="number" aria-label="end_ms" value={end} onChange={(event) => selectionAction({ type: 'time', start, end: event.target.value })} />
+            {capture && (
+              <button type="button" className="link-button" onClick={() => selectionAction({ type: 'time', start: String(Math.ceil(capture.bounds.start_ms)), end: String(Math.floor(capture.bounds.end_ms)) })}>
+                whole capture
+              </button>
+            )}
+          </span>
+          <FieldErrors errors={errorUnder(timeField)} />
+        </div>
+        {shape === 'generic' && capture && capture.channels.length > 0 && (
+          <div className={`field${errorUnder('capture_selection.selectors.channels').length > 0 ? ' field--invalid' : ''}`} role="group" aria-labelledby="invocation-form-channels">
+            <span className="field__label" id="invocation-form-channels">
+              Channels
+            </span>
+            <span className="inline-inputs">
+              {capture.channels.map((channel) => {
+                const chosen = Array.isArray(selectors.channels) ? selectors.channels.filter((value): value is string => typeof value === 'string') : [];
+                return (
+                  <label key={channel} className="checkbox">
+                    <input
+                      type="checkbox"
+                      checked={chosen.includes(channel)}
+                      onChange={(event) => selectionAction({ type: 'channels', channels: event.target.checked ? [...chosen, channel] : chosen.filter((value) => value !== channel) })}
+                    />
+                    {channel}
+                  </label>
+                );
+              })}
+            </span>
+            <FieldErrors errors={errorUnder('capture_selection.selectors.channels')} />
+          </div>
+        )}
+        {shape === 'generic' ? (
+          <Field label="Filters (one per line, ANDed)" errors={errorUnder('capture_selection.selectors.filters')}>
             <textarea
               rows={2}
-              value={Array.isArray(selectors.filters) ? (selectors.filters as string[]).join('\n') : ''}
-              onChange={(event) => setSelectors({ filters: event.target.value.split('\n').filter((line) => line.trim() !== '') })}
+              value={Array.isArray(selectors.filters) ? selectors.filters.filter((line): line is string => typeof line === 'string').join('\n') : ''}
+              onChange={(event) => selectionAction({ type: 'filters', text: event.target.value })}
             />
           </Field>
-        </fieldset>
-      ) : (
-        <p className="muted">This invocation uses the BLE selection shape; edit it as JSON.</p>
-      )}
+        ) : (
+          <Field label="Filter expression" errors={errorAt('capture_selection.filter_expression')}>
+            <input value={typeof selection.filter_expression === 'string' ? selection.filter_expression : ''} onChange={(event) => selectionAction({ type: 'filters', text: event.target.value })} />
+          </Field>
+        )}
+        <FieldErrors errors={errorAt('capture_selection')} />
+      </fieldset>
 
-      {manifest && (
-        <fieldset>
+      {manifest && root && (
+        <fieldset data-testid="invocation-form.arguments">
           <legend>Arguments of {manifest.name}</legend>
-          {Object.entries(properties).map(([key, schema]) =>
-            key === 'irks' && manifest.name === 'bluetooth_address_analyzer' ? (
+          {root.fields.map((field) =>
+            field.key === 'irks' && manifest.name === 'bluetooth_address_analyzer' ? (
               // Not inside a <label>: the picker holds several buttons and checkboxes.
-              <div key={key} className={`field${errorAt(`arguments.${key}`).length > 0 ? ' field--invalid' : ''}`}>
-                <span className="field__label">{key}</span>
-                <IrksField value={irksOf(args)} onChange={(value) => setArgument(key, value)} />
-                {schema.description && <span className="field__hint">{schema.description}</span>}
-                <FieldErrors errors={errorAt(`arguments.${key}`)} />
+              <div key={field.key} className={`field${errorUnder('arguments.irks').length > 0 ? ' field--invalid' : ''}`}>
+                <span className="field__label">{field.key}</span>
+                <IrksField value={irksOf(args)} onChange={(value) => set('arguments', value === undefined ? withoutKey(args, 'irks') : { ...args, irks: value })} />
+                {typeof field.node.schema.description === 'string' && <span className="field__hint">{field.node.schema.description}</span>}
+                <FieldErrors errors={errorUnder('arguments.irks')} />
               </div>
             ) : (
-            <Field key={key} label={`${key}${required.has(key) ? ' *' : ''}`} hint={schema.description} errors={errorAt(`arguments.${key}`)}>
-              <ArgumentInput
-                testId={`invocation-form.argument.${key}`}
-                schema={schema}
-                value={args[key]}
-                columns={capture?.columns.map((column) => column.name) ?? []}
-                onChange={(value) => setArgument(key, value)}
-              />
-            </Field>
+              <NodeInput key={field.key} node={field.node} path={[field.key]} label={field.key} required={field.required} args={args} columns={columns} errorAt={errorAt} dispatch={dispatch} />
             ),
           )}
+          <FieldErrors errors={problems.filter((error) => error.field === 'arguments' || (error.field.startsWith('arguments.') && !root.fields.some((field) => error.field === `arguments.${field.key}` || error.field.startsWith(`arguments.${field.key}.`) || error.field.startsWith(`arguments.${field.key}[`))))} />
         </fieldset>
       )}
     </form>
   );
 }
 
+function withoutKey(object: JsonObject, key: string): JsonObject {
+  const { [key]: _removed, ...rest } = object;
+  return rest;
+}
+
 function numberOrText(text: string): JsonValue {
   return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
 }
 
-function ArgumentInput({
-  testId,
-  schema,
-  value,
-  columns,
-  onChange,
-}: {
-  testId: string;
-  schema: PropertySchema;
-  value: JsonValue | undefined;
+/** A field of an object of column names (`address_columns.advertiser_addr`): a picker over the capture's own columns. */
+function inColumnsObject(path: FieldPath): boolean {
+  return path.slice(0, -1).some((segment) => typeof segment === 'string' && /columns$/.test(segment));
+}
+
+/** Bounds of a number input, in words. */
+function boundsHint(schema: JsonObject): string {
+  const parts: string[] = [];
+  if (typeof schema.minimum === 'number') parts.push(`≥ ${schema.minimum}`);
+  if (typeof schema.exclusiveMinimum === 'number') parts.push(`> ${schema.exclusiveMinimum}`);
+  if (typeof schema.maximum === 'number') parts.push(`≤ ${schema.maximum}`);
+  if (typeof schema.exclusiveMaximum === 'number') parts.push(`< ${schema.exclusiveMaximum}`);
+  if (typeof schema.multipleOf === 'number') parts.push(`multiple of ${schema.multipleOf}`);
+  return parts.join(', ');
+}
+
+interface NodeProps {
+  node: FormNode;
+  path: FieldPath;
+  label: string;
+  required: boolean;
+  args: JsonObject;
   columns: string[];
-  onChange(value: JsonValue | undefined): void;
-}) {
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  if (schema.enum) {
+  errorAt(field: string): ToolError[];
+  dispatch(action: FormAction): void;
+}
+
+/** One argument (or part of one) as its input; objects and lists nest. */
+function NodeInput({ node, path, label, required, args, columns, errorAt, dispatch }: NodeProps) {
+  const field = formatFieldPath(['arguments', ...path]);
+  const value = valueAt(args, path);
+  const errors = errorAt(field);
+  const testId = `invocation-form.argument.${path.join('.')}`;
+  const description = typeof node.schema.description === 'string' ? node.schema.description : undefined;
+  const title = `${label}${required ? ' *' : ''}`;
+
+  if (node.kind === 'object' || node.kind === 'list') {
+    const items = node.kind === 'list' && Array.isArray(value) ? value : [];
     return (
-      <select data-testid={testId} value={value === undefined ? '' : String(value)} onChange={(event) => onChange(event.target.value === '' ? undefined : event.target.value)}>
+      <fieldset className={`invocation-form__group${errors.length > 0 ? ' field--invalid' : ''}`} data-testid={testId}>
+        <legend>{title}</legend>
+        {description && <p className="field__hint">{description}</p>}
+        <FieldErrors errors={errors} />
+        {node.kind === 'object'
+          ? node.fields.map((child) => (
+              <NodeInput key={child.key} node={child.node} path={[...path, child.key]} label={child.key} required={child.required} args={args} columns={columns} errorAt={errorAt} dispatch={dispatch} />
+            ))
+          : items.map((_, index) => (
+              <div key={index} className="invocation-form__item">
+                <NodeInput node={node.item} path={[...path, index]} label={`${label}[${index}]`} required={false} args={args} columns={columns} errorAt={errorAt} dispatch={dispatch} />
+                <button type="button" className="link-button" onClick={() => dispatch({ type: 'remove-item', path, index })} aria-label={`Remove ${label}[${index}]`}>
+                  remove
+                </button>
+              </div>
+            ))}
+        {node.kind === 'list' && (
+          <button type="button" onClick={() => dispatch({ type: 'add-item', path })} data-testid={`${testId}.add`}>
+            Add {label} item
+          </button>
+        )}
+      </fieldset>
+    );
+  }
+
+  let input: ReactNode;
+  if (node.kind === 'choice') {
+    const index = node.options.findIndex((option) => JSON.stringify(option) === JSON.stringify(value));
+    input = (
+      <select data-testid={testId} value={index < 0 ? '' : String(index)} onChange={(event) => dispatch({ type: 'choose', path, option: event.target.value === '' ? null : Number(event.target.value) })}>
         <option value="">(not set)</option>
-        {schema.enum.map((option) => (
-          <option key={String(option)}>{String(option)}</option>
+        {node.options.map((option, at) => (
+          <option key={at} value={String(at)}>
+            {typeof option === 'string' ? option : JSON.stringify(option)}
+          </option>
         ))}
       </select>
     );
-  }
-  if (type === 'boolean') {
-    return (
-      <select data-testid={testId} value={value === undefined ? '' : String(value)} onChange={(event) => onChange(event.target.value === '' ? undefined : event.target.value === 'true')}>
-        <option value="">(default{schema.default !== undefined ? `: ${String(schema.default)}` : ''})</option>
+  } else if (node.kind === 'boolean') {
+    const fallback = node.schema.default;
+    input = (
+      <select data-testid={testId} value={typeof value === 'boolean' ? String(value) : ''} onChange={(event) => dispatch({ type: 'check', path, value: event.target.value === '' ? null : event.target.value === 'true' })}>
+        <option value="">(default{fallback !== undefined ? `: ${String(fallback)}` : ''})</option>
         <option value="true">true</option>
         <option value="false">false</option>
       </select>
     );
-  }
-  if (type === 'number' || type === 'integer') {
-    return <input data-testid={testId} type="number" step="any" value={value === undefined ? '' : String(value)} onChange={(event) => onChange(event.target.value === '' ? undefined : numberOrText(event.target.value))} />;
-  }
-  if (type === 'array') {
-    return (
-      <input
-        data-testid={testId}
-        placeholder="comma-separated"
-        value={Array.isArray(value) ? value.join(', ') : ''}
-        onChange={(event) => {
-          const items = event.target.value.split(',').map((item) => item.trim()).filter((item) => item !== '');
-          onChange(items.length === 0 ? undefined : schema.items?.type === 'number' ? items.map(Number) : items);
-        }}
-      />
+  } else if (node.kind === 'text' && columns.length > 0 && inColumnsObject(path)) {
+    const current = typeof value === 'string' ? value : '';
+    input = (
+      <select data-testid={testId} value={current} onChange={(event) => dispatch({ type: 'input', path, text: event.target.value })}>
+        <option value="">(not set)</option>
+        {current !== '' && !columns.includes(current) && <option value={current}>{current} (not a column of this capture)</option>}
+        {columns.map((column) => (
+          <option key={column} value={column}>
+            {column}
+          </option>
+        ))}
+      </select>
     );
-  }
-  if (type === 'string' && columns.length > 0) {
-    return (
+  } else if (node.kind === 'json') {
+    input = <textarea data-testid={testId} rows={2} spellCheck={false} value={inputText(node, value)} onChange={(event) => dispatch({ type: 'input', path, text: event.target.value })} />;
+  } else if (node.kind === 'text' && columns.length > 0) {
+    // Any other text may name a column (`target`, `group_by`): the capture's columns are offered, free text allowed.
+    input = (
       <>
-        <input data-testid={testId} list={`${testId}.columns`} value={typeof value === 'string' ? value : ''} onChange={(event) => onChange(event.target.value)} />
+        <input data-testid={testId} list={`${testId}.columns`} value={inputText(node, value)} onChange={(event) => dispatch({ type: 'input', path, text: event.target.value })} />
         <datalist id={`${testId}.columns`}>
           {columns.map((column) => (
             <option key={column} value={column} />
@@ -231,8 +344,31 @@ function ArgumentInput({
         </datalist>
       </>
     );
+  } else {
+    const numeric = node.kind === 'number' && (value === undefined || typeof value === 'number');
+    const hint = node.kind === 'number' ? boundsHint(node.schema) : '';
+    input = (
+      <input
+        data-testid={testId}
+        type={numeric ? 'number' : 'text'}
+        step={node.kind === 'number' ? (node.integer ? 1 : 'any') : undefined}
+        min={node.kind === 'number' && typeof node.schema.minimum === 'number' ? node.schema.minimum : undefined}
+        max={node.kind === 'number' && typeof node.schema.maximum === 'number' ? node.schema.maximum : undefined}
+        placeholder={hint || undefined}
+        value={inputText(node, value)}
+        onChange={(event) => dispatch({ type: 'input', path, text: event.target.value })}
+      />
+    );
   }
-  return <input data-testid={testId} value={value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value)} onChange={(event) => onChange(event.target.value)} />;
+  const examples = Array.isArray(node.schema.examples) && node.schema.examples.length > 0 ? node.schema.examples : null;
+  const hintText = [description, node.kind === 'number' ? boundsHint(node.schema) : '', examples ? `suggested: ${examples.map((example) => JSON.stringify(example)).join(', ')}` : '']
+    .filter(Boolean)
+    .join(' · ');
+  return (
+    <Field label={title} hint={hintText || undefined} errors={errors}>
+      {input}
+    </Field>
+  );
 }
 
 function Field({ label, hint, errors, children }: { label: string; hint?: string; errors: ToolError[]; children: ReactNode }) {
@@ -253,4 +389,3 @@ function FieldErrors({ errors }: { errors: ToolError[] }) {
     </span>
   ));
 }
-

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { SPEC_EXAMPLES, isJsonObject, safeParseJson, type JsonObject, type ToolManifest } from '../../../core/index.ts';
+import { SPEC_EXAMPLES, isJsonObject, safeParseJson, selectedCaptureIds, selectionOfInvocation, type CaptureInfo, type JsonObject, type ToolManifest } from '../../../core/index.ts';
+import { declaredSelectionShape, selectionForCapture, suggestedArguments } from './form-model.ts';
 import { ResultView } from '../../components/ResultView.tsx';
 import { useCaptures, useManifests } from '../../lib/runtime/queries.ts';
 import { runInput } from '../../lib/runtime/run-input.ts';
@@ -11,12 +12,12 @@ import { InvocationForm } from './InvocationForm.tsx';
 
 const PROGRESS_DELAY_MS = 500;
 
-function blankInvocation(manifest: ToolManifest | undefined, captureId: string): JsonObject {
+function blankInvocation(manifest: ToolManifest | undefined, capture: CaptureInfo | undefined): JsonObject {
   return {
     tool_name: manifest?.name ?? '',
     tool_version: manifest?.version ?? '',
-    capture_selection: { capture_id: captureId, selectors: {} },
-    arguments: {},
+    capture_selection: selectionForCapture(declaredSelectionShape(manifest), capture),
+    arguments: manifest ? suggestedArguments(manifest, capture) : {},
     request_id: newRequestId(),
     timeout_ms: 30_000,
   };
@@ -24,9 +25,8 @@ function blankInvocation(manifest: ToolManifest | undefined, captureId: string):
 
 /** The selection of an invocation in one line, for the folded invocation. */
 function describeSelection(invocation: JsonObject | null): string {
-  const selection = invocation && isJsonObject(invocation.capture_selection) ? invocation.capture_selection : null;
-  if (!selection) return '';
-  const ids = Array.isArray(selection.capture_ids) ? selection.capture_ids.join(', ') : typeof selection.capture_id === 'string' ? selection.capture_id : '';
+  const selection = selectionOfInvocation(invocation);
+  const ids = selection ? selectedCaptureIds(selection).join(', ') : '';
   return ids ? `on ${ids}` : '';
 }
 
@@ -110,7 +110,7 @@ export function ToolsPage() {
                 type="button"
                 className="link-button"
                 onClick={() => {
-                  setText(JSON.stringify(blankInvocation(manifest, captures.data?.[0]?.id ?? ''), null, 2));
+                  setText(JSON.stringify(blankInvocation(manifest, captures.data?.[0]), null, 2));
                   setView('form');
                 }}
               >

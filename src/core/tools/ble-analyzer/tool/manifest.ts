@@ -2,7 +2,10 @@ import type { JsonSchema, ToolManifest } from '../../../contract/types.ts';
 
 /**
  * `bluetooth_address_analyzer` 1.1.0: tool-contract.md §7.1 and §7.2 verbatim, plus two optional
- * arguments (a minor, backward-compatible addition): `irks` and `include_crc_bad`.
+ * arguments (a minor, backward-compatible addition): `irks` and `include_crc_bad`, and the
+ * suggested values of the required arguments as `examples` (annotations: they change no
+ * validation): the normalized BLE column names (docs/capture-schema.md) and the values of the
+ * §7.4 example invocation, which the form offers and the evaluation uses.
  */
 export const bleAnalyzerInputSchema: JsonSchema = {
   type: 'object',
@@ -35,22 +38,26 @@ export const bleAnalyzerInputSchema: JsonSchema = {
       },
       required: ['advertiser_addr', 'initiator_addr'],
       description: 'Column names from normalized packet records; scanner_addr is optional.',
+      examples: [{ advertiser_addr: 'advertiser_addr', initiator_addr: 'initiator_addr', scanner_addr: 'scanner_addr' }],
     },
-    analysis_mode: { type: 'string', enum: ['classification', 'linkage', 'both'] },
+    analysis_mode: { type: 'string', enum: ['classification', 'linkage', 'both'], examples: ['both'] },
     linkage_window_s: {
       type: 'number',
       minimum: 1,
       description: 'Maximum seconds between related observations when estimating linkage.',
+      examples: [180],
     },
     min_observation_count: {
       type: 'integer',
       minimum: 1,
       description: 'Minimum per-address observations required before inference.',
+      examples: [25],
     },
     rpa_rotation_model: {
       type: 'string',
       enum: ['spec_default', 'fast_rotation', 'slow_rotation', 'learned'],
       description: 'Assumption set for random private address rotation cadence.',
+      examples: ['spec_default'],
     },
     irks: {
       type: 'array',
