@@ -23,13 +23,15 @@ import {
   type McpToolList,
   type ToolResult,
 } from '../../src/core/index.ts';
-import { readCaptures, type Io } from '../main.ts';
+import { readCaptures } from '../capture-files.ts';
+import { EXIT } from '../exit-codes.ts';
+import type { Io } from '../io.ts';
+import { UsageError } from '../usage-error.ts';
 import { connectMcp, splitCommandLine, type McpTarget, type OpenMcpClient } from './connect.ts';
 import { isWildcard, serveHttp } from './http-serve.ts';
 import { RunnerPool } from './runner-pool.ts';
 import { createSextantMcpServer } from './sextant-mcp-server.ts';
 
-const EXIT = { ok: 0, executionFailure: 1, badArguments: 4, validationFailure: 5 } as const;
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_PORT = 4360;
 
@@ -57,8 +59,6 @@ check   sends each tool the conformance cases Sextant generates from its inputSc
 Exit codes: 0 ok; 1 execution failure (server down, error results, findings); 4 bad arguments;
 5 a call refused by validation before sending.`;
 
-class McpUsageError extends Error {}
-
 function parse(args: string[]) {
   try {
     return parseArgs({
@@ -81,7 +81,7 @@ function parse(args: string[]) {
       },
     });
   } catch (error) {
-    throw new McpUsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(error instanceof Error ? error.message : String(error));
   }
 }
 
@@ -90,7 +90,7 @@ type Parsed = ReturnType<typeof parse>;
 function positiveInteger(text: string | undefined, flag: string, fallback: number, allowZero = false): number {
   if (text === undefined) return fallback;
   const value = Number(text);
-  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) throw new McpUsageError(`${flag} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got '${text}'`);
+  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) throw new UsageError(`${flag} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got '${text}'`);
   return value;
 }
 
@@ -99,18 +99,18 @@ function targetOf(parsed: Parsed, positionals: string[]): { target: McpTarget; r
   const token = parsed.values.token;
   if (parsed.values.stdio !== undefined) {
     const [command, ...commandArgs] = splitCommandLine(parsed.values.stdio);
-    if (!command) throw new McpUsageError('--stdio needs a command');
+    if (!command) throw new UsageError('--stdio needs a command');
     return { target: { kind: 'stdio', command, args: commandArgs }, rest: positionals };
   }
   const [first, ...rest] = positionals;
-  if (!first) throw new McpUsageError('a TARGET is needed: a Streamable HTTP URL or --stdio "COMMAND ARGS"');
+  if (!first) throw new UsageError('a TARGET is needed: a Streamable HTTP URL or --stdio "COMMAND ARGS"');
   let url: URL;
   try {
     url = new URL(first);
   } catch {
-    throw new McpUsageError(`TARGET '${first}' is not a URL (use --stdio "COMMAND ARGS" for a local server)`);
+    throw new UsageError(`TARGET '${first}' is not a URL (use --stdio "COMMAND ARGS" for a local server)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new McpUsageError(`TARGET must be an http(s) URL, got '${first}'`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`TARGET must be an http(s) URL, got '${first}'`);
   return { target: { kind: 'http', url, ...(token ? { token } : {}) }, rest };
 }
 
@@ -125,7 +125,7 @@ export async function runMcp(args: string[], io: Io): Promise<number> {
   try {
     switch (subcommand) {
       case 'serve':
-        if (positionals.length > 0) throw new McpUsageError(`unexpected argument '${positionals[0]}'`);
+        if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
         return await serve(parsed, io);
       case 'tools':
         return await tools(parsed, positionals, io);
@@ -134,10 +134,10 @@ export async function runMcp(args: string[], io: Io): Promise<number> {
       case 'check':
         return await check(parsed, positionals, io);
       default:
-        throw new McpUsageError(`unknown mcp command '${subcommand}'`);
+        throw new UsageError(`unknown mcp command '${subcommand}'`);
     }
   } catch (error) {
-    if (!(error instanceof McpUsageError)) throw error;
+    if (!(error instanceof UsageError)) throw error;
     io.stderr(`sextant mcp: ${error.message}\n\n${MCP_USAGE}\n`);
     return EXIT.badArguments;
   }
@@ -161,7 +161,7 @@ async function serve(parsed: Parsed, io: Io): Promise<number> {
 
   if (!values.http) {
     if (values.host !== undefined || values.port !== undefined || values.token !== undefined || values['allow-host'] !== undefined) {
-      throw new McpUsageError('--host, --port, --token and --allow-host need --http');
+      throw new UsageError('--host, --port, --token and --allow-host need --http');
     }
     const server = createServer();
     const closed = new Promise<void>((resolve) => {
@@ -176,7 +176,7 @@ async function serve(parsed: Parsed, io: Io): Promise<number> {
   const host = values.host ?? '127.0.0.1';
   const port = positiveInteger(values.port, '--port', DEFAULT_PORT, true);
   const allowHosts = values['allow-host'] ?? [];
-  if (isWildcard(host) && allowHosts.length === 0) throw new McpUsageError(`--host ${host} binds every interface: give --allow-host NAME for each Host name clients use`);
+  if (isWildcard(host) && allowHosts.length === 0) throw new UsageError(`--host ${host} binds every interface: give --allow-host NAME for each Host name clients use`);
   const running = await serveHttp({ host, port, token: values.token, allowHosts, createServer, log });
   log(`sextant mcp: serving Streamable HTTP at ${running.url}${values.token ? ' (bearer token required)' : ''}`);
   await new Promise<void>((resolve) => {
@@ -221,7 +221,7 @@ async function listOrReport(open: OpenMcpClient, timeoutMs: number, io: Io): Pro
 
 function tools(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
   return withClient(parsed, positionals, io, async (open, rest, timeoutMs) => {
-    if (rest.length > 0) throw new McpUsageError(`unexpected argument '${rest[0]}'`);
+    if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
     const list = await listOrReport(open, timeoutMs, io);
     if (!list) return EXIT.executionFailure;
     const entries = list.tools.map((tool) => {
@@ -241,8 +241,8 @@ function printResult(result: ToolResult, io: Io): void {
 function call(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
   return withClient(parsed, positionals, io, async (open, rest, timeoutMs) => {
     const [toolName, argsText, ...extra] = rest;
-    if (!toolName || argsText === undefined) throw new McpUsageError('call needs TOOL and ARGS_JSON');
-    if (extra.length > 0) throw new McpUsageError(`unexpected argument '${extra[0]}'`);
+    if (!toolName || argsText === undefined) throw new UsageError('call needs TOOL and ARGS_JSON');
+    if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
     const args = safeParseJson(argsText);
     if (!args.ok) {
       printResult({ status: 'error', summary: 'Invocation failed validation; nothing was sent to the server.', warnings: [], errors: [{ code: 'INVALID_INVOCATION', field: 'arguments', message: `ARGS_JSON is not JSON: ${args.message}` }], confidence: 0 }, io);
@@ -277,12 +277,12 @@ function call(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
 
 function check(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
   return withClient(parsed, positionals, io, async (open, rest, timeoutMs) => {
-    if (rest.length > 0) throw new McpUsageError(`unexpected argument '${rest[0]}'`);
+    if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
     const list = await listOrReport(open, timeoutMs, io);
     if (!list) return EXIT.executionFailure;
     const wanted = parsed.values.tool;
     const missing = (wanted ?? []).filter((name) => !list.tools.some((tool) => tool.name === name));
-    if (missing.length > 0) throw new McpUsageError(`the server lists no usable tool ${missing.join(', ')}`);
+    if (missing.length > 0) throw new UsageError(`the server lists no usable tool ${missing.join(', ')}`);
     const selected = wanted ? list.tools.filter((tool) => wanted.includes(tool.name)) : list.tools;
     const rows: McpCheckRow[] = [];
     for (const tool of selected) rows.push(...(await checkMcpTool(open.connection, tool, { timeoutMs, now: () => performance.now() })));
