@@ -20,6 +20,7 @@ import {
   toManifest,
   toolResultFromFailure,
   type McpCheckRow,
+  type McpToolDefinition,
   type McpToolList,
   type ToolResult,
 } from '../../src/core/index.ts';
@@ -39,7 +40,7 @@ export const MCP_USAGE = `Usage:
   sextant mcp serve [--http [--host 127.0.0.1] [--port N] [--token TOKEN] [--allow-host NAME]...] [--capture ID=PATH]... [--time-column NAME] [--enable-test-tools]
   sextant mcp tools TARGET
   sextant mcp call TARGET TOOL ARGS_JSON [--timeout-ms N]
-  sextant mcp check TARGET [--tool NAME]... [--timeout-ms N] [--json]
+  sextant mcp check TARGET [--tool NAME]... [--include-side-effects] [--timeout-ms N] [--json]
 
 TARGET is a Streamable HTTP URL (http://host:port/mcp) or --stdio "COMMAND ARGS" (a server
 started as a child process speaking MCP on stdin/stdout); --token TOKEN sends a bearer token.
@@ -54,7 +55,9 @@ call    validates ARGS_JSON against the tool's inputSchema (nothing is sent when
         calls the tool and prints the ToolResult; exit 0 ok, 1 the call failed on the server.
 check   sends each tool the conformance cases Sextant generates from its inputSchema (one valid
         call, one per way to break it) and prints the table; exit 0 only when the server honours
-        its own schemas.
+        its own schemas. Without --tool, tools whose annotations say they have side effects
+        (readOnlyHint false or destructiveHint true) are skipped and named on stderr, unless
+        --include-side-effects is given.
 
 Exit codes: 0 ok; 1 execution failure (server down, error results, findings); 4 bad arguments;
 5 a call refused by validation before sending.`;
@@ -77,6 +80,7 @@ function parse(args: string[]) {
         tool: { type: 'string', multiple: true },
         'timeout-ms': { type: 'string' },
         json: { type: 'boolean' },
+        'include-side-effects': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -283,11 +287,14 @@ function check(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
     const wanted = parsed.values.tool;
     const missing = (wanted ?? []).filter((name) => !list.tools.some((tool) => tool.name === name));
     if (missing.length > 0) throw new UsageError(`the server lists no usable tool ${missing.join(', ')}`);
-    const selected = wanted ? list.tools.filter((tool) => wanted.includes(tool.name)) : list.tools;
+    // Broken calls to a tool that writes could do harm: only those named or explicitly included.
+    const skipped = wanted || parsed.values['include-side-effects'] ? [] : list.tools.filter(hasSideEffects).map((tool) => tool.name);
+    for (const name of skipped) io.stderr(`sextant mcp check: skipped ${name}: its annotations say it has side effects (--include-side-effects or --tool ${name} checks it)\n`);
+    const selected = wanted ? list.tools.filter((tool) => wanted.includes(tool.name)) : list.tools.filter((tool) => !skipped.includes(tool.name));
     const rows: McpCheckRow[] = [];
     for (const tool of selected) rows.push(...(await checkMcpTool(open.connection, tool, { timeoutMs, now: () => performance.now() })));
     const honoured = rows.every((row) => row.passed) && (wanted !== undefined || list.problems.length === 0);
-    if (parsed.values.json) io.stdout(`${JSON.stringify({ honoured, rows, problems: list.problems }, null, 2)}\n`);
+    if (parsed.values.json) io.stdout(`${JSON.stringify({ honoured, rows, problems: list.problems, skipped }, null, 2)}\n`);
     else {
       io.stdout(`${formatCheckTable(rows)}\n`);
       const failed = rows.filter((row) => !row.passed).length;
@@ -295,4 +302,11 @@ function check(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
     }
     return honoured ? EXIT.ok : EXIT.executionFailure;
   });
+}
+
+/** MCP tool annotations that say a call changes something: `readOnlyHint: false` or `destructiveHint: true`. */
+function hasSideEffects(tool: McpToolDefinition): boolean {
+  const annotations = tool.raw.annotations;
+  if (typeof annotations !== 'object' || annotations === null || Array.isArray(annotations)) return false;
+  return annotations.readOnlyHint === false || annotations.destructiveHint === true;
 }
