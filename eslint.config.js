@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'scratch/'] },
+  { ignores: ['dist/', 'dist-cli/', 'node_modules/', 'test-results/', 'playwright-report/', 'scratch/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -32,7 +32,7 @@ export default tseslint.config(
   },
   {
     files: ['cli/**/*.mjs', 'e2e/**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', URL: 'readonly' } },
   },
   {
     // The core is pure: no DOM, no timers, no Node built-ins, no UI or worker imports.

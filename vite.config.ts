@@ -10,6 +10,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'workers/**/*.test.ts', 'cli/**/*.test.ts', 'bench/**/*.test.ts'],
     environment: 'node',
+    // Builds the command-line runner (dist-cli/) when stale, for the tests that spawn it.
+    globalSetup: ['cli/vitest-global-setup.ts'],
     // UI tests opt into a DOM per file with `// @vitest-environment happy-dom`.
     testTimeout: 30_000,
   },

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { tableFromIPC } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { invalidPlanExample, invalidPlanExpectedResult, regressionExampleInvocation } from '../src/core/index.ts';
-import { defaultCaptureId, main, type Io } from './main.ts';
+import { defaultCaptureId } from './capture-files.ts';
+import { main, type Io } from './main.ts';
 
 async function run(argv: string[], stdin = '') {
   let stdout = '';

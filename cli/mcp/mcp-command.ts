@@ -20,16 +20,19 @@ import {
   toManifest,
   toolResultFromFailure,
   type McpCheckRow,
+  type McpToolDefinition,
   type McpToolList,
   type ToolResult,
 } from '../../src/core/index.ts';
-import { readCaptures, type Io } from '../main.ts';
+import { readCaptures } from '../capture-files.ts';
+import { EXIT } from '../exit-codes.ts';
+import type { Io } from '../io.ts';
+import { UsageError } from '../usage-error.ts';
 import { connectMcp, splitCommandLine, type McpTarget, type OpenMcpClient } from './connect.ts';
 import { isWildcard, serveHttp } from './http-serve.ts';
 import { RunnerPool } from './runner-pool.ts';
 import { createSextantMcpServer } from './sextant-mcp-server.ts';
 
-const EXIT = { ok: 0, executionFailure: 1, badArguments: 4, validationFailure: 5 } as const;
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_PORT = 4360;
 
@@ -37,7 +40,7 @@ export const MCP_USAGE = `Usage:
   sextant mcp serve [--http [--host 127.0.0.1] [--port N] [--token TOKEN] [--allow-host NAME]...] [--capture ID=PATH]... [--time-column NAME] [--enable-test-tools]
   sextant mcp tools TARGET
   sextant mcp call TARGET TOOL ARGS_JSON [--timeout-ms N]
-  sextant mcp check TARGET [--tool NAME]... [--timeout-ms N] [--json]
+  sextant mcp check TARGET [--tool NAME]... [--include-side-effects] [--timeout-ms N] [--json]
 
 TARGET is a Streamable HTTP URL (http://host:port/mcp) or --stdio "COMMAND ARGS" (a server
 started as a child process speaking MCP on stdin/stdout); --token TOKEN sends a bearer token.
@@ -52,12 +55,12 @@ call    validates ARGS_JSON against the tool's inputSchema (nothing is sent when
         calls the tool and prints the ToolResult; exit 0 ok, 1 the call failed on the server.
 check   sends each tool the conformance cases Sextant generates from its inputSchema (one valid
         call, one per way to break it) and prints the table; exit 0 only when the server honours
-        its own schemas.
+        its own schemas. Without --tool, tools whose annotations say they have side effects
+        (readOnlyHint false or destructiveHint true) are skipped and named on stderr, unless
+        --include-side-effects is given.
 
 Exit codes: 0 ok; 1 execution failure (server down, error results, findings); 4 bad arguments;
 5 a call refused by validation before sending.`;
-
-class McpUsageError extends Error {}
 
 function parse(args: string[]) {
   try {
@@ -77,11 +80,12 @@ function parse(args: string[]) {
         tool: { type: 'string', multiple: true },
         'timeout-ms': { type: 'string' },
         json: { type: 'boolean' },
+        'include-side-effects': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (error) {
-    throw new McpUsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(error instanceof Error ? error.message : String(error));
   }
 }
 
@@ -90,7 +94,7 @@ type Parsed = ReturnType<typeof parse>;
 function positiveInteger(text: string | undefined, flag: string, fallback: number, allowZero = false): number {
   if (text === undefined) return fallback;
   const value = Number(text);
-  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) throw new McpUsageError(`${flag} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got '${text}'`);
+  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) throw new UsageError(`${flag} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got '${text}'`);
   return value;
 }
 
@@ -99,18 +103,18 @@ function targetOf(parsed: Parsed, positionals: string[]): { target: McpTarget; r
   const token = parsed.values.token;
   if (parsed.values.stdio !== undefined) {
     const [command, ...commandArgs] = splitCommandLine(parsed.values.stdio);
-    if (!command) throw new McpUsageError('--stdio needs a command');
+    if (!command) throw new UsageError('--stdio needs a command');
     return { target: { kind: 'stdio', command, args: commandArgs }, rest: positionals };
   }
   const [first, ...rest] = positionals;
-  if (!first) throw new McpUsageError('a TARGET is needed: a Streamable HTTP URL or --stdio "COMMAND ARGS"');
+  if (!first) throw new UsageError('a TARGET is needed: a Streamable HTTP URL or --stdio "COMMAND ARGS"');
   let url: URL;
   try {
     url = new URL(first);
   } catch {
-    throw new McpUsageError(`TARGET '${first}' is not a URL (use --stdio "COMMAND ARGS" for a local server)`);
+    throw new UsageError(`TARGET '${first}' is not a URL (use --stdio "COMMAND ARGS" for a local server)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new McpUsageError(`TARGET must be an http(s) URL, got '${first}'`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`TARGET must be an http(s) URL, got '${first}'`);
   return { target: { kind: 'http', url, ...(token ? { token } : {}) }, rest };
 }
 
@@ -125,7 +129,7 @@ export async function runMcp(args: string[], io: Io): Promise<number> {
   try {
     switch (subcommand) {
       case 'serve':
-        if (positionals.length > 0) throw new McpUsageError(`unexpected argument '${positionals[0]}'`);
+        if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
         return await serve(parsed, io);
       case 'tools':
         return await tools(parsed, positionals, io);
@@ -134,10 +138,10 @@ export async function runMcp(args: string[], io: Io): Promise<number> {
       case 'check':
         return await check(parsed, positionals, io);
       default:
-        throw new McpUsageError(`unknown mcp command '${subcommand}'`);
+        throw new UsageError(`unknown mcp command '${subcommand}'`);
     }
   } catch (error) {
-    if (!(error instanceof McpUsageError)) throw error;
+    if (!(error instanceof UsageError)) throw error;
     io.stderr(`sextant mcp: ${error.message}\n\n${MCP_USAGE}\n`);
     return EXIT.badArguments;
   }
@@ -161,7 +165,7 @@ async function serve(parsed: Parsed, io: Io): Promise<number> {
 
   if (!values.http) {
     if (values.host !== undefined || values.port !== undefined || values.token !== undefined || values['allow-host'] !== undefined) {
-      throw new McpUsageError('--host, --port, --token and --allow-host need --http');
+      throw new UsageError('--host, --port, --token and --allow-host need --http');
     }
     const server = createServer();
     const closed = new Promise<void>((resolve) => {
@@ -176,7 +180,7 @@ async function serve(parsed: Parsed, io: Io): Promise<number> {
   const host = values.host ?? '127.0.0.1';
   const port = positiveInteger(values.port, '--port', DEFAULT_PORT, true);
   const allowHosts = values['allow-host'] ?? [];
-  if (isWildcard(host) && allowHosts.length === 0) throw new McpUsageError(`--host ${host} binds every interface: give --allow-host NAME for each Host name clients use`);
+  if (isWildcard(host) && allowHosts.length === 0) throw new UsageError(`--host ${host} binds every interface: give --allow-host NAME for each Host name clients use`);
   const running = await serveHttp({ host, port, token: values.token, allowHosts, createServer, log });
   log(`sextant mcp: serving Streamable HTTP at ${running.url}${values.token ? ' (bearer token required)' : ''}`);
   await new Promise<void>((resolve) => {
@@ -221,7 +225,7 @@ async function listOrReport(open: OpenMcpClient, timeoutMs: number, io: Io): Pro
 
 function tools(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
   return withClient(parsed, positionals, io, async (open, rest, timeoutMs) => {
-    if (rest.length > 0) throw new McpUsageError(`unexpected argument '${rest[0]}'`);
+    if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
     const list = await listOrReport(open, timeoutMs, io);
     if (!list) return EXIT.executionFailure;
     const entries = list.tools.map((tool) => {
@@ -241,8 +245,8 @@ function printResult(result: ToolResult, io: Io): void {
 function call(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
   return withClient(parsed, positionals, io, async (open, rest, timeoutMs) => {
     const [toolName, argsText, ...extra] = rest;
-    if (!toolName || argsText === undefined) throw new McpUsageError('call needs TOOL and ARGS_JSON');
-    if (extra.length > 0) throw new McpUsageError(`unexpected argument '${extra[0]}'`);
+    if (!toolName || argsText === undefined) throw new UsageError('call needs TOOL and ARGS_JSON');
+    if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
     const args = safeParseJson(argsText);
     if (!args.ok) {
       printResult({ status: 'error', summary: 'Invocation failed validation; nothing was sent to the server.', warnings: [], errors: [{ code: 'INVALID_INVOCATION', field: 'arguments', message: `ARGS_JSON is not JSON: ${args.message}` }], confidence: 0 }, io);
@@ -277,17 +281,20 @@ function call(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
 
 function check(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
   return withClient(parsed, positionals, io, async (open, rest, timeoutMs) => {
-    if (rest.length > 0) throw new McpUsageError(`unexpected argument '${rest[0]}'`);
+    if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
     const list = await listOrReport(open, timeoutMs, io);
     if (!list) return EXIT.executionFailure;
     const wanted = parsed.values.tool;
     const missing = (wanted ?? []).filter((name) => !list.tools.some((tool) => tool.name === name));
-    if (missing.length > 0) throw new McpUsageError(`the server lists no usable tool ${missing.join(', ')}`);
-    const selected = wanted ? list.tools.filter((tool) => wanted.includes(tool.name)) : list.tools;
+    if (missing.length > 0) throw new UsageError(`the server lists no usable tool ${missing.join(', ')}`);
+    // Broken calls to a tool that writes could do harm: only those named or explicitly included.
+    const skipped = wanted || parsed.values['include-side-effects'] ? [] : list.tools.filter(hasSideEffects).map((tool) => tool.name);
+    for (const name of skipped) io.stderr(`sextant mcp check: skipped ${name}: its annotations say it has side effects (--include-side-effects or --tool ${name} checks it)\n`);
+    const selected = wanted ? list.tools.filter((tool) => wanted.includes(tool.name)) : list.tools.filter((tool) => !skipped.includes(tool.name));
     const rows: McpCheckRow[] = [];
     for (const tool of selected) rows.push(...(await checkMcpTool(open.connection, tool, { timeoutMs, now: () => performance.now() })));
     const honoured = rows.every((row) => row.passed) && (wanted !== undefined || list.problems.length === 0);
-    if (parsed.values.json) io.stdout(`${JSON.stringify({ honoured, rows, problems: list.problems }, null, 2)}\n`);
+    if (parsed.values.json) io.stdout(`${JSON.stringify({ honoured, rows, problems: list.problems, skipped }, null, 2)}\n`);
     else {
       io.stdout(`${formatCheckTable(rows)}\n`);
       const failed = rows.filter((row) => !row.passed).length;
@@ -295,4 +302,11 @@ function check(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
     }
     return honoured ? EXIT.ok : EXIT.executionFailure;
   });
+}
+
+/** MCP tool annotations that say a call changes something: `readOnlyHint: false` or `destructiveHint: true`. */
+function hasSideEffects(tool: McpToolDefinition): boolean {
+  const annotations = tool.raw.annotations;
+  if (typeof annotations !== 'object' || annotations === null || Array.isArray(annotations)) return false;
+  return annotations.readOnlyHint === false || annotations.destructiveHint === true;
 }

@@ -4,6 +4,7 @@ import { assertNever } from '../util/result.ts';
 import { isJsonObject, jsonByteLength, type JsonObject, type JsonValue } from '../util/json.ts';
 import { validateAgainstSchema } from '../validation/schema-validator.ts';
 import type { McpFailure, McpToolDefinition } from './mcp-types.ts';
+import { SEXTANT_STATUS_META_KEY } from './sextant-server.ts';
 
 /** Largest tool result Sextant accepts from an MCP server, in UTF-8 bytes of its JSON. */
 export const DEFAULT_MAX_RESULT_BYTES = 4 * 1024 * 1024;
@@ -73,7 +74,10 @@ export function toolResultFromMcp(tool: McpToolDefinition, raw: unknown, maxResu
   }
   const output: JsonObject = isJsonObject(structured) ? structured : { content: raw.content };
   const summary = text === '' ? `${tool.name} returned ${raw.content.length} content item${raw.content.length === 1 ? '' : 's'}.` : clip(text, 500);
-  return { status: 'ok', summary, structured_output: output, warnings: [], errors: [], confidence: 1 };
+  // A Sextant server says when its tool's result is partial; any other server's result is ok.
+  const partial = isJsonObject(raw._meta) && raw._meta[SEXTANT_STATUS_META_KEY] === 'partial';
+  const warnings = partial ? [{ code: 'PARTIAL_RESULT', message: `${tool.name} marked its result partial; the summary lists why` }] : [];
+  return { status: partial ? 'partial' : 'ok', summary, structured_output: output, warnings, errors: [], confidence: 1 };
 }
 
 /** JSON-RPC's invalid-params code. */

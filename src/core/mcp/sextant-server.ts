@@ -67,7 +67,7 @@ export function mcpToolForManifest(manifest: ToolManifest): McpListedTool {
       type: 'object',
       properties: {
         capture_selection: CAPTURE_SELECTION_SCHEMA,
-        arguments: manifest.input_schema,
+        arguments: withoutSelectionArgument(manifest.input_schema),
         tool_version: { type: 'string', description: `Semantic version to run; default ${manifest.version}. Same major, highest minor at least this one.` },
         timeout_ms: {
           type: 'integer',
@@ -80,6 +80,18 @@ export function mcpToolForManifest(manifest: ToolManifest): McpListedTool {
     // MCP requires an object schema here; a manifest with another top-level type lists none.
     ...(outputIsObject ? { outputSchema: manifest.output_schema } : {}),
   };
+}
+
+/**
+ * A tool's `input_schema` as the `arguments` of an MCP call: a declared `capture_selection`
+ * argument is the envelope's `capture_selection` (settled decision 3), so it is listed once, at
+ * the top, and not required again inside `arguments`.
+ */
+function withoutSelectionArgument(schema: JsonObject): JsonObject {
+  if (!isJsonObject(schema.properties) || !('capture_selection' in schema.properties)) return schema;
+  const { capture_selection: _selection, ...properties } = schema.properties;
+  const required = Array.isArray(schema.required) ? schema.required.filter((name) => name !== 'capture_selection') : undefined;
+  return { ...schema, properties, ...(required ? { required } : {}) };
 }
 
 /**
@@ -116,7 +128,14 @@ export interface McpCallAnswer {
   [key: string]: JsonValue | undefined;
 }
 
-/** `ok`/`partial` → `structuredContent` and the text; `error` → `isError` with the coded errors as JSON text. */
+/** Where a Sextant server's answer carries the tool's own status (`ok` or `partial`) for a client to keep. */
+export const SEXTANT_STATUS_META_KEY = 'io.sextant/status';
+
+/**
+ * `ok`/`partial` → the digest as text, `structuredContent`, and the tool's status in `_meta`
+ * (MCP has no status of its own; a Sextant client reads it back); `error` → `isError` with the
+ * coded errors as JSON text.
+ */
 export function mcpAnswerFromToolResult(result: ToolResult, tool?: DigestingTool): McpCallAnswer {
   if (result.status === 'error') {
     const errors = result.errors.map((error) => ({ code: error.code, field: error.field, message: error.message }));
@@ -125,6 +144,7 @@ export function mcpAnswerFromToolResult(result: ToolResult, tool?: DigestingTool
   return {
     content: [{ type: 'text', text: mcpTextContent(result, tool) }],
     ...(result.structured_output ? { structuredContent: result.structured_output } : {}),
+    _meta: { [SEXTANT_STATUS_META_KEY]: result.status },
   };
 }
 

@@ -2,7 +2,7 @@ import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { main, type Io } from './main.ts';
+import { main, type Io } from '../main.ts';
 
 async function run(argv: string[]) {
   let stdout = '';
@@ -12,7 +12,7 @@ async function run(argv: string[]) {
   return { code, stdout, stderr };
 }
 
-const PCAP = new URL('../../shared/captures/ble/boston-hackrf_take3_adv37_2.pcap', import.meta.url).pathname;
+const PCAP = new URL('../../../shared/captures/ble/boston-hackrf_take3_adv37_2.pcap', import.meta.url).pathname;
 const KEY = '000102030405060708090a0b0c0d0e0f';
 
 const addressColumns = { advertiser_addr: 'advertiser_addr', initiator_addr: 'initiator_addr', scanner_addr: 'scanner_addr' };

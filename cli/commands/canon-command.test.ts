@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCanon } from './canon-command.ts';
-import type { Io } from './main.ts';
+import type { Io } from '../main.ts';
 
-const fixture = (name: string) => fileURLToPath(new URL(`../src/core/toolcanon/__fixtures__/${name}`, import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`../../src/core/toolcanon/__fixtures__/${name}`, import.meta.url));
 
 async function run(args: string[], stdin = '') {
   let stdout = '';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tableFromIPC } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { BLE_RECORD_COLUMNS, BLE_TRUTH_FORMAT } from '../src/core/index.ts';
-import { main, type Io } from './main.ts';
+import { BLE_RECORD_COLUMNS, BLE_TRUTH_FORMAT } from '../../src/core/index.ts';
+import { main, type Io } from '../main.ts';
 import { perReceiverPath } from './generate-command.ts';
 
 async function run(argv: string[]) {

@@ -2,8 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtinTools } from '../src/core/index.ts';
-import type { Io } from './main.ts';
+import { builtinTools } from '../../src/core/index.ts';
+import type { Io } from '../main.ts';
 import { runManifest } from './manifest-command.ts';
 
 async function run(args: string[], stdin = '') {

@@ -24,9 +24,12 @@ import {
   type CaseReport,
   type JsonValue,
   type VerifyOutcome,
-} from '../src/core/index.ts';
-import type { Io } from './main.ts';
-import { ThreadRunner } from './thread-runner.ts';
+} from '../../src/core/index.ts';
+import packageJson from '../../package.json' with { type: 'json' };
+import { EXIT } from '../exit-codes.ts';
+import type { Io } from '../io.ts';
+import { UsageError } from '../usage-error.ts';
+import { ThreadRunner } from '../thread-runner.ts';
 
 export const REPORT_USAGE = `Usage:
   sextant report RUN.json --out FILE.html [--json FILE.json] [--capture ID=PATH]...
@@ -47,24 +50,21 @@ verify   hashes each --capture file and compares it with the report's hash, re-r
 Exit codes: 0 written / everything matches; 3 verification failed (a hash or a result differs,
 a capture is missing or has no recorded hash); 4 bad arguments or unreadable files.`;
 
-export const REPORT_EXIT = { ok: 0, mismatch: 3, badArguments: 4 } as const;
-
-class ReportArgumentError extends Error {}
+/** The exit codes `report` and `report verify` use, named for them (values from the one table). */
+export const REPORT_EXIT = { ok: EXIT.ok, mismatch: EXIT.verificationFailure, badArguments: EXIT.badArguments } as const;
 
 function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** Sextant's version from package.json. */
+/** Sextant's version from package.json (bundled into the built runner, so no path to resolve at run time). */
 export async function sextantVersion(): Promise<string> {
-  const text = await readFile(new URL('../package.json', import.meta.url), 'utf8');
-  const parsed = safeParseJson(text);
-  return parsed.ok && typeof parsed.value === 'object' && parsed.value !== null && 'version' in parsed.value ? String(parsed.value.version) : 'unknown';
+  return packageJson.version;
 }
 
 function splitPair(spec: string, flag: string): [string, string] {
   const separator = spec.indexOf('=');
-  if (separator <= 0 || separator === spec.length - 1) throw new ReportArgumentError(`${flag} expects NAME=VALUE, got '${spec}'`);
+  if (separator <= 0 || separator === spec.length - 1) throw new UsageError(`${flag} expects NAME=VALUE, got '${spec}'`);
   return [spec.slice(0, separator), spec.slice(separator + 1)];
 }
 
@@ -80,7 +80,7 @@ async function readGivenCaptures(specs: string[]): Promise<Map<string, GivenCapt
     const [id, path] = splitPair(spec, '--capture');
     const bytes = new Uint8Array(await readFile(path));
     const read = await readCaptureFile(bytes, { id, fileName: basename(path) });
-    if (!read.ok) throw new ReportArgumentError(`--capture ${id}: ${read.error.message} [${read.error.code}]`);
+    if (!read.ok) throw new UsageError(`--capture ${id}: ${read.error.message} [${read.error.code}]`);
     given.set(id, {
       capture: read.value,
       fingerprint: { sha256: sha256(bytes), bytes: bytes.byteLength, basis: 'source-file' },
@@ -102,7 +102,7 @@ async function builtinProvenance(): Promise<Map<string, CaptureProvenance>> {
 
 async function readJson(path: string): Promise<unknown> {
   const parsed = safeParseJson(await readFile(path, 'utf8'));
-  if (!parsed.ok) throw new ReportArgumentError(`${path} is not JSON: ${parsed.message}`);
+  if (!parsed.ok) throw new UsageError(`${path} is not JSON: ${parsed.message}`);
   return parsed.value;
 }
 
@@ -113,7 +113,7 @@ export async function runReport(argv: string[], io: Io, now: () => Date = () => 
     return await reportCommand(argv, io, now);
   } catch (error) {
     io.stderr(`sextant report: ${error instanceof Error ? error.message : String(error)}\n`);
-    if (error instanceof ReportArgumentError) io.stderr(`\n${REPORT_USAGE}\n`);
+    if (error instanceof UsageError) io.stderr(`\n${REPORT_USAGE}\n`);
     return REPORT_EXIT.badArguments;
   }
 }
@@ -132,7 +132,7 @@ function parse(argv: string[]) {
       },
     });
   } catch (error) {
-    throw new ReportArgumentError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(error instanceof Error ? error.message : String(error));
   }
 }
 
@@ -143,10 +143,10 @@ async function reportCommand(argv: string[], io: Io, now: () => Date): Promise<n
     return REPORT_EXIT.ok;
   }
   const [input, ...rest] = positionals;
-  if (!input) throw new ReportArgumentError('report needs RUN.json');
-  if (rest.length > 0) throw new ReportArgumentError(`unexpected argument '${rest[0]}'`);
+  if (!input) throw new UsageError('report needs RUN.json');
+  if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
   const out = typeof values.out === 'string' ? values.out : undefined;
-  if (!out) throw new ReportArgumentError('report needs --out FILE.html');
+  if (!out) throw new UsageError('report needs --out FILE.html');
   const jsonOut = typeof values.json === 'string' ? values.json : out.replace(/\.html?$/i, '') + '.json';
   const document = await readJson(input);
   let report: CaseReport;
@@ -155,7 +155,7 @@ async function reportCommand(argv: string[], io: Io, now: () => Date): Promise<n
     report = asReport.value;
   } else {
     const run = parseRunDocument(document);
-    if (!run.ok) throw new ReportArgumentError(`${input}: ${run.message}`);
+    if (!run.ok) throw new UsageError(`${input}: ${run.message}`);
     const captures = await builtinProvenance();
     for (const recorded of run.value.captures ?? []) captures.set(recorded.id, recorded);
     const given = await readGivenCaptures(asStrings(values.capture));
@@ -179,10 +179,10 @@ async function verifyCommand(argv: string[], io: Io): Promise<number> {
     return REPORT_EXIT.ok;
   }
   const [input, ...rest] = positionals;
-  if (!input) throw new ReportArgumentError('report verify needs REPORT.json');
-  if (rest.length > 0) throw new ReportArgumentError(`unexpected argument '${rest[0]}'`);
+  if (!input) throw new UsageError('report verify needs REPORT.json');
+  if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
   const parsed = parseCaseReport(await readJson(input));
-  if (!parsed.ok) throw new ReportArgumentError(`${input}: ${parsed.message}`);
+  if (!parsed.ok) throw new UsageError(`${input}: ${parsed.message}`);
   const report = parsed.value;
   const given = await readGivenCaptures(asStrings(values.capture));
   const keys = new Map(asStrings(values.irk).map((spec) => splitPair(spec, '--irk')));

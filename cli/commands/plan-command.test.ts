@@ -2,10 +2,10 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { plannerDemoScript, PLANNER_DEMO_QUESTION, type FetchFunction } from '../src/core/index.ts';
-import { main, type Io } from './main.ts';
+import { plannerDemoScript, PLANNER_DEMO_QUESTION, type FetchFunction } from '../../src/core/index.ts';
+import { main, type Io } from '../main.ts';
 import { runPlan, systemClock, type PlanDependencies } from './plan-command.ts';
-import { loadPlannerConfig } from './planner-config.ts';
+import { loadPlannerConfig } from '../planner-config.ts';
 
 interface Sandbox {
   cwd: string;

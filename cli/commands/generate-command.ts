@@ -2,8 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tableToIPC } from 'apache-arrow';
-import { BLE_SCENARIO_NAMES, bleScenarioConfig, generateBleScenario } from '../src/core/index.ts';
-import type { Io } from './main.ts';
+import { BLE_SCENARIO_NAMES, bleScenarioConfig, generateBleScenario } from '../../src/core/index.ts';
+import { EXIT } from '../exit-codes.ts';
+import type { Io } from '../io.ts';
 
 /** The help text of `sextant generate`. */
 export const GENERATE_USAGE = `Usage:
@@ -25,13 +26,10 @@ ble    generates a synthetic BLE scenario (docs/ble-scenarios.md): normalized BL
 Exit codes: 0 written; 4 bad arguments (unknown scenario, missing or non-integer seed, no
 --out) or a file that cannot be written.`;
 
-const EXIT_OK = 0;
-const EXIT_BAD_ARGUMENTS = 4;
-
 function fail(io: Io, message: string, usage = false): number {
   io.stderr(`sextant generate: ${message}\n`);
   if (usage) io.stderr(`\n${GENERATE_USAGE}\n`);
-  return EXIT_BAD_ARGUMENTS;
+  return EXIT.badArguments;
 }
 
 /** `out.arrow` + `rx-1` → `out.rx-1.arrow`; without an extension, `out` → `out.rx-1`. */
@@ -65,7 +63,7 @@ export async function runGenerate(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parsed;
   if (values.help) {
     io.stdout(`${GENERATE_USAGE}\n`);
-    return EXIT_OK;
+    return EXIT.ok;
   }
   const [kind, ...extra] = positionals;
   if (kind !== 'ble') return fail(io, kind === undefined ? 'generate needs a kind: ble' : `unknown kind '${kind}' (known: ble)`, true);
@@ -73,7 +71,7 @@ export async function runGenerate(argv: string[], io: Io): Promise<number> {
   if (values.list) {
     const list = BLE_SCENARIO_NAMES.map((name) => ({ name, description: bleScenarioConfig(name).description }));
     io.stdout(`${JSON.stringify(list, null, 2)}\n`);
-    return EXIT_OK;
+    return EXIT.ok;
   }
   if (values.seed === undefined) return fail(io, '--seed N is required', true);
   if (!/^-?\d+$/.test(values.seed) || !Number.isSafeInteger(Number(values.seed))) return fail(io, `--seed must be an integer, got '${values.seed}'`);
@@ -109,5 +107,5 @@ export async function runGenerate(argv: string[], io: Io): Promise<number> {
     rotations: truth.rotations.length,
   };
   io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
-  return EXIT_OK;
+  return EXIT.ok;
 }

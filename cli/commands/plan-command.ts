@@ -24,10 +24,12 @@ import {
   type PlannerSessionResult,
   type ProviderKind,
   type ProviderTarget,
-} from '../src/core/index.ts';
-import type { Io } from './main.ts';
-import { loadPlannerConfig } from './planner-config.ts';
-import { ThreadRunner } from './thread-runner.ts';
+} from '../../src/core/index.ts';
+import { EXIT } from '../exit-codes.ts';
+import type { Io } from '../io.ts';
+import { UsageError } from '../usage-error.ts';
+import { loadPlannerConfig } from '../planner-config.ts';
+import { ThreadRunner } from '../thread-runner.ts';
 
 export const PLAN_USAGE = `Usage:
   sextant plan --prompt TEXT [--config FILE] [--provider SPEC]... [--test-tools] [--no-offline-repair]
@@ -53,8 +55,6 @@ what the model received, modelContent and modelBytes, next to the full result an
 
 Exit codes: 0 success; 1 session failure; 4 bad arguments or configuration.`;
 
-const EXIT = { ok: 0, sessionFailure: 1, badArguments: 4 } as const;
-
 const KEY_VARIABLES: Partial<Record<ProviderKind, string>> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 
 /** What the command touches in the world; tests replace it. */
@@ -66,8 +66,6 @@ export interface PlanDependencies {
   clock: PlannerClock;
   signal?: AbortSignal;
 }
-
-class PlanUsageError extends Error {}
 
 /** Real time for the loop: `Date.now` and an abortable `setTimeout`. */
 export const systemClock: PlannerClock = {
@@ -94,7 +92,7 @@ async function targetFromSpec(spec: string, config: PlannerConfig, deps: PlanDep
   const colon = spec.indexOf(':');
   const kind = colon > 0 ? spec.slice(0, colon) : '';
   const rest = colon > 0 ? spec.slice(colon + 1) : '';
-  if (rest === '') throw new PlanUsageError(`--provider expects KIND:VALUE (scripted:FILE, openai:MODEL, anthropic:MODEL, openai-compatible:URL#MODEL), got '${spec}'`);
+  if (rest === '') throw new UsageError(`--provider expects KIND:VALUE (scripted:FILE, openai:MODEL, anthropic:MODEL, openai-compatible:URL#MODEL), got '${spec}'`);
   switch (kind) {
     case 'scripted': {
       const path = resolve(deps.cwd, rest);
@@ -102,12 +100,12 @@ async function targetFromSpec(spec: string, config: PlannerConfig, deps: PlanDep
       try {
         text = await readFile(path, 'utf8');
       } catch (error) {
-        throw new PlanUsageError(`--provider ${spec}: cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+        throw new UsageError(`--provider ${spec}: cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
       }
       const parsed = safeParseJson(text);
-      if (!parsed.ok) throw new PlanUsageError(`--provider ${spec}: ${rest} is not JSON: ${parsed.message}`);
+      if (!parsed.ok) throw new UsageError(`--provider ${spec}: ${rest} is not JSON: ${parsed.message}`);
       const script = parseProviderScript(parsed.value);
-      if (!script.ok) throw new PlanUsageError(`--provider ${spec}: ${script.error.message} [${script.error.code}]`);
+      if (!script.ok) throw new UsageError(`--provider ${spec}: ${script.error.message} [${script.error.code}]`);
       return { provider: 'scripted', model: basename(rest).replace(/\.json$/i, ''), script: parsed.value, label: `scripted:${basename(rest)}` };
     }
     case 'openai':
@@ -115,25 +113,25 @@ async function targetFromSpec(spec: string, config: PlannerConfig, deps: PlanDep
       return { provider: kind, model: rest, apiKey: keyFor(kind, config, deps) };
     case 'openai-compatible': {
       const hash = rest.lastIndexOf('#');
-      if (hash <= 0 || hash === rest.length - 1) throw new PlanUsageError(`--provider ${spec}: write openai-compatible:URL#MODEL, e.g. openai-compatible:http://localhost:11434/v1#llama3.1`);
+      if (hash <= 0 || hash === rest.length - 1) throw new UsageError(`--provider ${spec}: write openai-compatible:URL#MODEL, e.g. openai-compatible:http://localhost:11434/v1#llama3.1`);
       const key = config.apiKeys['openai-compatible'];
       return { provider: 'openai-compatible', baseUrl: rest.slice(0, hash), model: rest.slice(hash + 1), ...(key ? { apiKey: key } : {}) };
     }
     default:
-      throw new PlanUsageError(`--provider ${spec}: unknown provider '${kind}'; use scripted, openai, anthropic or openai-compatible`);
+      throw new UsageError(`--provider ${spec}: unknown provider '${kind}'; use scripted, openai, anthropic or openai-compatible`);
   }
 }
 
 function keyFor(kind: 'openai' | 'anthropic', config: PlannerConfig, deps: PlanDependencies, own?: string): string {
   const variable = KEY_VARIABLES[kind]!;
   const key = own ?? deps.env[variable] ?? config.apiKeys[kind];
-  if (!key) throw new PlanUsageError(`no API key for ${kind}: set ${variable} or apiKeys.${kind} in a config file`);
+  if (!key) throw new UsageError(`no API key for ${kind}: set ${variable} or apiKeys.${kind} in a config file`);
   return key;
 }
 
 async function targetsOf(specs: string[], config: PlannerConfig, deps: PlanDependencies): Promise<ProviderTarget[]> {
   if (specs.length > 0) return Promise.all(specs.map((spec) => targetFromSpec(spec, config, deps)));
-  if (config.providers.length === 0) throw new PlanUsageError('no provider: pass --provider or list providers in a config file');
+  if (config.providers.length === 0) throw new UsageError('no provider: pass --provider or list providers in a config file');
   return config.providers.map((configured) => {
     const target: ProviderTarget = { ...configured };
     if (configured.provider === 'openai' || configured.provider === 'anthropic') target.apiKey = keyFor(configured.provider, config, deps, configured.apiKey);
@@ -159,7 +157,7 @@ export async function runPlan(argv: string[], io: Io, deps: PlanDependencies = d
   try {
     return await plan(argv, io, deps);
   } catch (error) {
-    if (!(error instanceof PlanUsageError)) throw error;
+    if (!(error instanceof UsageError)) throw error;
     io.stderr(`sextant plan: ${error.message}\n`);
     return EXIT.badArguments;
   }
@@ -182,16 +180,16 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
       },
     }));
   } catch (error) {
-    throw new PlanUsageError(`${error instanceof Error ? error.message : String(error)}\n\n${PLAN_USAGE}`);
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n\n${PLAN_USAGE}`);
   }
   if (values.help) {
     io.stdout(`${PLAN_USAGE}\n`);
     return EXIT.ok;
   }
   const question = values.prompt?.trim();
-  if (!question) throw new PlanUsageError(`--prompt TEXT is required\n\n${PLAN_USAGE}`);
+  if (!question) throw new UsageError(`--prompt TEXT is required\n\n${PLAN_USAGE}`);
   const loaded = await loadPlannerConfig({ configPath: values.config, cwd: deps.cwd, home: deps.home, env: deps.env });
-  if (!loaded.ok) throw new PlanUsageError(`${loaded.error.message} [${loaded.error.code}]`);
+  if (!loaded.ok) throw new UsageError(`${loaded.error.message} [${loaded.error.code}]`);
   const config = loaded.value;
   const targets = await targetsOf(values.provider ?? [], config, deps);
   const testTools = Boolean(values['test-tools'] || values['enable-test-tools']);
@@ -236,7 +234,7 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
     });
     const secrets = [...targets.map((target) => target.apiKey ?? ''), ...Object.values(config.apiKeys)];
     io.stdout(`${printableResult({ ...result, toolCalls }, secrets)}\n`);
-    return result.success ? EXIT.ok : EXIT.sessionFailure;
+    return result.success ? EXIT.ok : EXIT.executionFailure;
   } finally {
     process.off('SIGINT', stop);
     deps.signal?.removeEventListener('abort', stop);

@@ -8,8 +8,9 @@ import {
   type JsonValue,
   type ManifestProblem,
   type ToolManifest,
-} from '../src/core/index.ts';
-import type { Io } from './main.ts';
+} from '../../src/core/index.ts';
+import { EXIT } from '../exit-codes.ts';
+import type { Io } from '../io.ts';
 
 /** The help text of `sextant manifest`. */
 export const MANIFEST_USAGE = `Usage:
@@ -25,14 +26,10 @@ diff   classifies the change from OLD to NEW by the compatibility policy (patch,
 Exit codes: check 0 clean (warnings allowed), 5 problems; diff 0 classified, 5 when OLD or
 NEW is not a valid manifest; 4 bad arguments, an unreadable file, or (diff) a file that is not JSON.`;
 
-const EXIT_OK = 0;
-const EXIT_BAD_ARGUMENTS = 4;
-const EXIT_VALIDATION_FAILURE = 5;
-
 function fail(io: Io, message: string, usage = false): number {
   io.stderr(`sextant manifest: ${message}\n`);
   if (usage) io.stderr(`\n${MANIFEST_USAGE}\n`);
-  return EXIT_BAD_ARGUMENTS;
+  return EXIT.badArguments;
 }
 
 async function readText(file: string, io: Io): Promise<string | null> {
@@ -51,11 +48,11 @@ function print(io: Io, value: unknown): void {
 async function check(files: string[], io: Io): Promise<number> {
   if (files.length !== 1) return fail(io, 'manifest check needs exactly one FILE (or - for standard input)', true);
   const text = await readText(files[0], io);
-  if (text === null) return EXIT_BAD_ARGUMENTS;
+  if (text === null) return EXIT.badArguments;
   const problems = lintManifestText(text);
   const ok = isCleanManifest(problems);
   print(io, { ok, problems });
-  return ok ? EXIT_OK : EXIT_VALIDATION_FAILURE;
+  return ok ? EXIT.ok : EXIT.validationFailure;
 }
 
 async function diff(files: string[], io: Io): Promise<number> {
@@ -64,7 +61,7 @@ async function diff(files: string[], io: Io): Promise<number> {
   const manifests: JsonValue[] = [];
   for (const file of files) {
     const text = await readText(file, io);
-    if (text === null) return EXIT_BAD_ARGUMENTS;
+    if (text === null) return EXIT.badArguments;
     const parsed = safeParseJson(text);
     if (!parsed.ok) return fail(io, `${file} is not JSON: ${parsed.message}`);
     manifests.push(parsed.value);
@@ -73,12 +70,12 @@ async function diff(files: string[], io: Io): Promise<number> {
   if (!isCleanManifest(oldProblems) || !isCleanManifest(newProblems)) {
     const errorsOnly = (problems: ManifestProblem[]) => problems.filter((problem) => problem.severity === 'error');
     print(io, { ok: false, message: 'Both manifests must be valid to be compared.', problems: { old: errorsOnly(oldProblems), new: errorsOnly(newProblems) } });
-    return EXIT_VALIDATION_FAILURE;
+    return EXIT.validationFailure;
   }
   // Both passed the manifest schema and the lint just above, so they have the ToolManifest shape.
   const classification = classifyChange(manifests[0] as unknown as ToolManifest, manifests[1] as unknown as ToolManifest);
   print(io, classification);
-  return EXIT_OK;
+  return EXIT.ok;
 }
 
 /**
@@ -89,7 +86,7 @@ export async function runManifest(args: string[], io: Io): Promise<number> {
   const [subcommand, ...rest] = args;
   if (subcommand === '--help' || subcommand === '-h') {
     io.stdout(`${MANIFEST_USAGE}\n`);
-    return EXIT_OK;
+    return EXIT.ok;
   }
   const option = rest.find((arg) => arg.startsWith('-') && arg !== '-');
   if (option) return fail(io, `unknown option '${option}'`, true);

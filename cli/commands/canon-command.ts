@@ -12,8 +12,9 @@ import {
   type CanonicalizationResult,
   type JsonValue,
   type SourceFormat,
-} from '../src/core/index.ts';
-import type { Io } from './main.ts';
+} from '../../src/core/index.ts';
+import { EXIT } from '../exit-codes.ts';
+import type { Io } from '../io.ts';
 
 /** What `--emit` accepts: the canonical result, or one emitter's definition alone. */
 export const CANON_EMITS = ['canonical', 'openai', 'anthropic', 'mcp', 'json_schema', 'manifest'] as const;
@@ -37,14 +38,10 @@ Exit codes: 0 printed; 4 bad arguments, an unreadable file, a file that is not J
 the limits (nested more than 100 levels deep, more than a million values, more than 1,000
 definitions in one file; message on stderr).`;
 
-/** Exit codes shared with cli/main.ts (agent-contract.md). */
-const EXIT_OK = 0;
-const EXIT_BAD_ARGUMENTS = 4;
-
 function fail(io: Io, message: string, usage = false): number {
   io.stderr(`sextant canon: ${message}\n`);
   if (usage) io.stderr(`\n${CANON_USAGE}\n`);
-  return EXIT_BAD_ARGUMENTS;
+  return EXIT.badArguments;
 }
 
 function output(result: CanonicalizationResult, target: CanonEmit, file: string, io: Io): unknown {
@@ -75,7 +72,7 @@ export async function runCanon(args: string[], io: Io): Promise<number> {
   const { values, positionals: files } = parsed;
   if (values.help) {
     io.stdout(`${CANON_USAGE}\n`);
-    return EXIT_OK;
+    return EXIT.ok;
   }
   const format = values.format;
   if (format !== undefined && !(SOURCE_FORMATS as readonly string[]).includes(format)) {
@@ -115,7 +112,7 @@ export async function runCanon(args: string[], io: Io): Promise<number> {
     }
     inputs.push(json.value);
   }
-  if (failed) return EXIT_BAD_ARGUMENTS;
+  if (failed) return EXIT.badArguments;
 
   const options = format === undefined ? {} : { format: format as SourceFormat };
   const canonicalized = inputs.map((input) => canonicalizeDefinitions(input, options));
@@ -126,11 +123,11 @@ export async function runCanon(args: string[], io: Io): Promise<number> {
       failed = true;
     }
   }
-  if (failed) return EXIT_BAD_ARGUMENTS;
+  if (failed) return EXIT.badArguments;
   const outputs = canonicalized.map(({ container, results }, index) => {
     const emitted = results.map((result) => output(result, target as CanonEmit, files[index], io));
     return container === 'single' ? emitted[0] : emitted;
   });
   io.stdout(`${JSON.stringify(files.length === 1 ? outputs[0] : outputs, null, 2)}\n`);
-  return EXIT_OK;
+  return EXIT.ok;
 }
