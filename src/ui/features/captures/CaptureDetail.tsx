@@ -186,5 +186,7 @@ function advertiserCaption(view: CaptureView): string {
   const column = view.summaries.find((summary) => summary.name === 'advertiser_addr');
   const distinct = column && column.kind !== 'number' ? column.distinct : view.advertisers.length;
   const shown = view.advertisers.length < distinct ? `, the ${formatCount(view.advertisers.length)} busiest listed` : '';
-  return `Advertiser addresses (${formatCount(distinct)}${shown})`;
+  // The column also holds the AdvA a SCAN_REQ or CONNECT_IND addresses, and CRC-bad packets'
+  // bit-flipped addresses: more values than the import report's devices that advertised.
+  return `Addresses in advertiser_addr under the filter (${formatCount(distinct)}, incl. ones only addressed by SCAN_REQ/CONNECT_IND or read from CRC-bad packets${shown})`;
 }
