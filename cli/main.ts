@@ -55,7 +55,7 @@ import     reads a capture file and prints its import report as JSON on stdout: 
            identity_keys: IRKs found in HCI logs, MSB first, with source and frame, ...),
            and for every file source_bytes, source_sha256, warnings (also on stderr), partial and
            integrity (status clean|degraded|unusable, crc_failed[_share], usable_share,
-           reserved_pdu_types, skipped_total, verdict: also on stderr);
+           reserved_pdu_types, skipped_total, verdict);
            with --out, also writes the normalized table as an Arrow IPC file
 manifests  lists the installed tool manifests as JSON
 generate   ble: writes a synthetic BLE scenario (Arrow IPC captures + FILE.truth.json) and
@@ -237,7 +237,6 @@ async function importFile(path: string, id: string, out: string | undefined, tim
           integrity: full.integrity,
         };
   for (const warning of full.warnings) io.stderr(`sextant: import ${path}: warning [${warning.code}] ${warning.message}\n`);
-  io.stderr(`sextant: import ${path}: ${full.integrity.verdict}\n`);
   io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   return EXIT.ok;
 }
