@@ -10,3 +10,5 @@ export { LINKTYPE, SUPPORTED_LINK_TYPES, channelIndexOfRfChannel } from './link-
 export type { IdentityKey, IdentityKeySource } from './identity-keys.ts';
 export type { ImportIntegrity, ImportIntegrityStatus, IntegrityInput } from './import-integrity.ts';
 export { formatShare, importIntegrity } from './import-integrity.ts';
+export type { PacketDetails, PacketDetailField, PacketDetailSection } from './packet-details.ts';
+export { describeBleRecord } from './packet-details.ts';
