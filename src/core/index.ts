@@ -49,6 +49,7 @@ export {
 export { ToolHost } from './executor/tool-host.ts';
 export type { CaptureView } from './executor/tool-host.ts';
 export type { CellValue } from './data/explore.ts';
+export { isAddressColumn } from './data/filter/index.ts';
 
 export type { SourceFormat, CanonicalizationResult, ManifestDraft, ReviewItem, ManifestExportTarget } from './toolcanon/index.ts';
 export {

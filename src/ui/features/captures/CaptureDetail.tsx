@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { regressionManifest, type CaptureInfo, type CaptureView } from '../../../core/index.ts';
+import { useEffect, useMemo, useState } from 'react';
+import { isAddressColumn, regressionManifest, type CaptureInfo, type CaptureView, type ColumnSchema } from '../../../core/index.ts';
 import { formatCount, formatNumber } from '../../components/format.ts';
 import { Histogram } from '../../components/Histogram.tsx';
 import { useCaptureView } from '../../lib/runtime/capture-queries.ts';
@@ -9,7 +9,8 @@ import { FilterBox } from './FilterBox.tsx';
 import { ImportReportView } from './ImportReportView.tsx';
 import { getRuntime } from '../../lib/runtime/sextant-runtime.ts';
 import { RecordsTable } from './RecordsTable.tsx';
-import { wallClock } from './wall-clock.ts';
+import { formatTime, wallClock, type TimeMode } from './wall-clock.ts';
+import { ColumnChooser } from './ColumnChooser.tsx';
 import { Metric } from '../../components/Metric.tsx';
 
 /** Address rows drawn at first; more on request, so a busy capture renders in one frame. */
@@ -26,10 +27,19 @@ interface Props {
 export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
   const [filter, setFilter] = useState(initialFilter);
   const [addressRows, setAddressRows] = useState(ADDRESS_PAGE);
+  const [timeMode, setTimeMode] = useState<TimeMode>('utc');
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  const ordered = useMemo(() => addressesFirst(info), [info]);
+  const shownColumns = ordered.filter((column) => !hidden.has(column.name));
   const view = useCaptureView(info.id, filter);
   const answer = view.data;
   const problem = answer && 'error' in answer ? { message: answer.error, position: answer.position } : null;
-  const current = answer && !('error' in answer) ? answer : null;
+  // While the filter being typed is invalid, the last valid view stays (marked by the error), as Wireshark keeps its packet list.
+  const [lastValid, setLastValid] = useState<CaptureView | null>(null);
+  useEffect(() => {
+    if (answer && !('error' in answer)) setLastValid(answer);
+  }, [answer]);
+  const current = answer && !('error' in answer) ? answer : lastValid;
   const queryClient = useQueryClient();
 
   const useInTool = () => {
@@ -74,7 +84,7 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
       {info.description && <p>{info.description}</p>}
       <dl className="metrics">
         <Metric label="Rows" value={formatCount(info.rowCount)} />
-        <Metric label={`Time bounds (${info.boundsSource})`} value={`${formatNumber(info.bounds.start_ms, 13)} – ${formatNumber(info.bounds.end_ms, 13)} ms`} />
+        <Metric label={`Time bounds (${info.boundsSource})`} value={`${formatTime(info.bounds.start_ms, timeMode, info)} – ${formatTime(info.bounds.end_ms, timeMode, info)}`} />
         <Metric label="Duration" value={formatDuration(info.bounds.end_ms - info.bounds.start_ms)} />
         <Metric label="Wall clock" value={start && end ? `${start} – ${end}` : 'unknown (relative capture with no recorded origin)'} />
         <Metric label={`Channels (${info.channelColumn ?? 'no channel column'})`} value={info.channels.join(', ') || '—'} />
@@ -84,6 +94,24 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
       <ImportReportView report={getRuntime().importReports.get(info.id)} />
 
       <FilterBox value={filter} onCommit={setFilter} error={problem} matched={current?.rowCount ?? null} total={info.rowCount} />
+      {problem && current && (
+        <p className="capture-detail__stale" data-testid="capture.stale-view">
+          Showing the last valid filter{current.filter ? <> (<code>{current.filter}</code>)</> : ' (none)'} until this one is fixed.
+        </p>
+      )}
+
+      <div className="capture-detail__view-options">
+        <fieldset className="capture-detail__time-mode">
+          <legend>Times</legend>
+          <label>
+            <input type="radio" name={`time-mode-${info.id}`} checked={timeMode === 'utc'} onChange={() => setTimeMode('utc')} data-testid="capture.time-utc" /> UTC clock
+          </label>
+          <label>
+            <input type="radio" name={`time-mode-${info.id}`} checked={timeMode === 'relative'} onChange={() => setTimeMode('relative')} data-testid="capture.time-relative" /> seconds from start
+          </label>
+        </fieldset>
+        <ColumnChooser columns={ordered} hidden={hidden} onChange={setHidden} />
+      </div>
 
       {histogram && (
         <figure className="plot" data-testid="capture.histogram">
@@ -97,7 +125,7 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
         </figure>
       )}
 
-      {current && <RecordsTable info={info} filter={current.filter} rowCount={current.rowCount} />}
+      {current && <RecordsTable info={info} filter={current.filter} rowCount={current.rowCount} columns={shownColumns} timeMode={timeMode} />}
 
       {current && current.advertisers.length > 0 && (
         <table className="data-table" data-testid="capture.advertisers">
@@ -119,8 +147,8 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
                 </td>
                 <td>{formatCount(entry.count)}</td>
                 <td>{entry.tx_add.map((value) => (value === 1 ? 'random' : 'public')).join(', ')}</td>
-                <td>{wallClock(entry.first_ms, info) ?? formatNumber(entry.first_ms, 10)}</td>
-                <td>{wallClock(entry.last_ms, info) ?? formatNumber(entry.last_ms, 10)}</td>
+                <td>{formatTime(entry.first_ms, timeMode, info)}</td>
+                <td>{formatTime(entry.last_ms, timeMode, info)}</td>
               </tr>
             ))}
           </tbody>
@@ -172,6 +200,13 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
       )}
     </section>
   );
+}
+
+/** Address columns first (what BLE analysts look for), then time, PDU type, signal and the rest in table order. */
+function addressesFirst(info: CaptureInfo): ColumnSchema[] {
+  const leading = ['adv_type', 'rssi', 'channel'];
+  const rank = (column: ColumnSchema): number => (isAddressColumn(column.name) ? 0 : column.name === info.timeColumn ? 1 : leading.includes(column.name) ? 2 + leading.indexOf(column.name) : 10);
+  return info.columns.map((column, index) => ({ column, index })).sort((a, b) => rank(a.column) - rank(b.column) || a.index - b.index).map(({ column }) => column);
 }
 
 function formatDuration(ms: number): string {
