@@ -75,6 +75,9 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
         <button type="button" className="primary" onClick={useInTool} data-testid="capture.use-in-tool">
           Use in a tool
         </button>
+        <button type="button" onClick={() => void downloadArrow(info.id)} data-testid="capture.download-arrow">
+          Download Arrow
+        </button>
         {onDelete && (
           <button type="button" onClick={onDelete} data-testid="capture.delete">
             Delete
@@ -200,6 +203,17 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
       )}
     </section>
   );
+}
+
+/** Saves the capture's table as `<id>.arrow` (Arrow IPC file, as `sextant import --out` writes it). */
+async function downloadArrow(id: string): Promise<void> {
+  const bytes = await getRuntime().exportArrow(id);
+  const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/vnd.apache.arrow.file' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `${id}.arrow`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
 /** Address columns first (what BLE analysts look for), then time, PDU type, signal and the rest in table order. */
