@@ -192,7 +192,9 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
                 <td>{formatCount(summary.count)}</td>
                 <td>{formatCount(summary.missing)}</td>
                 <td className="summary-cell">
-                  {summary.kind === 'number'
+                  {summary.kind === 'number' && summary.name === info.timeColumn && summary.min !== null && summary.max !== null
+                    ? `first ${formatTime(summary.min, timeMode, info)} · last ${formatTime(summary.max, timeMode, info)}`
+                    : summary.kind === 'number'
                     ? `min ${formatNumber(summary.min)} · mean ${formatNumber(summary.mean)} · max ${formatNumber(summary.max)}`
                     : `${formatCount(summary.distinct)} distinct; ${summary.top.map((entry) => `${entry.value} (${entry.count})`).join(', ')}`}
                 </td>
