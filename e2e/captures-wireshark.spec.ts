@@ -77,6 +77,17 @@ test('real captures: an integrity verdict, case-blind address filters, Wireshark
   const headers = page.getByTestId('capture.records').getByRole('columnheader');
   await expect(headers.nth(1)).toHaveText('advertiser_addr');
 
+  // Statistics → I/O graph: one line per filter on one time axis (all records, CRC failures by default).
+  const ioGraph = page.getByTestId('capture.io-graph');
+  await ioGraph.locator('summary').click();
+  await expect(ioGraph.getByTestId('capture.io-count')).toHaveText(['14,843 records', '2,498 records']);
+  await expect(ioGraph.locator('polyline')).toHaveCount(2);
+  await ioGraph.getByRole('button', { name: 'Add a series' }).click();
+  await ioGraph.getByTestId('capture.io-filter').nth(2).fill('btle.advertising_address == 1e:bf:2d:60:14:65');
+  await ioGraph.getByTestId('capture.io-filter').nth(2).press('Enter');
+  await expect(ioGraph.getByTestId('capture.io-count').nth(2)).toHaveText('2,779 records');
+  await expect(ioGraph.locator('polyline')).toHaveCount(3);
+
   // At 390 px the page stacks: the detail gets the width, not a 30 px column.
   await page.setViewportSize({ width: 390, height: 844 });
   const box = await page.getByTestId('capture.detail').boundingBox();

@@ -11,6 +11,7 @@ import { getRuntime } from '../../lib/runtime/sextant-runtime.ts';
 import { RecordsTable } from './RecordsTable.tsx';
 import { formatTime, wallClock, type TimeMode } from './wall-clock.ts';
 import { ColumnChooser } from './ColumnChooser.tsx';
+import { IoGraph } from './IoGraph.tsx';
 import { Metric } from '../../components/Metric.tsx';
 
 /** Address rows drawn at first; more on request, so a busy capture renders in one frame. */
@@ -127,6 +128,8 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
           />
         </figure>
       )}
+
+      <IoGraph info={info} />
 
       {current && <RecordsTable info={info} filter={current.filter} rowCount={current.rowCount} columns={shownColumns} timeMode={timeMode} />}
 
