@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures/workbench.ts';
 
 // Issue 23: the Captures page as a Wireshark user meets it, on real captures from ../shared/captures/ble
@@ -87,6 +88,11 @@ test('real captures: an integrity verdict, case-blind address filters, Wireshark
   await ioGraph.getByTestId('capture.io-filter').nth(2).press('Enter');
   await expect(ioGraph.getByTestId('capture.io-count').nth(2)).toHaveText('2,779 records');
   await expect(ioGraph.locator('polyline')).toHaveCount(3);
+
+  // With the details pane, column chooser and I/O graph open: no serious or critical axe violation.
+  await page.getByTestId('capture.column-chooser').locator('summary').click();
+  const results = await new AxeBuilder({ page }).include('[data-testid="capture.detail"]').analyze();
+  expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
 
   // At 390 px the page stacks: the detail gets the width, not a 30 px column.
   await page.setViewportSize({ width: 390, height: 844 });
