@@ -44,8 +44,8 @@ invoke     runs one ToolInvocation or an ordered array of them (a plan) and prin
 template   prints an example invocation of an installed tool that passes validation, filled
            from a capture's bounds when --capture is given
 captures   lists the available captures as JSON
-import     reads a capture file and prints its import report as JSON (with --out, also writes
-           the normalized table as an Arrow IPC file)
+import     reads a capture file and prints its import report as JSON, with its integrity verdict
+           (with --out, also writes the normalized table as an Arrow IPC file)
 manifests  lists the installed tool manifests as JSON
 canon      detects a tool definition's format and canonicalizes it (or emits it in another format)
 manifest   check: lints a ToolManifest; diff: classifies a change by the compatibility policy

@@ -16,6 +16,8 @@ export interface ToolsWorkerApi {
   readRows(id: string, filter: string, offset: number, limit: number): CellValue[][];
   /** Runs a request and checks the result against the tool's manifest here, off the page's main thread. */
   run(request: RunRequest, onProgress: (fraction: number) => void): Promise<ToolResult>;
+  /** The capture's whole table as an Arrow IPC file. */
+  exportArrow(id: string): Uint8Array;
   /** A built-in capture's Arrow IPC SHA-256 and size (for case reports); null for other captures. */
   builtinFingerprint(id: string): Promise<{ sha256: string; bytes: number } | null>;
 }
@@ -34,5 +36,6 @@ export function createToolsApi(): ToolsWorkerApi {
     readRows: (id, filter, offset, limit) => host.readRows(id, filter, offset, limit),
     run: (request, onProgress) => host.runChecked(request, onProgress),
     builtinFingerprint: (id) => host.builtinFingerprint(id),
+    exportArrow: (id) => host.exportArrow(id),
   };
 }

@@ -16,7 +16,9 @@ Reads a capture file and prints its import report as JSON on stdout: for pcap, p
 btsnoop files the BLE import report (rows, bounds, link_types, packets,
 advertising_packets[_crc_ok], advertisers[_crc_ok], adv_type_counts, skipped, identity_keys:
 IRKs found in HCI logs, MSB first, with source and frame, ...), and for every file
-source_bytes, source_sha256, warnings (also on stderr) and partial.
+source_bytes, source_sha256, warnings (also on stderr), partial and integrity (status
+clean|degraded|unusable, crc_failed[_share], usable_share, reserved_pdu_types, skipped_total,
+verdict).
 
 --id ID             capture id (default: the file name without its extension)
 --out FILE.arrow    also writes the normalized table as an Arrow IPC file
@@ -72,6 +74,7 @@ async function importFile(path: string, id: string, out: string | undefined, tim
           source_sha256: full.source_sha256,
           warnings: full.warnings,
           partial: full.partial,
+          integrity: full.integrity,
         };
   for (const warning of full.warnings) io.stderr(`sextant: import ${path}: warning [${warning.code}] ${warning.message}\n`);
   io.stdout(`${JSON.stringify(report, null, 2)}\n`);

@@ -16,7 +16,8 @@ export type { CaptureLookup, NormalizedSelection } from './data/selection.ts';
 export { readCaptureSelection, selectionOfInvocation, selectedCaptureIds, selectionRowFilter, isBleSelectionShape, normalizeCaptureSelection, checkSelection } from './data/selection.ts';
 export { readCaptureFile, readCaptureSource } from './data/capture-files.ts';
 export type { IdentityKey, IdentityKeySource } from './data/ble/index.ts';
-export { BLE_RECORD_COLUMNS } from './data/ble/index.ts';
+export { BLE_RECORD_COLUMNS, describeBleRecord, formatShare, importIntegrity } from './data/ble/index.ts';
+export type { ImportIntegrity, ImportIntegrityStatus, PacketDetails } from './data/ble/index.ts';
 export type { CaptureSource, CaptureImportReport, ImportedFile } from './data/capture-import.ts';
 export { importCaptureSource, mapToCapture } from './data/capture-import.ts';
 export type { ColumnMapping, TimeUnitName } from './data/tabular/index.ts';
@@ -52,6 +53,7 @@ export {
 export { ToolHost } from './executor/tool-host.ts';
 export type { CaptureView } from './executor/tool-host.ts';
 export type { CellValue } from './data/explore.ts';
+export { isAddressColumn } from './data/filter/index.ts';
 
 export type { SourceFormat, CanonicalizationResult, ManifestDraft, ReviewItem, ManifestExportTarget } from './toolcanon/index.ts';
 export {

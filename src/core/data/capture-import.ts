@@ -10,7 +10,7 @@ import { describeCapture, CAPTURE_METADATA, type Capture, type DescribeProblem }
 import { columnSchemaOf, type ColumnSchema } from './columns.ts';
 import { withMetadata } from './table-metadata.ts';
 import { checkTimestamps, type ImportWarning } from './import-warnings.ts';
-import { BLE_METADATA, createBleImporter, detectBleContainer, type BleContainer, type CaptureImportProblem, type ImportReport } from './ble/index.ts';
+import { BLE_METADATA, createBleImporter, detectBleContainer, type BleContainer, type CaptureImportProblem, type ImportReport, importIntegrity, type ImportIntegrity } from './ble/index.ts';
 import {
   applyColumnMapping,
   createCsvImporter,
@@ -75,6 +75,8 @@ export interface ImportReportCommon extends ImportProvenance {
   warnings: ImportWarning[];
   /** True when anything was skipped or any warning was raised: the table may differ from the file. */
   partial: boolean;
+  /** The verdict in numbers and words (CRC failures, reserved PDU types, skips, warnings). */
+  integrity: ImportIntegrity;
 }
 
 /**
@@ -179,6 +181,7 @@ export async function importCaptureSource(source: CaptureSource, options: Captur
     ...provenance(),
     warnings,
     partial: warnings.length > 0 || Object.keys(tabular.skipped).length > 0,
+    integrity: importIntegrity({ ...tabular, warnings }),
   };
   const table = imported.value.table;
   return readingFileValues(report, name, () => {
@@ -233,7 +236,7 @@ function asCapture(table: Table, report: CaptureImportReport, options: CaptureIm
   if (!described.ok) return { ok: false, error: described.error };
   const timeWarnings = checkTimestamps(table, described.value.timeColumn);
   const warnings = [...report.warnings.filter((warning) => warning.code !== 'IMPLAUSIBLE_TIMESTAMP'), ...timeWarnings];
-  const finished: CaptureImportReport = { ...report, warnings, partial: report.partial || warnings.length > 0 };
+  const finished: CaptureImportReport = { ...report, warnings, partial: report.partial || warnings.length > 0, integrity: importIntegrity({ ...report, warnings }) };
   // One metadata pass (each rebuilds the record batches): the name, the provenance, and the
   // resolved columns, so the capture describes itself the same way wherever it goes.
   const recorded = withMetadata(table, {
@@ -264,8 +267,8 @@ function completedImportReport(table: Table, report: CaptureImportReport): Recor
   if (stored === undefined) return {};
   const parsed: unknown = JSON.parse(stored);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
-  const { format, source_bytes, source_sha256, warnings, partial } = report;
-  return { [BLE_METADATA.importReport]: JSON.stringify({ ...parsed, format, source_bytes, source_sha256, warnings, partial }) };
+  const { format, source_bytes, source_sha256, warnings, partial, integrity } = report;
+  return { [BLE_METADATA.importReport]: JSON.stringify({ ...parsed, format, source_bytes, source_sha256, warnings, partial, integrity }) };
 }
 
 /** Tabular reports count cells that became null or lost precision; those are warnings too. */

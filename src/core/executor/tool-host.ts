@@ -1,4 +1,4 @@
-import { tableFromIPC } from 'apache-arrow';
+import { tableFromIPC, tableToIPC } from 'apache-arrow';
 import { describeCapture, type Capture, type CaptureInfo } from '../data/capture.ts';
 import {
   advertiserSummary,
@@ -111,6 +111,11 @@ export class ToolHost {
     const capture = this.captures.get(id);
     if (!capture) throw new Error(`Capture '${id}' is not loaded`);
     return capture;
+  }
+
+  /** The capture's whole table as an Arrow IPC file (what `sextant import --out` writes), for download. */
+  exportArrow(id: string): Uint8Array {
+    return tableToIPC(this.requireCapture(id).table, 'file');
   }
 
   hasCapture(id: string): boolean {

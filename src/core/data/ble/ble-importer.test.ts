@@ -79,6 +79,17 @@ describe('the import', () => {
       receivers: ['if0'],
       channels: [37, 38],
       identity_keys: [],
+      integrity: {
+        status: 'degraded',
+        crc_failed: 1,
+        crc_failed_share: 0.25,
+        usable_share: 0.75,
+        reserved_pdu_types: {},
+        skipped_total: 0,
+        unparsed_bytes: 0,
+        warnings: 0,
+        verdict: '75 % usable: 1 of 4 advertising packets failed CRC',
+      },
     });
   });
 

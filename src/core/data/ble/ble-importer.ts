@@ -13,6 +13,7 @@ import { Tally, type DecodeContext } from './decode-context.ts';
 import { decodeBtsnoopH1, decodeH4, decodeMonitor } from './hci.ts';
 import { DIRECTION, IdentityKeyCollector } from './identity-keys.ts';
 import type { BleContainer, CaptureImportProblem, ImportReport } from './import-report.ts';
+import { importIntegrity } from './import-integrity.ts';
 import { decodeLinkLayer, decodeLinkLayerWithPhdr, decodeNordicBle, decodePpi, unknownLinkMeta, type LinkMeta } from './link-layer.ts';
 import { DECODER, LINKTYPE, type Decoder } from './link-types.ts';
 import { isPcapMagic, PcapReader } from './pcap-reader.ts';
@@ -201,7 +202,7 @@ class Importer implements BleImporter, FrameSink {
     const skipped = this.context.skipped;
     const linkTypes = [...this.linkTypes].sort((a, b) => a - b);
     const bounds = stats.bounds ? { start_ms: Math.floor(stats.bounds.min), end_ms: Math.ceil(stats.bounds.max) } : null;
-    const report: ImportReport = {
+    const counts = {
       capture_id: this.options.captureId,
       source: name,
       container: this.container,
@@ -223,6 +224,7 @@ class Importer implements BleImporter, FrameSink {
       channels: stats.channels,
       identity_keys: identityKeys,
     };
+    const report: ImportReport = { ...counts, integrity: importIntegrity({ ...counts, warnings: [] }) };
     const metadata = new Map<string, string>([
       [CAPTURE_METADATA.captureId, this.options.captureId],
       [CAPTURE_METADATA.source, name],

@@ -1,5 +1,6 @@
 /** What an import returns besides the table: the report, and the whole-file problems. */
 import type { IdentityKey } from './identity-keys.ts';
+import type { ImportIntegrity } from './import-integrity.ts';
 
 /** A whole-file failure: nothing was imported. */
 export type CaptureImportProblem =
@@ -100,4 +101,6 @@ export interface ImportReport {
    * of the report in the table's metadata omits `irk`.
    */
   identity_keys: IdentityKey[];
+  /** The verdict: CRC failure share, reserved PDU types, what was skipped, in numbers and words. */
+  integrity: ImportIntegrity;
 }

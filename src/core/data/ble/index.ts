@@ -8,3 +8,7 @@ export type { AdvTypeName } from './adv-types.ts';
 export { ADV_TYPE_NAMES, llPduTypeOf } from './adv-types.ts';
 export { LINKTYPE, SUPPORTED_LINK_TYPES, channelIndexOfRfChannel } from './link-types.ts';
 export type { IdentityKey, IdentityKeySource } from './identity-keys.ts';
+export type { ImportIntegrity, ImportIntegrityStatus, IntegrityInput } from './import-integrity.ts';
+export { formatShare, importIntegrity } from './import-integrity.ts';
+export type { PacketDetails, PacketDetailField, PacketDetailSection } from './packet-details.ts';
+export { describeBleRecord } from './packet-details.ts';

@@ -79,6 +79,19 @@ export interface FilterIsNull {
   position: number;
 }
 
+/**
+ * `subject [NOT] LIKE 'pattern'` (SQL: `%` any run, `_` one character) or
+ * `subject [NOT] CONTAINS 'text'` (Wireshark's `contains`); string columns only.
+ */
+export interface FilterLike {
+  kind: 'like';
+  operator: 'like' | 'contains';
+  subject: FilterColumn;
+  pattern: FilterStringLiteral;
+  negated: boolean;
+  position: number;
+}
+
 export interface FilterNot {
   kind: 'not';
   operand: FilterAst;
@@ -103,10 +116,19 @@ export interface FilterOr {
 }
 
 /** A parsed filter expression. */
-export type FilterAst = FilterComparison | FilterIn | FilterBetween | FilterIsNull | FilterNot | FilterAnd | FilterOr;
+export type FilterAst = FilterComparison | FilterIn | FilterBetween | FilterIsNull | FilterLike | FilterNot | FilterAnd | FilterOr;
 
 /** Reserved words (matched case-insensitively); a column with such a name must be double-quoted. */
-export const FILTER_KEYWORDS: ReadonlySet<string> = new Set(['AND', 'OR', 'NOT', 'IN', 'BETWEEN', 'IS', 'NULL', 'TRUE', 'FALSE']);
+export const FILTER_KEYWORDS: ReadonlySet<string> = new Set(['AND', 'OR', 'NOT', 'IN', 'BETWEEN', 'IS', 'NULL', 'TRUE', 'FALSE', 'LIKE', 'CONTAINS']);
+
+/**
+ * Columns that hold Bluetooth device addresses (`advertiser_addr`, `scanner_addr`, …): `=`, `!=`,
+ * `IN`, `LIKE` and `CONTAINS` compare them case-insensitively, since tools print them in either
+ * case (Wireshark lower, the importer upper).
+ */
+export function isAddressColumn(name: string): boolean {
+  return /(_addr|address)$/i.test(name);
+}
 
 const BARE_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -129,6 +151,7 @@ export function filterColumns(ast: FilterAst): string[] {
         return;
       case 'in':
       case 'is_null':
+      case 'like':
         visitOperand(node.subject);
         return;
       case 'between':

@@ -245,7 +245,7 @@ describe('compileFilter: problems', () => {
       kind: 'unknown_column',
       column: 'foo',
       position: 0,
-      message: "Unknown column 'foo' at position 0; available: channel, rssi, adv_type, local_name, signal_quality, connectable, snr, jitter",
+      message: "Unknown column 'foo' at position 0; nearest: snr, rssi, jitter; available: channel, rssi, adv_type, local_name, signal_quality, connectable, snr, jitter",
     });
     const problem = compileProblem('rssi > -92 AND Channel IN (37)');
     expect(problem).toMatchObject({ kind: 'unknown_column', column: 'Channel', position: 15 });

@@ -1,7 +1,9 @@
 import type { RecordBatch } from 'apache-arrow';
 import { assertNever, err, ok, type Result } from '../../util/result.ts';
 import { numericColumn, stringColumn, type ColumnKind, type ColumnSchema } from '../columns.ts';
-import { filterColumns, type ComparisonOperator, type FilterAst, type FilterColumn, type FilterLiteral, type FilterOperand } from './ast.ts';
+import { filterColumns, isAddressColumn, type ComparisonOperator, type FilterAst, type FilterColumn, type FilterLiteral, type FilterOperand } from './ast.ts';
+import { likeTest } from './like.ts';
+import { nearestColumns, pduTypeName, WIRESHARK_FIELDS } from './wireshark-fields.ts';
 import {
   andInto,
   compareNumberColumns,
@@ -62,12 +64,14 @@ export function compileFilter(expression: string, schema: ReadonlyArray<ColumnSc
   const parsed = parseFilter(expression);
   if (!parsed.ok) return parsed;
   const context: Context = { kinds: new Map(schema.map((column) => [column.name, column.kind])), schema };
-  const root = compileNode(parsed.value, context);
+  const resolved = resolveFieldNames(parsed.value, context);
+  if (!resolved.ok) return resolved;
+  const root = compileNode(resolved.value, context);
   if (!root.ok) return root;
   const node = root.value;
   return ok({
     expression,
-    columns: Object.freeze(filterColumns(parsed.value)),
+    columns: Object.freeze(filterColumns(resolved.value)),
     evaluate: (batch: RecordBatch) => node(batch).isTrue,
   });
 }
@@ -111,6 +115,22 @@ function compileNode(ast: FilterAst, context: Context): Compiled {
       const name = ast.subject.name;
       const isNull: MaskNode = kind.value === 'string' ? (batch) => stringIsNull(batch, name) : (batch) => numberIsNull(numericColumn(batch, name));
       return ok(ast.negated ? negateNode(isNull) : isNull);
+    }
+    case 'like': {
+      const kind = resolveColumn(ast.subject, context);
+      if (!kind.ok) return kind;
+      if (kind.value !== 'string') {
+        return err({
+          kind: 'type_mismatch',
+          column: ast.subject.name,
+          position: ast.subject.position,
+          message: `column ${describeColumn(ast.subject)} is ${kind.value} but ${ast.operator === 'like' ? 'LIKE' : 'CONTAINS'} matches text at position ${ast.subject.position}; compare numbers with =, <, BETWEEN or IN`,
+        });
+      }
+      const name = ast.subject.name;
+      const matcher = { test: likeTest(ast) };
+      const node: MaskNode = (batch) => matchStrings(batch, name, matcher);
+      return ok(ast.negated ? negateNode(node) : node);
     }
     case 'not': {
       const operand = compileNode(ast.operand, context);
@@ -193,7 +213,9 @@ function compileComparison(left: FilterOperand, operator: ComparisonOperator, ri
     const problem = literalProblem(column, kind, other);
     if (problem) return err(problem);
     if (other.kind === 'string') {
-      const matcher = stringComparisonMatcher(comparison, other.value);
+      const constant = other.value.toLowerCase();
+      // Addresses match whatever their case (Wireshark prints lower case, the importer upper).
+      const matcher = comparison === 'eq' && isAddressColumn(name) ? { test: (value: string) => value.toLowerCase() === constant } : stringComparisonMatcher(comparison, other.value);
       node = (batch) => matchStrings(batch, name, matcher);
     } else {
       const constant = numericValue(other);
@@ -212,7 +234,10 @@ function compileIn(subject: FilterColumn, values: ReadonlyArray<FilterLiteral>, 
   }
   const name = subject.name;
   let node: MaskNode;
-  if (kind.value === 'string') {
+  if (kind.value === 'string' && isAddressColumn(name)) {
+    const constants = new Set(values.map((value) => String(value.value).toLowerCase()));
+    node = (batch) => matchStrings(batch, name, { test: (value) => constants.has(value.toLowerCase()) });
+  } else if (kind.value === 'string') {
     const matcher = stringInMatcher(values.map((value) => String(value.value)));
     node = (batch) => matchStrings(batch, name, matcher);
   } else {
@@ -276,12 +301,76 @@ function resolveColumn(column: FilterColumn, context: Context): Result<ColumnKin
   const lower = column.name.toLowerCase();
   const nearMatch = names.find((name) => name.toLowerCase() === lower);
   const hint = nearMatch ? `; did you mean ${renderOperand({ kind: 'column', name: nearMatch, position: 0 })}?` : '';
+  const nearest = nearMatch || names.length === 0 ? '' : `; nearest: ${nearestColumns(column.name, names).join(', ')}`;
+  const what = column.name.includes('.') ? `Unknown column '${column.name}' (a Wireshark field Sextant does not map)` : `Unknown column '${column.name}'`;
   return err({
     kind: 'unknown_column',
     column: column.name,
     position: column.position,
-    message: `Unknown column '${column.name}' at position ${column.position}; available: ${listed || '(none)'}${hint}`,
+    message: `${what} at position ${column.position}${nearest}; available: ${listed || '(none)'}${hint}`,
   });
+}
+
+/**
+ * Maps Wireshark field names onto the table's columns (`btle.advertising_address` →
+ * `advertiser_addr`) and their numbers onto its values (a PDU type code → its `adv_type` name),
+ * or answers a field whose meaning differs with the Sextant way to write it. A name the table
+ * has is never remapped. Unknown names are left for resolveColumn to report.
+ */
+function resolveFieldNames(ast: FilterAst, context: Context): Result<FilterAst, FilterProblem> {
+  let problem: FilterProblem | null = null;
+  const pduColumns = new Set<string>();
+  const renamed = (column: FilterColumn): FilterColumn => {
+    if (context.kinds.has(column.name)) return column;
+    const field = WIRESHARK_FIELDS.get(column.name);
+    if (!field) return column;
+    if ('answer' in field) {
+      problem ??= { kind: 'unknown_column', column: column.name, position: column.position, message: `Wireshark field '${column.name}' at position ${column.position}: ${field.answer}` };
+      return column;
+    }
+    if (!context.kinds.has(field.column)) return column;
+    if (field.pduTypeNames) pduColumns.add(field.column);
+    return { ...column, name: field.column };
+  };
+  const literal = (subject: FilterColumn, value: FilterLiteral): FilterLiteral => {
+    if (!pduColumns.has(subject.name) || value.kind !== 'number') return value;
+    const name = pduTypeName(value.value);
+    if (name === null) {
+      problem ??= { kind: 'type_mismatch', column: subject.name, position: value.position, message: `PDU type ${value.value} at position ${value.position} is not a link-layer PDU type code (0–15)` };
+      return value;
+    }
+    return { kind: 'string', value: name, position: value.position };
+  };
+  const operand = (value: FilterOperand, subject: FilterOperand): FilterOperand => (value.kind === 'column' ? renamed(value) : subject.kind === 'column' ? literal(subject, value) : value);
+  const visit = (node: FilterAst): FilterAst => {
+    switch (node.kind) {
+      case 'comparison': {
+        const left = node.left.kind === 'column' ? renamed(node.left) : node.left;
+        const right = node.right.kind === 'column' ? renamed(node.right) : node.right;
+        return { ...node, left: operand(left, right), right: operand(right, left) };
+      }
+      case 'in': {
+        const subject = renamed(node.subject);
+        return { ...node, subject, values: node.values.map((value) => literal(subject, value)) };
+      }
+      case 'between': {
+        const subject = renamed(node.subject);
+        return { ...node, subject, low: operand(node.low, subject), high: operand(node.high, subject) };
+      }
+      case 'is_null':
+      case 'like':
+        return { ...node, subject: renamed(node.subject) };
+      case 'not':
+        return { ...node, operand: visit(node.operand) };
+      case 'and':
+      case 'or':
+        return { ...node, operands: node.operands.map(visit) };
+      default:
+        return assertNever(node, 'filter node');
+    }
+  };
+  const result = visit(ast);
+  return problem ? err(problem) : ok(result);
 }
 
 function describeColumn(column: FilterColumn): string {

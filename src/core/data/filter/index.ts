@@ -15,7 +15,7 @@ export type {
   FilterOr,
   FilterStringLiteral,
 } from './ast.ts';
-export { FILTER_KEYWORDS, filterColumns, isBareIdentifier } from './ast.ts';
+export { FILTER_KEYWORDS, filterColumns, isAddressColumn, isBareIdentifier } from './ast.ts';
 export type { FilterProblem, FilterProblemKind } from './problem.ts';
 export { MAX_FILTER_DEPTH, parseFilter } from './parser.ts';
 export { renderFilter, renderOperand } from './render.ts';

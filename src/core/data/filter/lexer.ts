@@ -2,7 +2,7 @@ import type { ComparisonOperator } from './ast.ts';
 import { FILTER_KEYWORDS } from './ast.ts';
 import type { FilterProblem } from './problem.ts';
 
-export type FilterKeyword = 'AND' | 'OR' | 'NOT' | 'IN' | 'BETWEEN' | 'IS' | 'NULL' | 'TRUE' | 'FALSE';
+export type FilterKeyword = 'AND' | 'OR' | 'NOT' | 'IN' | 'BETWEEN' | 'IS' | 'NULL' | 'TRUE' | 'FALSE' | 'LIKE' | 'CONTAINS';
 
 interface TokenBase {
   /** Offset of the token's first character. */
@@ -26,6 +26,8 @@ const IDENTIFIER_START = /[A-Za-z_]/;
 const IDENTIFIER_PART = /[A-Za-z0-9_]/;
 const DIGIT = /[0-9]/;
 const WHITESPACE = /\s/;
+/** A bare Bluetooth address or its prefix as Wireshark prints it (`1e:bf:2d`, `1E:BF:2D:60:14:65`): read as a string. */
+const BARE_ADDRESS = /^[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2})+(?![0-9A-Za-z_:.])/;
 
 function isDigit(character: string | undefined): boolean {
   return character !== undefined && DIGIT.test(character);
@@ -65,9 +67,20 @@ function readToken(source: string, start: number): Token {
   const character = source[start];
   const next = source[start + 1];
 
+  const address = BARE_ADDRESS.exec(source.slice(start, start + 18));
+  if (address) return { type: 'string', value: address[0], position: start, text: address[0] };
+
+  // Wireshark's operators: `&&`, `||`, `!` and `==` (the `!=`, `<`, … are the same in both).
+  if (character === '&' && next === '&') return { type: 'keyword', keyword: 'AND', position: start, text: '&&' };
+  if (character === '|' && next === '|') return { type: 'keyword', keyword: 'OR', position: start, text: '||' };
+  if (character === '!' && next !== '=') return { type: 'keyword', keyword: 'NOT', position: start, text: '!' };
+  if (character === '=' && next === '=') return { type: 'operator', operator: '=', position: start, text: '==' };
+  if (character === '0' && (next === 'x' || next === 'X')) return readHexNumber(source, start);
+
   if (IDENTIFIER_START.test(character)) {
     let end = start + 1;
-    while (end < source.length && IDENTIFIER_PART.test(source[end])) end++;
+    // Dotted names (`btle.advertising_address`) are Wireshark field names; compileFilter maps them.
+    while (end < source.length && (IDENTIFIER_PART.test(source[end]) || (source[end] === '.' && IDENTIFIER_START.test(source[end + 1] ?? '')))) end++;
     const text = source.slice(start, end);
     const upper = text.toUpperCase();
     if (FILTER_KEYWORDS.has(upper)) {
@@ -113,7 +126,7 @@ function readToken(source: string, start: number): Token {
 function readOperator(character: string, next: string | undefined): { operator: ComparisonOperator; text: string } | null {
   switch (character) {
     case '=':
-      return next === '=' ? null : { operator: '=', text: '=' };
+      return { operator: '=', text: '=' };
     case '!':
       return next === '=' ? { operator: '!=', text: '!=' } : null;
     case '<':
@@ -128,15 +141,12 @@ function readOperator(character: string, next: string | undefined): { operator: 
 }
 
 function unexpectedCharacterMessage(character: string, next: string | undefined, position: number): string {
-  if (character === '=' && next === '=') return `Unexpected '==' at position ${position}; use '=' to compare`;
   const base = `Unexpected character '${character}' at position ${position}`;
   switch (character) {
     case '&':
-      return `${base}; use AND`;
+      return `${base}; use AND or &&`;
     case '|':
-      return `${base}; use OR`;
-    case '!':
-      return `${base}; use != or NOT`;
+      return `${base}; use OR or ||`;
     default:
       // Letters outside [A-Za-z] (é, ß, …) most likely belong to a column name.
       return /\p{L}/u.test(character) ? `${base}; double-quote column names with other characters, e.g. "${character}…"` : base;
@@ -171,6 +181,19 @@ function readNumber(source: string, start: number): Token {
     return syntaxError(end, `Expected a space or operator after the number ${text} at position ${end}, found '${following}'${hint}`);
   }
   return { type: 'number', value: Number(text), position: start, text };
+}
+
+/** `0x004C`: Wireshark prints company ids and PDU types in hex. */
+function readHexNumber(source: string, start: number): Token {
+  let end = start + 2;
+  while (end < source.length && /[0-9A-Fa-f]/.test(source[end])) end++;
+  const text = source.slice(start, end);
+  if (end === start + 2) return syntaxError(start, `Expected hex digits after '0x' at position ${start}, found ${describeCharacter(source[end])}`);
+  const following = source[end];
+  if (following !== undefined && (IDENTIFIER_PART.test(following) || following === '.')) {
+    return syntaxError(end, `Expected a space or operator after the number ${text} at position ${end}, found '${following}'`);
+  }
+  return { type: 'number', value: Number.parseInt(text.slice(2), 16), position: start, text };
 }
 
 /** Reads a quoted run where a doubled quote stands for one; null when unterminated. */

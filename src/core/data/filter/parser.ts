@@ -138,6 +138,10 @@ class Parser {
       this.advance();
       return this.parseBetween(subject, false);
     }
+    if (this.isKeyword(token, 'LIKE') || this.isKeyword(token, 'CONTAINS')) {
+      this.advance();
+      return this.parseLike(subject, token, false);
+    }
     if (this.isKeyword(token, 'NOT')) {
       this.advance();
       const next = this.peek();
@@ -149,7 +153,11 @@ class Parser {
         this.advance();
         return this.parseBetween(subject, true);
       }
-      return this.expected('IN or BETWEEN', next);
+      if (this.isKeyword(next, 'LIKE') || this.isKeyword(next, 'CONTAINS')) {
+        this.advance();
+        return this.parseLike(subject, next, true);
+      }
+      return this.expected('IN, BETWEEN, LIKE or CONTAINS', next);
     }
     if (this.isKeyword(token, 'IS')) {
       this.advance();
@@ -163,7 +171,19 @@ class Parser {
       this.advance();
       return ok({ kind: 'is_null', subject, negated, position: subject.position });
     }
-    return this.expected('a comparison operator (=, !=, <>, <, <=, >, >=), IN, NOT IN, BETWEEN or IS', token);
+    return this.expected('a comparison operator (=, !=, <>, <, <=, >, >=), IN, NOT IN, BETWEEN, LIKE, CONTAINS or IS', token);
+  }
+
+  /** `LIKE 'pat%'` / `CONTAINS 'text'`; a double-quoted text after CONTAINS is Wireshark's string, so it is read as one. */
+  private parseLike(subject: FilterColumn, keyword: Token, negated: boolean): Parsed<FilterAst> {
+    const operator = this.isKeyword(keyword, 'LIKE') ? 'like' : 'contains';
+    const token = this.peek();
+    let value: string;
+    if (token.type === 'string') value = token.value;
+    else if (token.type === 'identifier' && token.text.startsWith('"')) value = token.name;
+    else return this.expected("a 'string'", token);
+    this.advance();
+    return ok({ kind: 'like', operator, subject, pattern: { kind: 'string', value, position: token.position }, negated, position: subject.position });
   }
 
   /** `0.95 <= signal_quality`: a literal may stand on the left when a column stands on the right. */

@@ -1,5 +1,5 @@
 import { assertNever } from '../../util/result.ts';
-import type { ComparisonOperator, FilterAst, FilterOperand } from './ast.ts';
+import { isAddressColumn, type ComparisonOperator, type FilterAst, type FilterOperand } from './ast.ts';
 
 /** SQL's three truth values: `null` is UNKNOWN. */
 type Truth = boolean | null;
@@ -22,12 +22,25 @@ export function evaluateFilterReference(ast: FilterAst, row: Record<string, unkn
 
 function evaluate(ast: FilterAst, row: Record<string, unknown>): Truth {
   switch (ast.kind) {
-    case 'comparison':
-      return compare(valueOf(ast.left, row), ast.operator, valueOf(ast.right, row));
+    case 'comparison': {
+      // Address columns compare equal whatever the case (written independently of compile.ts's matcher).
+      const fold = (ast.operator === '=' || ast.operator === '!=') && [ast.left, ast.right].some((side) => side.kind === 'column' && isAddressColumn(side.name));
+      return compare(folded(valueOf(ast.left, row), fold), ast.operator, folded(valueOf(ast.right, row), fold));
+    }
     case 'in': {
-      const subject = valueOf(ast.subject, row);
+      const fold = isAddressColumn(ast.subject.name);
+      const subject = folded(valueOf(ast.subject, row), fold);
       if (subject === null) return null;
-      const found = ast.values.some((literal) => compare(subject, '=', literal.value) === true);
+      const found = ast.values.some((literal) => compare(subject, '=', folded(literal.value, fold)) === true);
+      return ast.negated ? !found : found;
+    }
+    case 'like': {
+      const fold = isAddressColumn(ast.subject.name);
+      const subject = folded(valueOf(ast.subject, row), fold);
+      if (subject === null) return null;
+      if (typeof subject !== 'string') return null;
+      const pattern = String(folded(ast.pattern.value, fold));
+      const found = ast.operator === 'contains' ? subject.includes(pattern) : likeAsRegExp(pattern).test(subject);
       return ast.negated ? !found : found;
     }
     case 'between': {
@@ -48,6 +61,16 @@ function evaluate(ast: FilterAst, row: Record<string, unknown>): Truth {
     default:
       return assertNever(ast, 'filter node');
   }
+}
+
+function folded(value: Scalar, fold: boolean): Scalar {
+  return fold && typeof value === 'string' ? value.toLowerCase() : value;
+}
+
+/** LIKE as an anchored RegExp (the oracle for like.ts's wildcard walk). */
+function likeAsRegExp(pattern: string): RegExp {
+  const source = [...pattern].map((character) => (character === '%' ? '[\\s\\S]*' : character === '_' ? '[\\s\\S]' : character.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+  return new RegExp(`^${source}$`);
 }
 
 function not(value: Truth): Truth {

@@ -16,6 +16,8 @@ export function renderFilter(ast: FilterAst): string {
       return `${renderOperand(ast.subject)} ${ast.negated ? 'NOT BETWEEN' : 'BETWEEN'} ${renderOperand(ast.low)} AND ${renderOperand(ast.high)}`;
     case 'is_null':
       return `${renderOperand(ast.subject)} ${ast.negated ? 'IS NOT NULL' : 'IS NULL'}`;
+    case 'like':
+      return `${renderOperand(ast.subject)} ${ast.negated ? 'NOT ' : ''}${ast.operator === 'like' ? 'LIKE' : 'CONTAINS'} ${renderOperand(ast.pattern)}`;
     case 'not':
       return `NOT ${ast.operand.kind === 'and' || ast.operand.kind === 'or' ? `(${renderFilter(ast.operand)})` : renderFilter(ast.operand)}`;
     case 'and':

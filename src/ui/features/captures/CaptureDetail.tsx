@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import type { CaptureInfo, CaptureView } from '../../../core/index.ts';
+import { useEffect, useMemo, useState } from 'react';
+import { isAddressColumn, type CaptureInfo, type CaptureView, type ColumnSchema } from '../../../core/index.ts';
 import { invocationForCapture } from '../tools/capture-invocation.ts';
 import { formatCount, formatNumber } from '../../components/format.ts';
 import { Histogram } from '../../components/Histogram.tsx';
@@ -10,7 +10,9 @@ import { FilterBox } from './FilterBox.tsx';
 import { ImportReportView } from './ImportReportView.tsx';
 import { getRuntime } from '../../lib/runtime/sextant-runtime.ts';
 import { RecordsTable } from './RecordsTable.tsx';
-import { wallClock } from './wall-clock.ts';
+import { formatTime, wallClock, type TimeMode } from './wall-clock.ts';
+import { ColumnChooser } from './ColumnChooser.tsx';
+import { IoGraph } from './IoGraph.tsx';
 import { Metric } from '../../components/Metric.tsx';
 
 /** Address rows drawn at first; more on request, so a busy capture renders in one frame. */
@@ -27,10 +29,19 @@ interface Props {
 export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
   const [filter, setFilter] = useState(initialFilter);
   const [addressRows, setAddressRows] = useState(ADDRESS_PAGE);
+  const [timeMode, setTimeMode] = useState<TimeMode>('utc');
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  const ordered = useMemo(() => addressesFirst(info), [info]);
+  const shownColumns = ordered.filter((column) => !hidden.has(column.name));
   const view = useCaptureView(info.id, filter);
   const answer = view.data;
   const problem = answer && 'error' in answer ? { message: answer.error, position: answer.position } : null;
-  const current = answer && !('error' in answer) ? answer : null;
+  // While the filter being typed is invalid, the last valid view stays (marked by the error), as Wireshark keeps its packet list.
+  const [lastValid, setLastValid] = useState<CaptureView | null>(null);
+  useEffect(() => {
+    if (answer && !('error' in answer)) setLastValid(answer);
+  }, [answer]);
+  const current = answer && !('error' in answer) ? answer : lastValid;
   const queryClient = useQueryClient();
 
   const useInTool = () => {
@@ -56,6 +67,9 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
         <button type="button" className="primary" onClick={useInTool} data-testid="capture.use-in-tool">
           Use in a tool
         </button>
+        <button type="button" onClick={() => void downloadArrow(info.id)} data-testid="capture.download-arrow">
+          Download Arrow
+        </button>
         {onDelete && (
           <button type="button" onClick={onDelete} data-testid="capture.delete">
             Delete
@@ -65,7 +79,7 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
       {info.description && <p>{info.description}</p>}
       <dl className="metrics">
         <Metric label="Rows" value={formatCount(info.rowCount)} />
-        <Metric label={`Time bounds (${info.boundsSource})`} value={`${formatNumber(info.bounds.start_ms, 13)} – ${formatNumber(info.bounds.end_ms, 13)} ms`} />
+        <Metric label={`Time bounds (${info.boundsSource})`} value={`${formatTime(info.bounds.start_ms, timeMode, info)} – ${formatTime(info.bounds.end_ms, timeMode, info)}`} />
         <Metric label="Duration" value={formatDuration(info.bounds.end_ms - info.bounds.start_ms)} />
         <Metric label="Wall clock" value={start && end ? `${start} – ${end}` : 'unknown (relative capture with no recorded origin)'} />
         <Metric label={`Channels (${info.channelColumn ?? 'no channel column'})`} value={info.channels.join(', ') || '—'} />
@@ -75,6 +89,24 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
       <ImportReportView report={getRuntime().importReports.get(info.id)} />
 
       <FilterBox value={filter} onCommit={setFilter} error={problem} matched={current?.rowCount ?? null} total={info.rowCount} />
+      {problem && current && (
+        <p className="capture-detail__stale" data-testid="capture.stale-view">
+          Showing the last valid filter{current.filter ? <> (<code>{current.filter}</code>)</> : ' (none)'} until this one is fixed.
+        </p>
+      )}
+
+      <div className="capture-detail__view-options">
+        <fieldset className="capture-detail__time-mode">
+          <legend>Times</legend>
+          <label>
+            <input type="radio" name={`time-mode-${info.id}`} checked={timeMode === 'utc'} onChange={() => setTimeMode('utc')} data-testid="capture.time-utc" /> UTC clock
+          </label>
+          <label>
+            <input type="radio" name={`time-mode-${info.id}`} checked={timeMode === 'relative'} onChange={() => setTimeMode('relative')} data-testid="capture.time-relative" /> seconds from start
+          </label>
+        </fieldset>
+        <ColumnChooser columns={ordered} hidden={hidden} onChange={setHidden} />
+      </div>
 
       {histogram && (
         <figure className="plot" data-testid="capture.histogram">
@@ -88,7 +120,9 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
         </figure>
       )}
 
-      {current && <RecordsTable info={info} filter={current.filter} rowCount={current.rowCount} />}
+      <IoGraph info={info} />
+
+      {current && <RecordsTable info={info} filter={current.filter} rowCount={current.rowCount} columns={shownColumns} timeMode={timeMode} />}
 
       {current && current.advertisers.length > 0 && (
         <table className="data-table" data-testid="capture.advertisers">
@@ -110,8 +144,8 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
                 </td>
                 <td>{formatCount(entry.count)}</td>
                 <td>{entry.tx_add.map((value) => (value === 1 ? 'random' : 'public')).join(', ')}</td>
-                <td>{wallClock(entry.first_ms, info) ?? formatNumber(entry.first_ms, 10)}</td>
-                <td>{wallClock(entry.last_ms, info) ?? formatNumber(entry.last_ms, 10)}</td>
+                <td>{formatTime(entry.first_ms, timeMode, info)}</td>
+                <td>{formatTime(entry.last_ms, timeMode, info)}</td>
               </tr>
             ))}
           </tbody>
@@ -152,7 +186,9 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
                 <td>{formatCount(summary.count)}</td>
                 <td>{formatCount(summary.missing)}</td>
                 <td className="summary-cell">
-                  {summary.kind === 'number'
+                  {summary.kind === 'number' && summary.name === info.timeColumn && summary.min !== null && summary.max !== null
+                    ? `first ${formatTime(summary.min, timeMode, info)} · last ${formatTime(summary.max, timeMode, info)}`
+                    : summary.kind === 'number'
                     ? `min ${formatNumber(summary.min)} · mean ${formatNumber(summary.mean)} · max ${formatNumber(summary.max)}`
                     : `${formatCount(summary.distinct)} distinct; ${summary.top.map((entry) => `${entry.value} (${entry.count})`).join(', ')}`}
                 </td>
@@ -163,6 +199,24 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
       )}
     </section>
   );
+}
+
+/** Saves the capture's table as `<id>.arrow` (Arrow IPC file, as `sextant import --out` writes it). */
+async function downloadArrow(id: string): Promise<void> {
+  const bytes = await getRuntime().exportArrow(id);
+  const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/vnd.apache.arrow.file' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `${id}.arrow`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** Address columns first (what BLE analysts look for), then time, PDU type, signal and the rest in table order. */
+function addressesFirst(info: CaptureInfo): ColumnSchema[] {
+  const leading = ['adv_type', 'rssi', 'channel'];
+  const rank = (column: ColumnSchema): number => (isAddressColumn(column.name) ? 0 : column.name === info.timeColumn ? 1 : leading.includes(column.name) ? 2 + leading.indexOf(column.name) : 10);
+  return info.columns.map((column, index) => ({ column, index })).sort((a, b) => rank(a.column) - rank(b.column) || a.index - b.index).map(({ column }) => column);
 }
 
 function formatDuration(ms: number): string {
@@ -177,5 +231,7 @@ function advertiserCaption(view: CaptureView): string {
   const column = view.summaries.find((summary) => summary.name === 'advertiser_addr');
   const distinct = column && column.kind !== 'number' ? column.distinct : view.advertisers.length;
   const shown = view.advertisers.length < distinct ? `, the ${formatCount(view.advertisers.length)} busiest listed` : '';
-  return `Advertiser addresses (${formatCount(distinct)}${shown})`;
+  // The column also holds the AdvA a SCAN_REQ or CONNECT_IND addresses, and CRC-bad packets'
+  // bit-flipped addresses: more values than the import report's devices that advertised.
+  return `Addresses in advertiser_addr under the filter (${formatCount(distinct)}, incl. ones only addressed by SCAN_REQ/CONNECT_IND or read from CRC-bad packets${shown})`;
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { JsonObject } from '../../../core/index.ts';
 import { applyImportMapping, cancelImport, dismissImport, useImportJobs } from '../../lib/runtime/capture-import.ts';
 import { MappingForm } from './MappingForm.tsx';
 
@@ -61,7 +62,16 @@ export function ImportPanel({ onFiles }: { onFiles(files: File[]): void }) {
                   />
                 </>
               )}
-              {job.state === 'done' && <span className="badge badge--ok">imported as {job.captureId}</span>}
+              {job.state === 'done' && (
+                <span className="import-jobs__done">
+                  Imported as <code>{job.captureId}</code>
+                </span>
+              )}
+              {job.state === 'done' && verdictOf(job.report) && (
+                <span className="import-jobs__verdict" data-testid="captures.import-verdict">
+                  {verdictOf(job.report)}
+                </span>
+              )}
               {job.state === 'done' && job.report?.partial === true && (
                 <span className="badge badge--partial" data-testid="captures.import-partial">
                   partial{Array.isArray(job.report.warnings) && job.report.warnings.length > 0 ? `: ${job.report.warnings.length} warning${job.report.warnings.length === 1 ? '' : 's'}` : ''}
@@ -89,4 +99,11 @@ export function ImportPanel({ onFiles }: { onFiles(files: File[]): void }) {
       )}
     </section>
   );
+}
+
+/** The import's integrity verdict in words, when the report carries one. */
+function verdictOf(report: JsonObject | undefined): string | null {
+  const integrity = report?.integrity;
+  if (typeof integrity !== 'object' || integrity === null || Array.isArray(integrity)) return null;
+  return typeof integrity.verdict === 'string' ? integrity.verdict : null;
 }

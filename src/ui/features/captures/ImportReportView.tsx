@@ -1,3 +1,4 @@
+import { formatShare, importIntegrity, type ImportIntegrity } from '../../../core/index.ts';
 import { formatCount } from '../../components/format.ts';
 import { Metric } from '../../components/Metric.tsx';
 import { identityKeysOfReport, sourceName } from '../../lib/keyring/keyring-model.ts';
@@ -18,6 +19,7 @@ interface ReportFields {
   source_bytes?: number;
   source_sha256?: string;
   warnings?: unknown[];
+  unparsed_bytes?: number;
 }
 
 /** A warning as the import report stores it (ImportWarning in core); only code and message are needed here. */
@@ -32,8 +34,17 @@ const isWarning = (value: unknown): value is WarningFields =>
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+const STATUS_BADGE: Record<ImportIntegrity['status'], string> = { clean: 'badge--ok', degraded: 'badge--partial', unusable: 'badge--error' };
+
+/** The report's own verdict when it carries one (imports since the verdict exists), else judged now. */
+function integrityOf(report: Record<string, unknown>, fields: ReportFields): ImportIntegrity {
+  const stored = report.integrity;
+  if (isRecord(stored) && typeof stored.verdict === 'string' && typeof stored.status === 'string' && stored.status in STATUS_BADGE) return stored as unknown as ImportIntegrity;
+  return importIntegrity({ ...fields, warnings: (fields.warnings ?? []).filter(isWarning) });
+}
+
 /**
- * What the import found: whether it is clean or partial, the file's size and SHA-256, link types,
+ * What the import found: its integrity verdict in words, the file's size and SHA-256, link types,
  * packet counts, PDU types, what it skipped and why, and every warning with where it happened.
  */
 export function ImportReportView({ report }: { report: unknown }) {
@@ -43,7 +54,7 @@ export function ImportReportView({ report }: { report: unknown }) {
   const pduTypes = Object.entries(fields.adv_type_counts ?? {}).sort((a, b) => b[1] - a[1]);
   const identityKeys = identityKeysOfReport(report);
   const warnings = (fields.warnings ?? []).filter(isWarning);
-  const partial = fields.partial === true || skipped.length > 0 || warnings.length > 0;
+  const integrity = integrityOf(report, fields);
   // "Skipped: nothing" would read as a clean import when the warnings say rows may be lost.
   const skippedText =
     skipped.length > 0
@@ -55,18 +66,37 @@ export function ImportReportView({ report }: { report: unknown }) {
     <details className="import-report" data-testid="capture.import-report" open>
       <summary>
         Import report{' '}
-        <span className={`badge ${partial ? 'badge--partial' : 'badge--ok'}`} data-testid="capture.import-status">
-          {partial ? 'partial' : 'clean'}
+        <span className={`badge ${STATUS_BADGE[integrity.status]}`} data-testid="capture.import-status">
+          {integrity.status}
         </span>
       </summary>
+      <p className={`import-report__verdict import-report__verdict--${integrity.status}`} data-testid="capture.import-verdict">
+        {integrity.verdict}
+      </p>
       <dl className="metrics">
         {fields.link_types && <Metric label="Link types (DLT)" value={fields.link_types.join(', ') || '—'} />}
         {fields.format && <Metric label="Format" value={fields.format} />}
         {fields.packets !== undefined && <Metric label="Packets in file" value={formatCount(fields.packets)} />}
         {fields.advertising_packets !== undefined && (
-          <Metric label="Advertising packets (CRC ok)" value={`${formatCount(fields.advertising_packets)} (${formatCount(fields.advertising_packets_crc_ok ?? 0)})`} />
+          <Metric
+            label="Advertising packets"
+            value={`${formatCount(fields.advertising_packets)}; CRC failed: ${formatCount(integrity.crc_failed)} (${formatShare(integrity.crc_failed_share)})`}
+          />
         )}
-        {fields.advertisers !== undefined && <Metric label="Advertisers (CRC ok)" value={`${formatCount(fields.advertisers)} (${formatCount(fields.advertisers_crc_ok ?? 0)})`} />}
+        {fields.advertisers !== undefined && (
+          <Metric
+            label="Devices that advertised"
+            value={`${formatCount(fields.advertisers)} addresses; ${formatCount(fields.advertisers_crc_ok ?? 0)} in a CRC-good packet`}
+          />
+        )}
+        {Object.keys(integrity.reserved_pdu_types).length > 0 && (
+          <Metric
+            label="Reserved or unknown PDU types"
+            value={Object.entries(integrity.reserved_pdu_types)
+              .map(([name, count]) => `${name} ${formatCount(count)}`)
+              .join(' · ')}
+          />
+        )}
         {Array.isArray(report.identity_keys) && <Metric label="Identity keys" value={formatCount(report.identity_keys.length)} />}
         <Metric label="Skipped" value={skippedText} />
         {fields.source_bytes !== undefined && <Metric label="File size" value={`${formatCount(fields.source_bytes)} bytes`} />}
@@ -122,3 +152,4 @@ export function ImportReportView({ report }: { report: unknown }) {
     </details>
   );
 }
+

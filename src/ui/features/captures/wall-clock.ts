@@ -10,3 +10,14 @@ export function wallClock(ms: number, info: CaptureInfo): string | null {
   const origin = Date.parse(info.timeOrigin);
   return Number.isNaN(origin) ? null : new Date(origin + ms).toISOString();
 }
+
+/** How the Captures page shows times: UTC clock time, or seconds from the capture's start. */
+export type TimeMode = 'utc' | 'relative';
+
+/** `2025-08-23 09:38:55.722 UTC` or `+12.345678 s`; never the raw epoch number. */
+export function formatTime(ms: number, mode: TimeMode, info: CaptureInfo): string {
+  const clock = mode === 'utc' ? wallClock(ms, info) : null;
+  if (clock) return `${clock.replace('T', ' ').replace('Z', '')} UTC`;
+  const seconds = (ms - info.bounds.start_ms) / 1000;
+  return `+${seconds.toFixed(6)} s`;
+}

@@ -195,6 +195,11 @@ export class SextantRuntime {
     return this.pool.query((api) => api.readRows(captureId, filter, offset, limit));
   }
 
+  /** A capture's whole table as Arrow IPC file bytes (the Captures page's download). */
+  exportArrow(captureId: string): Promise<Uint8Array> {
+    return this.pool.query((api) => api.exportArrow(captureId));
+  }
+
   /** SHA-256 and size of a built-in capture's Arrow IPC bytes (null for a capture that is not built in). */
   builtinFingerprint(captureId: string): Promise<{ sha256: string; bytes: number } | null> {
     return this.pool.query((api) => api.builtinFingerprint(captureId));
