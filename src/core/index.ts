@@ -161,6 +161,10 @@ export {
   redactKeys,
   selectionOf,
   scatterSvg,
+  probabilityRgb,
+  NOT_REPORTED_RGB,
+  captureEdgeNotes,
 } from './report/index.ts';
+export type { CaptureEdgeNote } from './report/index.ts';
 export type { TimelineStep, RecordedEvent, AccountingRow } from './planner/record/index.ts';
 export { timelineFromEvents, accountingRows, accountingTotals, formatCost, summarizeRun, failedInvocations } from './planner/record/index.ts';
