@@ -87,7 +87,7 @@ export function RunsPage() {
               Compare {picked.length === 2 ? `#${picked[0]} and #${picked[1]}` : 'two runs'}
             </button>
             <span className="muted small" role="status">
-              {shown.length === runs.length ? `${runs.length} runs` : `${shown.length} of ${runs.length} runs`}
+              {shown.length === runs.length ? `${runs.length} ${runs.length === 1 ? 'run' : 'runs'}` : `${shown.length} of ${runs.length} runs`}
             </span>
           </div>
         )}
