@@ -58,6 +58,8 @@ test('the Runs page with a run open', async ({ tools, page }) => {
 });
 
 test('the Planner page with the offline demo', async ({ planner, page }) => {
+  // axe walks the demo's BLE result (now with the heatmap's axis labels) and the timeline: 50–70 s on a loaded two-core machine.
+  test.setTimeout(120_000);
   await planner.open();
   await planner.runDemo();
   expect(await planner.finished()).toBe('success');

@@ -30,7 +30,7 @@ export { ToolRegistry } from './tools/registry.ts';
 export { compareVersions } from './tools/semver.ts';
 export { builtinTools } from './tools/builtin-tools.ts';
 export { regressionManifest } from './tools/regression/index.ts';
-export { bleAddressAnalyzerManifest } from './tools/ble-analyzer/manifest.ts';
+export { bleAddressAnalyzerManifest } from './tools/ble-analyzer/tool/manifest.ts';
 export type { DigestingTool } from './tools/result-digest.ts';
 
 export type { RunRequest, RunnerResponse, RunOptions, ToolRunner } from './executor/runner.ts';
@@ -167,6 +167,10 @@ export {
   redactKeys,
   selectionOf,
   scatterSvg,
+  probabilityRgb,
+  NOT_REPORTED_RGB,
+  captureEdgeNotes,
 } from './report/index.ts';
+export type { CaptureEdgeNote } from './report/index.ts';
 export type { TimelineStep, RecordedEvent, AccountingRow } from './planner/record/index.ts';
 export { timelineFromEvents, accountingRows, accountingTotals, formatCost, summarizeRun, failedInvocations } from './planner/record/index.ts';

@@ -1,6 +1,7 @@
 import type { ToolResult } from '../contract/types.ts';
 import type { JsonValue } from '../util/json.ts';
 import type { CaseReport, ReportCapture, ReportStep } from './report-types.ts';
+import { captureEdgeNotes } from './capture-edges.ts';
 import { escapeMarkup as esc, heatmapSvg, scatterSvg, timelineSvg, type SvgSegment } from './svg.ts';
 
 /** At most this many swimlanes in the report's timeline image; every segment is in the table. */
@@ -39,6 +40,11 @@ function num(value: unknown, digits = 4): string {
   if (!Number.isFinite(value)) return esc(String(value));
   if (Number.isInteger(value)) return value.toLocaleString('en-US');
   return Math.abs(value) < 1e-3 && value !== 0 ? value.toExponential(3) : value.toFixed(digits);
+}
+
+/** A timeline segment with the fields the edge notes read (the output was validated, but a stored report may be hand-edited). */
+function isSegment(value: Record<string, unknown>): value is Record<string, unknown> & { address: string; start_ts: string; end_ts: string } {
+  return typeof value.address === 'string' && typeof value.start_ts === 'string' && typeof value.end_ts === 'string';
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -180,11 +186,13 @@ function bleSection(output: Record<string, unknown>): string {
   const links = (Array.isArray(output.probabilistic_links) ? output.probabilistic_links.filter(isObject) : []) as unknown as BleLink[];
   const segments = Array.isArray(output.timeline_segments) ? output.timeline_segments.filter(isObject) : [];
   const parts: string[] = [];
+  const edgeNotes = captureEdgeNotes({ probabilistic_links: links, timeline_segments: segments.filter(isSegment) });
   parts.push(`<h4>Clusters (${links.length})</h4>`);
   if (links.length === 0) parts.push('<p>No addresses were linked.</p>');
   links.forEach((link, index) => {
     parts.push(`<h5 class="mono">${esc(link.cluster_id)}: ${esc(link.addresses.join(' → '))}</h5>`);
-    parts.push(`<ul>${link.rationale.map((line) => `<li>${esc(line)}</li>`).join('')}</ul>`);
+    const edges = edgeNotes.filter((note) => note.clusterIndex === index).map((note) => `<li class="capture-edge">${esc(note.text)}</li>`);
+    parts.push(`<ul>${link.rationale.map((line) => `<li>${esc(line)}</li>`).join('')}${edges.join('')}</ul>`);
     if (index < MAX_HEATMAPS) {
       const title = `Pairwise link probabilities of cluster ${link.cluster_id}`;
       parts.push(`<figure class="heatmap-figure">${heatmapSvg(link.addresses, link.pairwise_probability_matrix, title)}<figcaption>${esc(title)}; the table below gives every pair.</figcaption></figure>`);

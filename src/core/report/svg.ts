@@ -2,6 +2,7 @@
  * The report's images as SVG text, from plain data (no DOM). Every piece of text that reaches the
  * markup goes through `escapeMarkup`; numbers are formatted here, never interpolated raw.
  */
+import { probabilityRgb, probabilityTextIsLight } from './probability-scale.ts';
 
 /** Escapes text for HTML and SVG content and attribute values. */
 export function escapeMarkup(text: string): string {
@@ -12,19 +13,10 @@ function fixed(value: number, digits = 1): string {
   return Number.isFinite(value) ? value.toFixed(digits) : '0';
 }
 
-/** A sequential colour from light (0) to dark blue (1), readable in print and for colour-blind readers. */
+/** The shared probability scale (probability-scale.ts) as an SVG colour; a missing value draws as 0. */
 export function probabilityColor(probability: number): string {
-  const stops = [
-    [247, 251, 255],
-    [107, 174, 214],
-    [8, 48, 107],
-  ];
-  const p = Math.min(1, Math.max(0, Number.isFinite(probability) ? probability : 0));
-  const scaled = p * (stops.length - 1);
-  const index = Math.min(stops.length - 2, Math.floor(scaled));
-  const t = scaled - index;
-  const channel = (k: number) => Math.round(stops[index][k] + (stops[index + 1][k] - stops[index][k]) * t);
-  return `rgb(${channel(0)},${channel(1)},${channel(2)})`;
+  const [r, g, b] = probabilityRgb(Number.isFinite(probability) ? probability : 0);
+  return `rgb(${r},${g},${b})`;
 }
 
 /** A cluster's pairwise probability matrix as a labelled heatmap. */
@@ -52,7 +44,7 @@ export function heatmapSvg(addresses: readonly string[], matrix: readonly (reado
       parts.push(`<rect x="${label + column * cell}" y="${label + row * cell}" width="${cell}" height="${cell}" fill="${probabilityColor(value)}" stroke="#fff" stroke-width="${cell > 6 ? 1 : 0}"/>`);
       if (cell >= 30) {
         parts.push(
-          `<text x="${label + column * cell + cell / 2}" y="${label + row * cell + cell / 2 + 4}" text-anchor="middle" fill="${value > 0.55 ? '#fff' : '#000'}">${fixed(value, 3)}</text>`,
+          `<text x="${label + column * cell + cell / 2}" y="${label + row * cell + cell / 2 + 4}" text-anchor="middle" fill="${probabilityTextIsLight(value) ? '#fff' : '#000'}">${fixed(value, 3)}</text>`,
         );
       }
     }

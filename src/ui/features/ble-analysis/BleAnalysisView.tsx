@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { captureEdgeNotes } from '../../../core/index.ts';
 import { formatCount } from '../../components/format.ts';
 import { Metric } from '../../components/Metric.tsx';
 import { Deferred, useMountStateAttribute } from '../../components/ProgressiveMount.tsx';
@@ -47,11 +48,17 @@ export function BleAnalysisView({ output, selection, access }: Props) {
     return counts;
   }, [output]);
   const packets = usePacketsControl(selection, access);
+  const edgeNotes = useMemo(() => {
+    const byCluster = new Map<number, string[]>();
+    for (const note of captureEdgeNotes(output)) byCluster.set(note.clusterIndex, [...(byCluster.get(note.clusterIndex) ?? []), note.text]);
+    return byCluster;
+  }, [output]);
 
   return (
     <div className="ble-view" data-testid="ble.view" ref={mountState}>
       <Caveats />
       <div className="ble-view__main">
+        <SectionLinks />
         <dl className="metrics">
           <Metric label="Addresses" value={formatCount(output.address_classification.length)} />
           {TYPE_LABELS.filter(([type]) => typeCounts.has(type)).map(([type, label]) => (
@@ -69,10 +76,10 @@ export function BleAnalysisView({ output, selection, access }: Props) {
           <ClassificationTable rows={output.address_classification} links={links} clusterOf={clusterOf} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} packets={packets} />
         </Deferred>
         <Deferred fallback={<Pending what="clusters" />}>
-          <ClusterList links={links} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} packets={packets} />
+          <ClusterList links={links} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} packets={packets} edgeNotes={edgeNotes} />
         </Deferred>
         <Deferred fallback={<Pending what="link probabilities" />}>
-          <ProbabilityHeatmap links={links} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} />
+          <ProbabilityHeatmap links={links} selectedCluster={selectedCluster} onSelectCluster={setSelectedCluster} edgeNotes={edgeNotes} />
         </Deferred>
         <Deferred>
           <TravelledTogether rows={output.travelled_together ?? []} />
@@ -82,6 +89,46 @@ export function BleAnalysisView({ output, selection, access }: Props) {
         </Deferred>
       </div>
     </div>
+  );
+}
+
+const SECTIONS: ReadonlyArray<[headingId: string, label: string]> = [
+  ['ble-classification-heading', 'Classification'],
+  ['ble-clusters-heading', 'Clusters'],
+  ['ble-heatmap-heading', 'Link probabilities'],
+  ['ble-timeline-heading', 'Timeline'],
+  ['ble-rssi-heading', 'RSSI'],
+];
+
+/**
+ * Skip links to the result's sections: without them the keyboard walks through every Packets
+ * button (62 Tab presses from the result to the heatmap on a real capture). A link focuses the
+ * section's heading, so the next Tab lands in that section. Handled here, not by the browser,
+ * because the app routes on the URL's hash.
+ */
+function SectionLinks() {
+  return (
+    <nav className="ble-jump" aria-label="Result sections">
+      <span className="muted">Jump to</span>
+      <ul>
+        {SECTIONS.map(([id, label]) => (
+          <li key={id}>
+            <a
+              href={`#${id}`}
+              onClick={(event) => {
+                event.preventDefault();
+                const heading = event.currentTarget.closest('.ble-view')?.querySelector<HTMLElement>(`#${id}`);
+                if (!heading) return;
+                heading.tabIndex = -1;
+                heading.focus();
+              }}
+            >
+              {label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 

@@ -8,13 +8,15 @@ interface Props {
   selectedCluster: number | null;
   onSelectCluster(clusterIndex: number | null): void;
   packets: PacketsControl;
+  /** Capture edge notes per cluster index (captureEdgeNotes): a chain the capture cut off, in words. */
+  edgeNotes?: ReadonlyMap<number, string[]>;
 }
 
 /** Clusters mounted per turn under a `ProgressiveMount` (each holds its addresses and rationale: ~20–25 elements). */
 const CLUSTERS_PER_TURN = 24;
 
 /** The inferred clusters; choosing one highlights it in the table, matrix, timeline and traces. */
-export function ClusterList({ links, selectedCluster, onSelectCluster, packets }: Props) {
+export function ClusterList({ links, selectedCluster, onSelectCluster, packets, edgeNotes }: Props) {
   const mounted = useIncrementalCount(links.length, CLUSTERS_PER_TURN);
   return (
     <section className="ble-section" aria-labelledby="ble-clusters-heading">
@@ -50,6 +52,11 @@ export function ClusterList({ links, selectedCluster, onSelectCluster, packets }
               <ul className="ble-cluster__rationale" aria-label={`Rationale of ${link.cluster_id}`}>
                 {link.rationale.map((line, index) => (
                   <li key={index}>{line}</li>
+                ))}
+                {edgeNotes?.get(clusterIndex)?.map((line) => (
+                  <li key={line} className="ble-capture-edge" data-testid="ble.capture-edge">
+                    {line}
+                  </li>
                 ))}
               </ul>
             </li>

@@ -3,10 +3,11 @@ import { createPortal } from 'react-dom';
 import { useTurns } from '../../components/ProgressiveMount.tsx';
 import type { ProbabilisticLink } from './ble-output.ts';
 import {
+  axisLabels,
   backingSide,
   blockDiagonalMatrix,
   cellAt,
-  cellSize,
+  heatmapLayout,
   clusterMatrix,
   cssColor,
   describeCell,
@@ -18,8 +19,10 @@ import {
   type HeatmapMatrix,
 } from './heatmap-model.ts';
 
-/** The canvas never grows past this side (CSS pixels) unless a matrix has more rows than pixels. */
+/** The canvas keeps within this side (CSS pixels) unless its labelled cells need more (it then scrolls). */
 const MAX_SIDE = 500;
+/** Backing-store pixels along a side at most: a huge labelled matrix is drawn coarser, not out of memory. */
+const MAX_BACKING = 4096;
 /** Device pixel rows drawn per turn while the view mounts (a 1000-pixel canvas in four bands). */
 const BAND_PIXEL_ROWS = 256;
 /** Largest matrix also offered as an HTML table (the canvas's text alternative). */
@@ -29,6 +32,8 @@ interface Props {
   links: ReadonlyArray<ProbabilisticLink>;
   selectedCluster: number | null;
   onSelectCluster(clusterIndex: number | null): void;
+  /** Capture edge notes per cluster index (captureEdgeNotes), shown with the tool's rationale. */
+  edgeNotes?: ReadonlyMap<number, string[]>;
 }
 
 /**
@@ -36,18 +41,21 @@ interface Props {
  * change as ImageData at the screen's device pixels; hovering finds the cell by arithmetic and
  * only moves the tooltip.
  */
-export function ProbabilityHeatmap({ links, selectedCluster, onSelectCluster }: Props) {
+export function ProbabilityHeatmap({ links, selectedCluster, onSelectCluster, edgeNotes }: Props) {
   const [wantAll, setWantAll] = useState(false);
   const clusterShown = wantAll ? null : selectedCluster;
   const showAll = clusterShown === null;
   const matrix = useMemo(() => (clusterShown === null ? blockDiagonalMatrix(links) : clusterMatrix(links, clusterShown)), [links, clusterShown]);
-  const cell = cellSize(matrix.size, MAX_SIDE);
+  const layout = heatmapLayout(matrix.size, MAX_SIDE, clusterShown !== null);
+  const cell = layout.cell;
   // `side`: the matrix laid out at `cell` pixels a cell, the units of hit-testing and the tooltip;
-  // `cssSide`: the canvas's CSS size; `pixels`: its backing store, one per device pixel.
+  // `cssSide`: the canvas's CSS size (the whole side when labelled, so each label meets its row);
+  // `pixels`: its backing store, one per device pixel up to MAX_BACKING.
   const side = matrix.size * cell;
-  const cssSide = Math.min(side, MAX_SIDE);
+  const cssSide = layout.labels === 'addresses' ? side : Math.min(side, MAX_SIDE);
   const ratio = useDevicePixelRatio();
-  const pixels = side === 0 ? 0 : backingSide(cssSide, ratio);
+  const pixels = side === 0 ? 0 : backingSide(cssSide, ratio, Math.min(3, MAX_BACKING / cssSide));
+  const labels = useMemo(() => axisLabels(matrix, layout, cssSide, links), [matrix, layout.labels, layout.cell, cssSide, links]); // eslint-disable-line react-hooks/exhaustive-deps
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const tooltipRef = useRef<HTMLDivElement>(null);
   // The cell under the pointer or keyboard focus, tied to the matrix it was found in.
@@ -173,6 +181,9 @@ export function ProbabilityHeatmap({ links, selectedCluster, onSelectCluster }: 
             {links[description.clusterIndex].rationale.map((line, index) => (
               <li key={index}>{line}</li>
             ))}
+            {edgeNotes?.get(description.clusterIndex)?.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
           </ul>
         </>
       )}
@@ -195,7 +206,15 @@ export function ProbabilityHeatmap({ links, selectedCluster, onSelectCluster }: 
       {matrix.size === 0 ? (
         <p className="muted">No linked addresses to show.</p>
       ) : (
-        <div className="ble-heatmap">
+        <div
+          className={`ble-heatmap ble-heatmap--${layout.labels}`}
+          data-testid="ble.heatmap.frame"
+          style={{ gridTemplateColumns: `${LABEL_GUTTER}px ${cssSide + 2}px`, gridTemplateRows: `${LABEL_GUTTER}px ${cssSide + 2}px` }}
+        >
+          {/* The axes' labels: rows left, columns above (the matrix is symmetric), in the canvas's CSS pixels; the canvas's text alternative is its aria-label, tooltip and table. */}
+          <div className="ble-heatmap__corner" aria-hidden="true" />
+          <AxisLabels axis="columns" labels={labels} />
+          <AxisLabels axis="rows" labels={labels} />
           <canvas
             ref={canvasRef}
             width={pixels}
@@ -244,6 +263,21 @@ function useDevicePixelRatio(): number {
 function currentPixelRatio(): number {
   const ratio = window.devicePixelRatio;
   return Number.isFinite(ratio) && ratio > 0 ? ratio : 1;
+}
+
+/** Width of the row labels and height of the column labels (a 17-character address at 11 px monospace, plus room). */
+const LABEL_GUTTER = 128;
+
+function AxisLabels({ axis, labels }: { axis: 'rows' | 'columns'; labels: ReturnType<typeof axisLabels> }) {
+  return (
+    <div className={`ble-heatmap__${axis}`} aria-hidden="true" data-testid={`ble.heatmap.${axis}`}>
+      {labels.map((label) => (
+        <span key={`${label.text}-${label.start}`} style={axis === 'rows' ? { top: label.start + 1, height: label.length } : { left: label.start + 1, width: label.length }} title={label.text}>
+          {label.text}
+        </span>
+      ))}
+    </div>
+  );
 }
 
 function clampIndex(value: number, size: number): number {

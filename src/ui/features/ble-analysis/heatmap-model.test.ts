@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fixture from './__fixtures__/lab-floor-output.json' with { type: 'json' };
 import { largeBleOutput } from './__fixtures__/large-output.ts';
 import type { BleAnalyzerOutput } from './ble-output.ts';
-import { backingSide, blockDiagonalMatrix, cellAt, cellEdges, cellSize, clusterMatrix, describeCell, fillHeatmapPixels, heatmapBands, NOT_REPORTED_RGB, placeTooltip, probabilityColor } from './heatmap-model.ts';
+import { axisLabels, backingSide, blockDiagonalMatrix, heatmapLayout, LABEL_CELL, cellAt, cellEdges, cellSize, clusterMatrix, describeCell, fillHeatmapPixels, heatmapBands, NOT_REPORTED_RGB, placeTooltip, probabilityColor } from './heatmap-model.ts';
 
 const output = fixture as BleAnalyzerOutput;
 
@@ -153,3 +153,26 @@ describe('heatmapBands', () => {
     expect(banded).toEqual(whole);
   });
 });
+
+describe('axis labels', () => {
+  it('labels a cluster with its addresses at a readable cell size, whatever its size', () => {
+    const links = output.probabilistic_links;
+    const matrix = clusterMatrix(links, 0);
+    const layout = heatmapLayout(matrix.size, 500, true);
+    expect(layout).toEqual({ cell: 40, labels: 'addresses' });
+    expect(axisLabels(matrix, layout, matrix.size * layout.cell, links)).toEqual(links[0].addresses.map((text, index) => ({ text, start: index * 40, length: 40 })));
+    // A 300-address cluster: 14-px cells (the canvas scrolls), never 1-px rows nobody can label.
+    expect(heatmapLayout(300, 500, true)).toEqual({ cell: LABEL_CELL, labels: 'addresses' });
+  });
+
+  it('labels a large block matrix by cluster where a block is tall enough', () => {
+    const links = largeBleOutput().probabilistic_links;
+    const matrix = blockDiagonalMatrix(links);
+    const layout = heatmapLayout(matrix.size, 500, false);
+    expect(layout.labels).toBe('clusters');
+    const labels = axisLabels(matrix, layout, 500, links);
+    for (const label of labels) expect(label.length).toBeGreaterThanOrEqual(LABEL_CELL - 2);
+    expect(labels.map((label) => label.text)).toEqual(matrix.blocks.filter((block) => (block.size * 500) / matrix.size >= LABEL_CELL - 2).map((block) => links[block.clusterIndex].cluster_id));
+  });
+});
+

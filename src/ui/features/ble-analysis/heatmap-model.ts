@@ -1,3 +1,4 @@
+import { NOT_REPORTED_RGB, probabilityRgb } from '../../../core/index.ts';
 import type { ProbabilisticLink } from './ble-output.ts';
 
 /**
@@ -55,6 +56,33 @@ function assemble(links: ReadonlyArray<ProbabilisticLink>, clusterIndexes: numbe
   return { addresses, values, clusterOf, blocks, size };
 }
 
+/** Smallest cell that carries an address label readably (11-px monospace text). */
+export const LABEL_CELL = 14;
+/** Largest matrix labelled address by address; beyond it, "all linked addresses" labels cluster blocks. */
+export const MAX_ADDRESS_LABELS = 100;
+
+/**
+ * How the heatmap is laid out: the cell side and what its axes carry. A single cluster's matrix is
+ * always labelled with its addresses, its cells at least LABEL_CELL (the canvas grows and scrolls);
+ * so is a block matrix of up to MAX_ADDRESS_LABELS addresses. A bigger block matrix keeps to
+ * `maxSide` and labels each cluster's block with the cluster id where the block is tall enough.
+ */
+export function heatmapLayout(size: number, maxSide: number, singleCluster: boolean): { cell: number; labels: 'addresses' | 'clusters' } {
+  const fitted = cellSize(size, maxSide);
+  if (singleCluster || size <= MAX_ADDRESS_LABELS) return { cell: Math.max(LABEL_CELL, fitted), labels: 'addresses' };
+  return { cell: fitted, labels: 'clusters' };
+}
+
+/** The axis labels in CSS pixels along either axis (the matrix is square and symmetric). */
+export function axisLabels(matrix: HeatmapMatrix, layout: { cell: number; labels: 'addresses' | 'clusters' }, cssSide: number, links: ReadonlyArray<ProbabilisticLink>): Array<{ text: string; start: number; length: number }> {
+  if (matrix.size === 0) return [];
+  const scale = cssSide / matrix.size;
+  if (layout.labels === 'addresses') return matrix.addresses.map((text, index) => ({ text, start: index * scale, length: scale }));
+  return matrix.blocks
+    .filter((block) => block.size * scale >= LABEL_CELL - 2)
+    .map((block) => ({ text: links[block.clusterIndex].cluster_id, start: block.start * scale, length: block.size * scale }));
+}
+
 /** Side of one cell in CSS pixels: as large as fits in `maxSide`, between 1 and `maxCell`. */
 export function cellSize(size: number, maxSide: number, maxCell = 40): number {
   if (size <= 0) return maxCell;
@@ -69,26 +97,9 @@ export function cellAt(x: number, y: number, cell: number, size: number): { row:
   return row < size && column < size ? { row, column } : null;
 }
 
-/** Colour stops of the sequential scale, probability 0 → 1 (light to dark, print-safe). */
-const STOPS: ReadonlyArray<[number, number, number]> = [
-  [255, 247, 236],
-  [253, 212, 158],
-  [252, 141, 89],
-  [215, 48, 31],
-  [127, 0, 0],
-];
-/** Cells with no reported probability. */
-export const NOT_REPORTED_RGB: readonly [number, number, number] = [241, 245, 249];
-
-export function probabilityColor(probability: number): [number, number, number] {
-  if (Number.isNaN(probability)) return [...NOT_REPORTED_RGB];
-  const position = Math.min(1, Math.max(0, probability)) * (STOPS.length - 1);
-  const low = Math.min(STOPS.length - 2, Math.floor(position));
-  const fraction = position - low;
-  const a = STOPS[low];
-  const b = STOPS[low + 1];
-  return [0, 1, 2].map((channel) => Math.round(a[channel] + (b[channel] - a[channel]) * fraction)) as [number, number, number];
-}
+/** The colour scale shared with the case report (src/core/report/probability-scale.ts): one colour means one probability in both. */
+export { NOT_REPORTED_RGB };
+export const probabilityColor = probabilityRgb;
 
 export function cssColor(rgb: readonly [number, number, number]): string {
   return `rgb(${rgb[0]}, ${rgb[1]}, ${rgb[2]})`;

@@ -37,4 +37,20 @@ describe('IrksField: the keyring in the analyzer form', () => {
     fireEvent.click(within(screen.getByTestId('invocation-form.irk')).getByRole('button', { name: 'remove' }));
     expect(onChange).toHaveBeenLastCalledWith(undefined);
   });
+
+  it('counts keys, not keyring entries, and says when two entries hold one key', async () => {
+    // One log lists the phone's key in two frames: two keyring entries, one key.
+    await getKeyring().addFromReport('hci', { identity_keys: [1, 2].map((frame_number) => ({ irk: PHONE, frame_number, source: 'smp_identity_information' })) });
+    const onChange = vi.fn();
+    render(<IrksField value={[]} onChange={onChange} />);
+    const addAll = await screen.findByTestId('invocation-form.keyring.add-all');
+    const entries = within(screen.getByTestId('invocation-form.keyring')).getAllByTestId('invocation-form.keyring.key').length;
+    const merged = screen.queryByTestId('invocation-form.keyring.merged');
+    fireEvent.click(addAll);
+    const added = (onChange.mock.lastCall?.[0] as unknown[]).length;
+    // The button promises what it adds; merged entries are said in words.
+    expect(addAll.textContent).toBe(`Add all ${added} keyring ${added === 1 ? 'key' : 'keys'}`);
+    expect([entries, added]).toEqual([4, 2]);
+    expect(merged?.textContent).toContain('2 keyring entries hold keys also listed under another label');
+  });
 });

@@ -12,7 +12,10 @@ export function IrksField({ value, onChange }: { value: IrkArgument[]; onChange(
   const keyring = useKeyring();
   const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
   const inUse = new Set(value.map((entry) => entry.irk.toLowerCase()));
-  const offered = keyring.filter((entry) => !inUse.has(entry.irk));
+  const offered = keyring.filter((entry) => !inUse.has(entry.irk.toLowerCase()));
+  // Keyring entries under different labels may hold one key (found in two logs): each key is added once, and the form says so.
+  const distinctKeys = new Set(offered.map((entry) => entry.irk.toLowerCase())).size;
+  const merged = offered.length - distinctKeys;
   const set = (next: IrkArgument[]) => onChange(next.length === 0 ? undefined : next.map((entry) => ({ label: entry.label, irk: entry.irk })));
 
   return (
@@ -64,9 +67,14 @@ export function IrksField({ value, onChange }: { value: IrkArgument[]; onChange(
               Add selected keys
             </button>
             <button type="button" onClick={() => set(addToIrks(value, offered))} data-testid="invocation-form.keyring.add-all">
-              Add all {offered.length} keyring keys
+              Add all {distinctKeys} keyring {distinctKeys === 1 ? 'key' : 'keys'}
             </button>
           </span>
+          {merged > 0 && (
+            <p className="muted small" data-testid="invocation-form.keyring.merged">
+              {merged} keyring {merged === 1 ? 'entry holds a key' : 'entries hold keys'} also listed under another label: each key is added once, under its first label.
+            </p>
+          )}
         </fieldset>
       ) : (
         keyring.length === 0 && <p className="muted small">The keyring is empty (keys found in imported HCI logs appear there; Settings → Identity keys).</p>

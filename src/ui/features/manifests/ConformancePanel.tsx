@@ -54,7 +54,7 @@ export function ConformancePanel({ manifest }: { manifest: ToolManifest | null }
               {passed} of {rows.length} passed
             </span>
           </p>
-          <table className="data-table" data-testid="conformance.table">
+          <table className="data-table conformance-table" data-testid="conformance.table">
             <thead>
               <tr>
                 <th scope="col">Case</th>

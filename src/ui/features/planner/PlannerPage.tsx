@@ -10,6 +10,7 @@ import { RunView } from './RunView.tsx';
 import { createLiveOutput, type LiveOutput } from './live-output.ts';
 import { SettingsLayers, type SettingValues } from './SettingsLayers.tsx';
 import { TargetsEditor } from './TargetsEditor.tsx';
+import { UnofferedTools } from './UnofferedTools.tsx';
 import { takeJourney } from '../../lib/stores/journey.ts';
 import { ExportReportButton } from '../report/ExportReportButton.tsx';
 import { plannerReportSource } from '../report/planner-report.ts';
@@ -133,6 +134,7 @@ export function PlannerPage() {
           Let the offline repairer fix failed invocations before the model sees them (labelled wherever it acts)
         </label>
         <TargetsEditor targets={targets} onChange={setTargets} />
+        <UnofferedTools />
         <details className="planner-settings-panel">
           <summary>Settings (defaults &lt; workspace &lt; this run)</summary>
           {workspaceProblems.map((item) => (

@@ -19,9 +19,24 @@ describe('<Timeline>', () => {
     ];
     render(<Timeline steps={steps} running={false} />);
     const content = screen.getByTestId('planner.final.content');
-    expect(content.textContent).toBe(hostile);
+    // The markdown heading is an element; the raw HTML is its own source text, inert.
+    expect(content.querySelector('h4')?.textContent).toBe('Report');
+    expect(content.textContent).toContain('<img src=x onerror="window.pwned=1"><b>bold</b><script>window.pwned=2</script>');
     expect(content.querySelector('img, b, script')).toBeNull();
     expect(screen.getByTestId('planner.llm.text').querySelector('i')).toBeNull();
+  });
+
+  it('renders markdown structure (lists, emphasis, code, tables) and keeps links inert', () => {
+    const markdown = '## Findings\n\n- **3** clusters & `RPA` rotation\n- see [docs](javascript:alert(1))\n\n| a | b |\n|---|---|\n| 1 | <i>2</i> |\n\n![x](http://example.com/x.png)';
+    render(<Timeline steps={[{ kind: 'final-report', status: 'success', format: 'markdown', content: markdown }]} running={false} />);
+    const content = screen.getByTestId('planner.final.content');
+    expect(content.querySelector('h5')?.textContent).toBe('Findings');
+    expect([...content.querySelectorAll('li')].map((item) => item.textContent)).toEqual(['3 clusters & RPA rotation', 'see docs (javascript:alert(1))']);
+    expect(content.querySelector('strong')?.textContent).toBe('3');
+    expect(content.querySelector('code')?.textContent).toBe('RPA');
+    expect(content.querySelector('td:last-child')?.textContent).toBe('<i>2</i>');
+    expect(content.querySelector('a, img, i')).toBeNull();
+    expect(content.textContent).toContain('[image: x]');
   });
 
   it('shows a failed request with its class and explanation, and the wait before the retry', () => {

@@ -5,6 +5,7 @@ import { ErrorList } from '../../components/IssueList.tsx';
 import { formatCount } from '../../components/format.ts';
 import { InvocationDiff } from './InvocationDiff.tsx';
 import { useLiveOutput, type LiveOutput } from './live-output.ts';
+import { SafeMarkdown } from './SafeMarkdown.tsx';
 
 // A result view (plots, tables) is costly to rebuild; its record keeps its identity between saves.
 const StableResultView = memo(ResultView);
@@ -206,10 +207,22 @@ function StepView({ step, invocation }: { step: TimelineStep; invocation?: unkno
             <span className="tag">{step.format}</span>
             {step.source && <span className="muted small">from {step.source === 'synthetic' ? 'the runtime (synthetic)' : step.source.replaceAll('_', ' ')}</span>}
           </h3>
-          {/* A model's text is data: shown as text, never parsed as HTML. */}
-          <pre className="model-text final-report" data-testid="planner.final.content">
-            {step.content}
-          </pre>
+          {/* A model's text is data: markdown is rendered to elements and text only (SafeMarkdown), never parsed as HTML. */}
+          {step.format === 'markdown' ? (
+            <>
+              <div className="model-text final-report final-report--markdown" data-testid="planner.final.content">
+                <SafeMarkdown source={step.content} />
+              </div>
+              <details className="small">
+                <summary>Markdown source</summary>
+                <pre className="model-text">{step.content}</pre>
+              </details>
+            </>
+          ) : (
+            <pre className="model-text final-report" data-testid="planner.final.content">
+              {step.content}
+            </pre>
+          )}
         </>
       );
     case 'session-error':

@@ -49,5 +49,14 @@ export const browserClock: PlannerClock = {
 export async function plannerEnvironment(): Promise<PlannerEnvironment> {
   const runtime = getRuntime();
   const [captures] = await Promise.all([runtime.captures(), runtime.savedManifestsReady()]);
-  return { fetch: browserFetch, clock: browserClock, executor: runtime.currentExecutor, manifests: runtime.manifests(), captures, pageOrigin: window.location.origin, digestFor: builtinDigestFor };
+  // Only tools that can run are offered to the model: a saved manifest with no endpoint would only end in EXECUTION_ERROR.
+  const manifests = runtime.manifests().filter((manifest) => runtime.canRun(manifest));
+  return { fetch: browserFetch, clock: browserClock, executor: runtime.currentExecutor, manifests, captures, pageOrigin: window.location.origin, digestFor: builtinDigestFor };
+}
+
+/** Installed manifests the planner leaves out because they cannot run here (saved, with no endpoint or MCP server). */
+export async function unrunnableManifests(): Promise<ToolManifest[]> {
+  const runtime = getRuntime();
+  await runtime.savedManifestsReady();
+  return runtime.manifests().filter((manifest) => !runtime.canRun(manifest));
 }

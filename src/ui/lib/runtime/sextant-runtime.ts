@@ -62,6 +62,16 @@ export class SextantRuntime {
     return this.registry.manifests();
   }
 
+  /**
+   * Whether an installed manifest can run here: a built-in tool, or a saved one bound to an
+   * endpoint or an MCP server. A saved manifest with neither validates but can only end in
+   * EXECUTION_ERROR, so the planner does not offer it to the model (issue 23).
+   */
+  canRun(manifest: Pick<ToolManifest, 'name' | 'version'>): boolean {
+    const key = `${manifest.name}@${manifest.version}`;
+    return this.builtinNames.has(manifest.name) || this.endpoints.has(key) || this.mcpBindings.has(key) || this.mcpOfferedBindings.has(key);
+  }
+
   /** The saved manifests, loaded once; `loadSavedManifests` reloads them after a save. */
   savedManifestsReady(): Promise<void> {
     this.savedLoading ??= this.loadSavedManifests();
