@@ -125,7 +125,9 @@ function payloadNote(store: BleObservationStore, profile: BleAddressProfile, tex
   if (profile.dominantShare >= 0.8) {
     const percent = Math.round(profile.dominantShare * 100);
     let note = texts.get(MOSTLY_STABLE_NOTE, content, percent);
-    if (note === undefined) texts.set(MOSTLY_STABLE_NOTE, content, percent, (note = flatText('Mostly stable ', what, ' payload signature (', percent, '% of packets)')));
+    // Several signatures, so the dominant one never holds 100 % even when it rounds there.
+    const shown = percent === 100 ? 'over 99' : percent;
+    if (note === undefined) texts.set(MOSTLY_STABLE_NOTE, content, percent, (note = flatText('Mostly stable ', what, ' payload signature (', shown, '% of packets)')));
     return note;
   }
   let note = texts.get(ROTATING_NOTE, content, profile.distinctPayloads);
