@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  timerClock,
   CaptureCatalog,
   ToolRegistry,
   builtinCaptures,
@@ -43,7 +44,8 @@ what the model received, modelContent and modelBytes, next to the full result an
                   openai-compatible:URL#MODEL   e.g. http://localhost:11434/v1#llama3.1
                   (default: the config's providers)
 --config FILE     settings over ./.sextant.json over ~/.sextant/sextant.json: maxTurns,
-                  maxRetries, maxToolCallsPerTurn, toolTimeout, toolResponseMaxBytes,
+                  maxRetries, maxToolCallsPerTurn, toolTimeout, llmTimeout, llmIdleTimeout,
+                  llmResponseMaxBytes, toolResponseMaxBytes,
                   contextWindow, contextWindowBufferTokens, maxOutputTokens, transport,
                   reportFormat, providers, apiKeys; \${VAR} expands from the environment.
                   Key safety: ./.sextant.json and ~/.sextant/sextant.json may not change an
@@ -70,20 +72,7 @@ export interface PlanDependencies {
 class PlanUsageError extends Error {}
 
 /** Real time for the loop: `Date.now` and an abortable `setTimeout`. */
-export const systemClock: PlannerClock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((done) => {
-      if (signal?.aborted) return done();
-      const timer = setTimeout(finish, ms);
-      function finish() {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', finish);
-        done();
-      }
-      signal?.addEventListener('abort', finish, { once: true });
-    }),
-};
+export const systemClock: PlannerClock = timerClock({ setTimeout, clearTimeout });
 
 function defaultDependencies(): PlanDependencies {
   return { env: process.env, cwd: process.cwd(), home: homedir(), fetch: (url, init) => fetch(url, init), clock: systemClock };
@@ -144,7 +133,7 @@ async function targetsOf(specs: string[], config: PlannerConfig, deps: PlanDepen
 
 function providerFor(target: ProviderTarget, deps: PlanDependencies): LlmProvider {
   if (target.provider === 'scripted') return createScriptedProvider(target);
-  return createHttpProvider(target, { fetch: deps.fetch });
+  return createHttpProvider(target, { fetch: deps.fetch, clock: deps.clock });
 }
 
 /** The session result as printed: keys can never appear, even inside a provider's error text. */

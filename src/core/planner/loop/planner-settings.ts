@@ -21,6 +21,12 @@ export interface PlannerSettings {
   maxToolCallsPerTurn: number;
   /** Milliseconds after which a tool execution is aborted; also the `timeout_ms` filled in when the model leaves it out. */
   toolTimeout: number;
+  /** Milliseconds an LLM request may take in all, streaming included, counted from the request; then it fails as `timeout` and is retried. */
+  llmTimeout: number;
+  /** Milliseconds an LLM request may go without a stream event (keep-alive comments do not count), the wait for the answer's headers included. */
+  llmIdleTimeout: number;
+  /** Most bytes of one LLM answer's body read; a longer answer is dropped unread and retried (an endless stream is never kept whole). */
+  llmResponseMaxBytes: number;
   /** Largest tool response, in UTF-8 bytes, that reaches the model (the truncation notice included). */
   toolResponseMaxBytes: number;
   /** Model capacity in tokens when the target does not say; null: the per-provider default. */
@@ -39,6 +45,9 @@ export const DEFAULT_PLANNER_SETTINGS: Readonly<PlannerSettings> = Object.freeze
   maxRetries: 3,
   maxToolCallsPerTurn: 10,
   toolTimeout: 60_000,
+  llmTimeout: 600_000,
+  llmIdleTimeout: 120_000,
+  llmResponseMaxBytes: 8 * 1024 * 1024,
   toolResponseMaxBytes: 16_384,
   contextWindow: null,
   contextWindowBufferTokens: 1_024,
@@ -122,6 +131,9 @@ const SETTING_CHECKS: Record<keyof PlannerSettings, SettingCheck> = {
   maxRetries: positiveInteger,
   maxToolCallsPerTurn: positiveInteger,
   toolTimeout: positiveInteger,
+  llmTimeout: positiveInteger,
+  llmIdleTimeout: positiveInteger,
+  llmResponseMaxBytes: positiveInteger,
   toolResponseMaxBytes: (value) =>
     Number.isInteger(value) && (value as number) >= MIN_TOOL_RESPONSE_MAX_BYTES ? null : `must be an integer >= ${MIN_TOOL_RESPONSE_MAX_BYTES}`,
   contextWindow: (value) => (value === null ? null : positiveInteger(value)),

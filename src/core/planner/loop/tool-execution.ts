@@ -2,9 +2,9 @@ import type { ToolError } from '../../contract/tool-error.ts';
 import type { ToolResult } from '../../contract/types.ts';
 import type { ExecutionRecord } from '../../executor/executor.ts';
 import { DEFAULT_EXECUTOR_SETTINGS } from '../../executor/validate-invocation.ts';
+import { runWithDeadline } from '../../util/deadline.ts';
 import type { JsonObject } from '../../util/json.ts';
 import { CONTEXT_BUDGET_STUB, toolPreflight } from './context-guard.ts';
-import { withDeadline } from './deadline.ts';
 import type { PlannedCall } from './final-report-step.ts';
 import type { RepairChange } from './offline-repairer.ts';
 import type { SessionCore } from './session-core.ts';
@@ -179,16 +179,14 @@ export class ToolExecution {
 
   /**
    * Validates and executes through the executor. `toolTimeout` is the planner's own deadline,
-   * counted from the moment the tool starts (a cold worker's start-up is outside it), whatever
-   * `timeout_ms` the invocation carries.
+   * counted from the request (a wait for a free slot or a cold worker's start-up is inside it),
+   * whatever `timeout_ms` the invocation carries.
    */
   private async executeAndRecord(call: PlannedCall, invocation: JsonObject): Promise<ExecutionRecord> {
     const { core } = this;
     const { clock, executor, signal } = core.options;
     const started = clock.now();
     const timeoutMs = core.settings.toolTimeout;
-    let markStarted = () => {};
-    const toolStarted = new Promise<void>((resolve) => (markStarted = resolve));
     const stopped = (summary: string, error: ToolError): ExecutionRecord => ({
       requestId: invocation.request_id as string,
       toolName: call.name,
@@ -197,12 +195,12 @@ export class ToolExecution {
       durationMs: clock.now() - started,
       result: failureResult(summary, [error]),
     });
-    const outcome = await withDeadline(
+    const outcome = await runWithDeadline(
       (runSignal) =>
-        executor.execute(invocation, { signal: runSignal, onStarted: () => markStarted() }).catch((error: unknown) =>
+        executor.execute(invocation, { signal: runSignal }).catch((error: unknown) =>
           stopped(`${call.name} failed while running.`, { code: 'EXECUTION_ERROR', field: '', message: error instanceof Error ? error.message : String(error) }),
         ),
-      { clock, ms: timeoutMs, signal, started: toolStarted },
+      { clock, totalMs: timeoutMs, signal, startedAt: started },
     );
     const record =
       outcome.kind === 'done'
