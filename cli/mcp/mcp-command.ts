@@ -1,5 +1,6 @@
 // `sextant mcp serve|tools|call|check` (issue 13).
 
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { tableToIPC } from 'apache-arrow';
@@ -25,16 +26,18 @@ import {
 } from '../../src/core/index.ts';
 import { readCaptures, type Io } from '../main.ts';
 import { connectMcp, splitCommandLine, type McpTarget, type OpenMcpClient } from './connect.ts';
-import { isWildcard, serveHttp } from './http-serve.ts';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, isWildcard, serveHttp } from './http-serve.ts';
 import { RunnerPool } from './runner-pool.ts';
 import { createSextantMcpServer } from './sextant-mcp-server.ts';
 
 const EXIT = { ok: 0, executionFailure: 1, badArguments: 4, validationFailure: 5 } as const;
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_PORT = 4360;
+/** One call per core by default: each runs in a worker thread of its own (~25 MB). */
+const DEFAULT_CONCURRENT = Math.max(1, availableParallelism());
 
 export const MCP_USAGE = `Usage:
-  sextant mcp serve [--http [--host 127.0.0.1] [--port N] [--token TOKEN] [--allow-host NAME]...] [--capture ID=PATH]... [--time-column NAME] [--enable-test-tools]
+  sextant mcp serve [--http [--host 127.0.0.1] [--port N] [--token TOKEN] [--allow-host NAME]... [--max-sessions N] [--session-idle-ms N]] [--concurrent N] [--capture ID=PATH]... [--time-column NAME] [--enable-test-tools]
   sextant mcp tools TARGET
   sextant mcp call TARGET TOOL ARGS_JSON [--timeout-ms N]
   sextant mcp check TARGET [--tool NAME]... [--timeout-ms N] [--json]
@@ -46,6 +49,9 @@ serve   Sextant's installed tools and captures as an MCP server: stdio by defaul
         Streamable HTTP at http://HOST:PORT/mcp (default 127.0.0.1:${DEFAULT_PORT}), Host and Origin
         checked against the bound address and each --allow-host NAME (DNS-rebinding protection;
         --host 0.0.0.0 needs --allow-host), --token required as "Authorization: Bearer TOKEN".
+        At most --concurrent calls run at once (default ${DEFAULT_CONCURRENT}; the rest wait, their
+        timeout_ms counting from arrival); an HTTP session idle --session-idle-ms (default
+        ${DEFAULT_SESSION_IDLE_MS}) is closed, and at most --max-sessions (default ${DEFAULT_MAX_SESSIONS}) live at once.
 tools   lists the server's tools, each as a canonical tool with its draft ToolManifest and review
         list, and the entries it refused ("problems"); exit 1 when there are any.
 call    validates ARGS_JSON against the tool's inputSchema (nothing is sent when it fails: exit 5),
@@ -73,6 +79,9 @@ function parse(args: string[]) {
         capture: { type: 'string', multiple: true },
         'time-column': { type: 'string' },
         'enable-test-tools': { type: 'boolean' },
+        concurrent: { type: 'string' },
+        'max-sessions': { type: 'string' },
+        'session-idle-ms': { type: 'string' },
         stdio: { type: 'string' },
         tool: { type: 'string', multiple: true },
         'timeout-ms': { type: 'string' },
@@ -153,15 +162,16 @@ async function serve(parsed: Parsed, io: Io): Promise<number> {
   const catalog = new CaptureCatalog([...builtinCaptures(), ...userCaptures]);
   const registry = new ToolRegistry(builtinTools({ testTools }));
   const log = (line: string) => io.stderr(`${line}\n`);
-  const pool = new RunnerPool({ testTools, captures: userCaptures.map((capture) => tableToIPC(capture.table)) }, (request, kind) => {
+  const concurrent = positiveInteger(values.concurrent, '--concurrent', DEFAULT_CONCURRENT);
+  const pool = new RunnerPool({ testTools, captures: userCaptures.map((capture) => tableToIPC(capture.table)), concurrent }, (request, kind) => {
     if (kind === 'cancelled' || kind === 'timeout') log(`sextant mcp: ${request.invocation.request_id} ${kind}; its worker thread was terminated`);
   });
   const executor = createExecutor({ registry, catalog, runner: pool });
   const createServer = () => createSextantMcpServer({ registry, catalog, executor, log, version: '0.1.0' });
 
   if (!values.http) {
-    if (values.host !== undefined || values.port !== undefined || values.token !== undefined || values['allow-host'] !== undefined) {
-      throw new McpUsageError('--host, --port, --token and --allow-host need --http');
+    if (values.host !== undefined || values.port !== undefined || values.token !== undefined || values['allow-host'] !== undefined || values['max-sessions'] !== undefined || values['session-idle-ms'] !== undefined) {
+      throw new McpUsageError('--host, --port, --token, --allow-host, --max-sessions and --session-idle-ms need --http');
     }
     const server = createServer();
     const closed = new Promise<void>((resolve) => {
@@ -177,7 +187,9 @@ async function serve(parsed: Parsed, io: Io): Promise<number> {
   const port = positiveInteger(values.port, '--port', DEFAULT_PORT, true);
   const allowHosts = values['allow-host'] ?? [];
   if (isWildcard(host) && allowHosts.length === 0) throw new McpUsageError(`--host ${host} binds every interface: give --allow-host NAME for each Host name clients use`);
-  const running = await serveHttp({ host, port, token: values.token, allowHosts, createServer, log });
+  const maxSessions = positiveInteger(values['max-sessions'], '--max-sessions', DEFAULT_MAX_SESSIONS);
+  const sessionIdleMs = positiveInteger(values['session-idle-ms'], '--session-idle-ms', DEFAULT_SESSION_IDLE_MS);
+  const running = await serveHttp({ host, port, token: values.token, allowHosts, createServer, log, maxSessions, sessionIdleMs });
   log(`sextant mcp: serving Streamable HTTP at ${running.url}${values.token ? ' (bearer token required)' : ''}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
