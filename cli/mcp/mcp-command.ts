@@ -18,6 +18,8 @@ import {
   formatCheckTable,
   listMcpTools,
   safeParseJson,
+  startDeadline,
+  timerClock,
   toManifest,
   toolResultFromFailure,
   type McpCheckRow,
@@ -33,6 +35,7 @@ import { createSextantMcpServer } from './sextant-mcp-server.ts';
 const EXIT = { ok: 0, executionFailure: 1, badArguments: 4, validationFailure: 5 } as const;
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_PORT = 4360;
+const DEFAULT_CHECK_TOTAL_MS = 120_000;
 /** One call per core by default: each runs in a worker thread of its own (~25 MB). */
 const DEFAULT_CONCURRENT = Math.max(1, availableParallelism());
 
@@ -40,7 +43,7 @@ export const MCP_USAGE = `Usage:
   sextant mcp serve [--http [--host 127.0.0.1] [--port N] [--token TOKEN] [--allow-host NAME]... [--max-sessions N] [--session-idle-ms N]] [--concurrent N] [--capture ID=PATH]... [--time-column NAME] [--enable-test-tools]
   sextant mcp tools TARGET
   sextant mcp call TARGET TOOL ARGS_JSON [--timeout-ms N]
-  sextant mcp check TARGET [--tool NAME]... [--timeout-ms N] [--json]
+  sextant mcp check TARGET [--tool NAME]... [--timeout-ms N] [--total-timeout-ms N] [--json]
 
 TARGET is a Streamable HTTP URL (http://host:port/mcp) or --stdio "COMMAND ARGS" (a server
 started as a child process speaking MCP on stdin/stdout); --token TOKEN sends a bearer token.
@@ -58,7 +61,8 @@ call    validates ARGS_JSON against the tool's inputSchema (nothing is sent when
         calls the tool and prints the ToolResult; exit 0 ok, 1 the call failed on the server.
 check   sends each tool the conformance cases Sextant generates from its inputSchema (one valid
         call, one per way to break it) and prints the table; exit 0 only when the server honours
-        its own schemas.
+        its own schemas. The whole check ends within --total-timeout-ms (default
+        ${DEFAULT_CHECK_TOTAL_MS}); cases left then are reported as timeout rows, not run.
 
 Exit codes: 0 ok; 1 execution failure (server down, error results, findings); 4 bad arguments;
 5 a call refused by validation before sending.`;
@@ -85,6 +89,7 @@ function parse(args: string[]) {
         stdio: { type: 'string' },
         tool: { type: 'string', multiple: true },
         'timeout-ms': { type: 'string' },
+        'total-timeout-ms': { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -288,6 +293,7 @@ function call(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
 }
 
 function check(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
+  const commandStarted = Date.now();
   return withClient(parsed, positionals, io, async (open, rest, timeoutMs) => {
     if (rest.length > 0) throw new McpUsageError(`unexpected argument '${rest[0]}'`);
     const list = await listOrReport(open, timeoutMs, io);
@@ -296,8 +302,15 @@ function check(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
     const missing = (wanted ?? []).filter((name) => !list.tools.some((tool) => tool.name === name));
     if (missing.length > 0) throw new McpUsageError(`the server lists no usable tool ${missing.join(', ')}`);
     const selected = wanted ? list.tools.filter((tool) => wanted.includes(tool.name)) : list.tools;
+    const limitMs = positiveInteger(parsed.values['total-timeout-ms'], '--total-timeout-ms', DEFAULT_CHECK_TOTAL_MS);
+    // Counted from the start of the command: connecting and listing are inside it too.
+    const overall = startDeadline({ clock: timerClock({ setTimeout, clearTimeout }), totalMs: limitMs, startedAt: commandStarted });
     const rows: McpCheckRow[] = [];
-    for (const tool of selected) rows.push(...(await checkMcpTool(open.connection, tool, { timeoutMs, now: () => performance.now() })));
+    try {
+      for (const tool of selected) rows.push(...(await checkMcpTool(open.connection, tool, { timeoutMs, now: () => performance.now(), overall: { signal: overall.signal, remainingMs: overall.remainingMs, limitMs } })));
+    } finally {
+      overall.dispose();
+    }
     const honoured = rows.every((row) => row.passed) && (wanted !== undefined || list.problems.length === 0);
     if (parsed.values.json) io.stdout(`${JSON.stringify({ honoured, rows, problems: list.problems }, null, 2)}\n`);
     else {
