@@ -62,6 +62,19 @@ describe('D4: concurrent calls are bounded and each timeout_ms counts from the r
     expect(elapsed).toBeLessThan(5_500);
     expect(pool.snapshot()).toMatchObject({ running: 0, waiting: 0 });
   });
+
+  it('D6: a 3 MB arguments.target (under the SDK 4 MB body limit) comes back in a message with the value cut at 200 characters', async () => {
+    const target = 'x'.repeat(3 * 1024 * 1024);
+    const result = await client.callTool({ name: 'statistical_regression_tool', arguments: { capture_selection: { capture_id: 'cap_2026_03_14_a' }, arguments: { operation: 'linear_regression', target, features: ['rssi'] } } });
+    expect(result.isError).toBe(true);
+    const text = (result.content as Array<{ text: string }>)[0].text;
+    expect(text.length).toBeLessThan(4_000);
+    const { errors } = JSON.parse(text) as { errors: Array<{ message: string }> };
+    for (const error of errors) {
+      expect(error.message.length).toBeLessThan(2_100);
+      expect(error.message).not.toMatch(/x{201}/);
+    }
+  });
 });
 
 describe('D5: HTTP sessions expire when idle and are bounded', () => {
