@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  QueueSet,
   timerClock,
   CaptureCatalog,
   ToolRegistry,
@@ -192,6 +193,12 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
   const stop = () => controller.abort();
   deps.signal?.addEventListener('abort', stop, { once: true });
   process.once('SIGINT', stop);
+  // Queues and their bindings are checked before anything starts (agent-contract.md §7).
+  const queues = QueueSet.create(config.queues, [], { defaultConcurrent: 1, now: deps.clock.now });
+  if (!queues.ok) {
+    io.stderr(`sextant plan: ${queues.message}\n`);
+    return EXIT.badArguments;
+  }
   // Per tool call, what the model received (the digest, its size) next to the full result.
   const toolCalls: JsonObject[] = [];
   const onEvent = (event: PlannerEvent) => {
@@ -221,6 +228,7 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
       clock: deps.clock,
       signal: controller.signal,
       onEvent,
+      queues: queues.queues,
       ...(values['no-offline-repair'] ? {} : { repairer: repairInvocationOffline }),
     });
     const secrets = [...targets.map((target) => target.apiKey ?? ''), ...Object.values(config.apiKeys)];

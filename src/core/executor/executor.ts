@@ -27,6 +27,8 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Called once when the tool starts running (never for an invocation that fails validation); worker start-up comes before it. */
   onStarted?: () => void;
+  /** When the request was made, if earlier (it waited in a queue): the runner's deadline counts from it. */
+  requestedAt?: number;
 }
 
 export interface ExecutorDependencies {
@@ -73,6 +75,7 @@ export function createExecutor(dependencies: ExecutorDependencies): Executor {
     const response = await runner.run(request, {
       onProgress: options.onProgress,
       signal: options.signal,
+      ...(options.requestedAt === undefined ? {} : { requestedAt: options.requestedAt }),
       ...(runner.reportsStart && options.onStarted ? { onStarted: options.onStarted } : {}),
     });
     const result = await finalizeResult(response, tool.manifest, request.timeoutMs, validation.warnings);
