@@ -3,6 +3,8 @@ import { homedir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  QueueSet,
+  timerClock,
   CaptureCatalog,
   ToolRegistry,
   builtinCaptures,
@@ -45,7 +47,8 @@ what the model received, modelContent and modelBytes, next to the full result an
                   openai-compatible:URL#MODEL   e.g. http://localhost:11434/v1#llama3.1
                   (default: the config's providers)
 --config FILE     settings over ./.sextant.json over ~/.sextant/sextant.json: maxTurns,
-                  maxRetries, maxToolCallsPerTurn, toolTimeout, toolResponseMaxBytes,
+                  maxRetries, maxToolCallsPerTurn, toolTimeout, llmTimeout, llmIdleTimeout,
+                  llmResponseMaxBytes, toolResponseMaxBytes,
                   contextWindow, contextWindowBufferTokens, maxOutputTokens, transport,
                   reportFormat, providers, apiKeys; \${VAR} expands from the environment.
                   Key safety: ./.sextant.json and ~/.sextant/sextant.json may not change an
@@ -68,20 +71,7 @@ export interface PlanDependencies {
 }
 
 /** Real time for the loop: `Date.now` and an abortable `setTimeout`. */
-export const systemClock: PlannerClock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((done) => {
-      if (signal?.aborted) return done();
-      const timer = setTimeout(finish, ms);
-      function finish() {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', finish);
-        done();
-      }
-      signal?.addEventListener('abort', finish, { once: true });
-    }),
-};
+export const systemClock: PlannerClock = timerClock({ setTimeout, clearTimeout });
 
 function defaultDependencies(): PlanDependencies {
   return { env: process.env, cwd: process.cwd(), home: homedir(), fetch: (url, init) => fetch(url, init), clock: systemClock };
@@ -142,7 +132,7 @@ async function targetsOf(specs: string[], config: PlannerConfig, deps: PlanDepen
 
 function providerFor(target: ProviderTarget, deps: PlanDependencies): LlmProvider {
   if (target.provider === 'scripted') return createScriptedProvider(target);
-  return createHttpProvider(target, { fetch: deps.fetch });
+  return createHttpProvider(target, { fetch: deps.fetch, clock: deps.clock });
 }
 
 /** The session result as printed: keys can never appear, even inside a provider's error text. */
@@ -201,6 +191,12 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
   const stop = () => controller.abort();
   deps.signal?.addEventListener('abort', stop, { once: true });
   process.once('SIGINT', stop);
+  // Queues and their bindings are checked before anything starts (agent-contract.md §7).
+  const queues = QueueSet.create(config.queues, [], { defaultConcurrent: 1, now: deps.clock.now });
+  if (!queues.ok) {
+    io.stderr(`sextant plan: ${queues.message}\n`);
+    return EXIT.badArguments;
+  }
   // Per tool call, what the model received (the digest, its size) next to the full result.
   const toolCalls: JsonObject[] = [];
   const onEvent = (event: PlannerEvent) => {
@@ -230,6 +226,7 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
       clock: deps.clock,
       signal: controller.signal,
       onEvent,
+      queues: queues.queues,
       ...(values['no-offline-repair'] ? {} : { repairer: repairInvocationOffline }),
     });
     const secrets = [...targets.map((target) => target.apiKey ?? ''), ...Object.values(config.apiKeys)];

@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { createSdkConnection, failureFromError, type McpConnection, type McpFailure } from '../../src/core/index.ts';
+import { createSdkConnection, failureFromError, type McpAnswer, type McpConnection, type McpFailure } from '../../src/core/index.ts';
 
 /** Where a server is: a Streamable HTTP URL, or a command speaking MCP on its stdin/stdout. */
 export type McpTarget = { kind: 'http'; url: URL; token?: string } | { kind: 'stdio'; command: string; args: string[] };
@@ -33,6 +33,19 @@ export const CLIENT_INFO = { name: 'sextant', version: '0.1.0' } as const;
 export async function connectMcp(target: McpTarget, timeoutMs: number): Promise<{ ok: true; value: OpenMcpClient } | { ok: false; failure: McpFailure }> {
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   let stderrText = '';
+  // A stdio server may write nothing but MCP messages on its stdout. The SDK reports a line that
+  // is not one and keeps waiting, so a call would end only at its deadline (issue 24, D13): the
+  // first such line ends the connection at once and every answer names it.
+  let junk: string | null = null;
+  if (target.kind === 'stdio') {
+    client.onerror = (error) => {
+      if (junk !== null || !(error instanceof SyntaxError || error.name === 'ZodError')) return;
+      junk = error.message.replace(/\s+/g, ' ').slice(0, 300);
+      void client.close().catch(() => {});
+    };
+  }
+  const named = (failure: McpFailure): McpFailure =>
+    junk === null ? failure : { kind: 'malformed', message: `The server wrote something that is not an MCP message on its stdout (${junk}); a stdio server may write only MCP messages there (logs belong on stderr)` };
   let transport: Transport;
   if (target.kind === 'http') {
     const headers: Record<string, string> = target.token ? { authorization: `Bearer ${target.token}` } : {};
@@ -48,7 +61,7 @@ export async function connectMcp(target: McpTarget, timeoutMs: number): Promise<
     await client.connect(transport, { timeout: timeoutMs });
   } catch (error) {
     await client.close().catch(() => {});
-    const failure = failureFromError(error, timeoutMs);
+    const failure = named(failureFromError(error, timeoutMs));
     if (target.kind === 'stdio' && stderrText.trim() !== '' && 'message' in failure) {
       return { ok: false, failure: { ...failure, message: `${failure.message}; the server wrote: ${stderrText.trim().slice(0, 500)}` } };
     }
@@ -56,6 +69,15 @@ export async function connectMcp(target: McpTarget, timeoutMs: number): Promise<
   }
   return {
     ok: true,
-    value: { connection: createSdkConnection(client, ResultSchema), client, stderr: () => stderrText, close: () => client.close() },
+    value: { connection: namingJunk(createSdkConnection(client, ResultSchema), named), client, stderr: () => stderrText, close: () => client.close() },
+  };
+}
+
+/** The connection with every failure passed through `named`. */
+function namingJunk(connection: McpConnection, named: (failure: McpFailure) => McpFailure): McpConnection {
+  const rename = (answer: McpAnswer): McpAnswer => (answer.ok ? answer : { ok: false, failure: named(answer.failure) });
+  return {
+    listTools: async (cursor, options) => rename(await connection.listTools(cursor, options)),
+    callTool: async (name, args, options) => rename(await connection.callTool(name, args, options)),
   };
 }

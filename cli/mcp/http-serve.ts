@@ -19,7 +19,14 @@ export interface HttpServeOptions {
   /** A new SDK server for each session. */
   createServer: () => Server;
   log: (line: string) => void;
+  /** Most live sessions; a new one past it is refused (503) until one ends or expires. */
+  maxSessions?: number;
+  /** A session without a request for this long is closed (its client must initialize again). */
+  sessionIdleMs?: number;
 }
+
+export const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
+export const DEFAULT_MAX_SESSIONS = 64;
 
 export interface RunningHttpServer {
   url: string;
@@ -55,11 +62,22 @@ function refuse(response: ServerResponse, status: number, message: string, heade
   response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  /** When its last request started or ended (ms since the epoch). */
+  lastSeen: number;
+  /** Requests being handled now: a session busy with a long call is never idle. */
+  inFlight: number;
+}
+
 export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpServer> {
   if (isWildcard(options.host) && (options.allowHosts ?? []).length === 0) {
     throw new Error(`binding to ${options.host} needs --allow-host NAME for each Host name clients use (DNS-rebinding protection checks it)`);
   }
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  const sessions = new Map<string, Session>();
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   let lists = allowLists(options.host, options.port, options.allowHosts);
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -71,8 +89,22 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
-      if (!session) return refuse(response, 404, 'Session not found: it ended or the server restarted; initialize a new one');
+      if (!session) return refuse(response, 404, 'Session not found: it ended, expired after being idle, or the server restarted; initialize a new one');
+      session.lastSeen = Date.now();
+      // A POST is work (a call may run for minutes): the session is in use until it is answered.
+      // A GET is the client's standing notification stream, open for the session's life: not use.
+      if (request.method === 'POST') {
+        session.inFlight += 1;
+        response.once('close', () => {
+          session.inFlight -= 1;
+          session.lastSeen = Date.now();
+        });
+      }
       return session.transport.handleRequest(request, response);
+    }
+    expireIdle();
+    if (sessions.size >= maxSessions) {
+      return refuse(response, 503, `Too many sessions (${maxSessions}): end one (DELETE /mcp) or retry when an idle one expires`, { 'retry-after': String(Math.ceil(sessionIdleMs / 1000)) });
     }
     const server = options.createServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -81,7 +113,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
       allowedHosts: lists.hosts,
       allowedOrigins: lists.origins,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server });
+        sessions.set(id, { transport, server, lastSeen: Date.now(), inFlight: 0 });
       },
     });
     transport.onclose = () => {
@@ -92,6 +124,18 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     // Anything but a successful initialize leaves no session behind.
     if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await server.close();
   }
+
+  /** Closes sessions idle past the limit; the SDK server's close ends its transport and drops it from the map. */
+  function expireIdle(): void {
+    const cutoff = Date.now() - sessionIdleMs;
+    for (const [id, session] of sessions) {
+      if (session.inFlight > 0 || session.lastSeen > cutoff) continue;
+      sessions.delete(id);
+      void session.server.close().catch(() => {});
+    }
+  }
+  const sweeper = setInterval(expireIdle, Math.max(10, Math.min(sessionIdleMs / 2, 30_000)));
+  sweeper.unref();
 
   const http = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
@@ -111,6 +155,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     url: `http://${hostPart}:${port}/mcp`,
     sessionCount: () => sessions.size,
     async close() {
+      clearInterval(sweeper);
       for (const { server } of sessions.values()) await server.close().catch(() => {});
       sessions.clear();
       http.closeAllConnections();

@@ -166,7 +166,7 @@ describe('bad servers', () => {
     beforeAll(async () => {
       const registry = new ToolRegistry(builtinTools({ testTools: true }));
       const catalog = new CaptureCatalog(builtinCaptures());
-      pool = new RunnerPool({ testTools: true, captures: [] });
+      pool = new RunnerPool({ testTools: true, captures: [], concurrent: 2 });
       const executor = createExecutor({ registry, catalog, runner: pool });
       running = await serveHttp({ host: '127.0.0.1', port: 0, createServer: () => createSextantMcpServer({ registry, catalog, executor, log: () => {}, version: 'test' }), log: () => {} });
     });

@@ -1,5 +1,6 @@
 // `sextant mcp serve|tools|call|check` (issue 13).
 
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { tableToIPC } from 'apache-arrow';
@@ -17,6 +18,8 @@ import {
   formatCheckTable,
   listMcpTools,
   safeParseJson,
+  startDeadline,
+  timerClock,
   toManifest,
   toolResultFromFailure,
   type McpCheckRow,
@@ -29,18 +32,21 @@ import { EXIT } from '../exit-codes.ts';
 import type { Io } from '../io.ts';
 import { UsageError } from '../usage-error.ts';
 import { connectMcp, splitCommandLine, type McpTarget, type OpenMcpClient } from './connect.ts';
-import { isWildcard, serveHttp } from './http-serve.ts';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, isWildcard, serveHttp } from './http-serve.ts';
 import { RunnerPool } from './runner-pool.ts';
 import { createSextantMcpServer } from './sextant-mcp-server.ts';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_PORT = 4360;
+const DEFAULT_CHECK_TOTAL_MS = 120_000;
+/** One call per core by default: each runs in a worker thread of its own (~25 MB). */
+const DEFAULT_CONCURRENT = Math.max(1, availableParallelism());
 
 export const MCP_USAGE = `Usage:
-  sextant mcp serve [--http [--host 127.0.0.1] [--port N] [--token TOKEN] [--allow-host NAME]...] [--capture ID=PATH]... [--time-column NAME] [--enable-test-tools]
+  sextant mcp serve [--http [--host 127.0.0.1] [--port N] [--token TOKEN] [--allow-host NAME]... [--max-sessions N] [--session-idle-ms N]] [--concurrent N] [--capture ID=PATH]... [--time-column NAME] [--enable-test-tools]
   sextant mcp tools TARGET
   sextant mcp call TARGET TOOL ARGS_JSON [--timeout-ms N]
-  sextant mcp check TARGET [--tool NAME]... [--include-side-effects] [--timeout-ms N] [--json]
+  sextant mcp check TARGET [--tool NAME]... [--include-side-effects] [--timeout-ms N] [--total-timeout-ms N] [--json]
 
 TARGET is a Streamable HTTP URL (http://host:port/mcp) or --stdio "COMMAND ARGS" (a server
 started as a child process speaking MCP on stdin/stdout); --token TOKEN sends a bearer token.
@@ -49,6 +55,9 @@ serve   Sextant's installed tools and captures as an MCP server: stdio by defaul
         Streamable HTTP at http://HOST:PORT/mcp (default 127.0.0.1:${DEFAULT_PORT}), Host and Origin
         checked against the bound address and each --allow-host NAME (DNS-rebinding protection;
         --host 0.0.0.0 needs --allow-host), --token required as "Authorization: Bearer TOKEN".
+        At most --concurrent calls run at once (default ${DEFAULT_CONCURRENT}; the rest wait, their
+        timeout_ms counting from arrival); an HTTP session idle --session-idle-ms (default
+        ${DEFAULT_SESSION_IDLE_MS}) is closed, and at most --max-sessions (default ${DEFAULT_MAX_SESSIONS}) live at once.
 tools   lists the server's tools, each as a canonical tool with its draft ToolManifest and review
         list, and the entries it refused ("problems"); exit 1 when there are any.
 call    validates ARGS_JSON against the tool's inputSchema (nothing is sent when it fails: exit 5),
@@ -57,7 +66,8 @@ check   sends each tool the conformance cases Sextant generates from its inputSc
         call, one per way to break it) and prints the table; exit 0 only when the server honours
         its own schemas. Without --tool, tools whose annotations say they have side effects
         (readOnlyHint false or destructiveHint true) are skipped and named on stderr, unless
-        --include-side-effects is given.
+        --include-side-effects is given. The whole check ends within --total-timeout-ms (default
+        ${DEFAULT_CHECK_TOTAL_MS}); cases left then are reported as timeout rows, not run.
 
 Exit codes: 0 ok; 1 execution failure (server down, error results, findings); 4 bad arguments;
 5 a call refused by validation before sending.`;
@@ -76,9 +86,13 @@ function parse(args: string[]) {
         capture: { type: 'string', multiple: true },
         'time-column': { type: 'string' },
         'enable-test-tools': { type: 'boolean' },
+        concurrent: { type: 'string' },
+        'max-sessions': { type: 'string' },
+        'session-idle-ms': { type: 'string' },
         stdio: { type: 'string' },
         tool: { type: 'string', multiple: true },
         'timeout-ms': { type: 'string' },
+        'total-timeout-ms': { type: 'string' },
         json: { type: 'boolean' },
         'include-side-effects': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -157,15 +171,16 @@ async function serve(parsed: Parsed, io: Io): Promise<number> {
   const catalog = new CaptureCatalog([...builtinCaptures(), ...userCaptures]);
   const registry = new ToolRegistry(builtinTools({ testTools }));
   const log = (line: string) => io.stderr(`${line}\n`);
-  const pool = new RunnerPool({ testTools, captures: userCaptures.map((capture) => tableToIPC(capture.table)) }, (request, kind) => {
+  const concurrent = positiveInteger(values.concurrent, '--concurrent', DEFAULT_CONCURRENT);
+  const pool = new RunnerPool({ testTools, captures: userCaptures.map((capture) => tableToIPC(capture.table)), concurrent }, (request, kind) => {
     if (kind === 'cancelled' || kind === 'timeout') log(`sextant mcp: ${request.invocation.request_id} ${kind}; its worker thread was terminated`);
   });
   const executor = createExecutor({ registry, catalog, runner: pool });
   const createServer = () => createSextantMcpServer({ registry, catalog, executor, log, version: '0.1.0' });
 
   if (!values.http) {
-    if (values.host !== undefined || values.port !== undefined || values.token !== undefined || values['allow-host'] !== undefined) {
-      throw new UsageError('--host, --port, --token and --allow-host need --http');
+    if (values.host !== undefined || values.port !== undefined || values.token !== undefined || values['allow-host'] !== undefined || values['max-sessions'] !== undefined || values['session-idle-ms'] !== undefined) {
+      throw new UsageError('--host, --port, --token, --allow-host, --max-sessions and --session-idle-ms need --http');
     }
     const server = createServer();
     const closed = new Promise<void>((resolve) => {
@@ -181,7 +196,9 @@ async function serve(parsed: Parsed, io: Io): Promise<number> {
   const port = positiveInteger(values.port, '--port', DEFAULT_PORT, true);
   const allowHosts = values['allow-host'] ?? [];
   if (isWildcard(host) && allowHosts.length === 0) throw new UsageError(`--host ${host} binds every interface: give --allow-host NAME for each Host name clients use`);
-  const running = await serveHttp({ host, port, token: values.token, allowHosts, createServer, log });
+  const maxSessions = positiveInteger(values['max-sessions'], '--max-sessions', DEFAULT_MAX_SESSIONS);
+  const sessionIdleMs = positiveInteger(values['session-idle-ms'], '--session-idle-ms', DEFAULT_SESSION_IDLE_MS);
+  const running = await serveHttp({ host, port, token: values.token, allowHosts, createServer, log, maxSessions, sessionIdleMs });
   log(`sextant mcp: serving Streamable HTTP at ${running.url}${values.token ? ' (bearer token required)' : ''}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -280,6 +297,7 @@ function call(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
 }
 
 function check(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
+  const commandStarted = Date.now();
   return withClient(parsed, positionals, io, async (open, rest, timeoutMs) => {
     if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
     const list = await listOrReport(open, timeoutMs, io);
@@ -291,8 +309,15 @@ function check(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
     const skipped = wanted || parsed.values['include-side-effects'] ? [] : list.tools.filter(hasSideEffects).map((tool) => tool.name);
     for (const name of skipped) io.stderr(`sextant mcp check: skipped ${name}: its annotations say it has side effects (--include-side-effects or --tool ${name} checks it)\n`);
     const selected = wanted ? list.tools.filter((tool) => wanted.includes(tool.name)) : list.tools.filter((tool) => !skipped.includes(tool.name));
+    const limitMs = positiveInteger(parsed.values['total-timeout-ms'], '--total-timeout-ms', DEFAULT_CHECK_TOTAL_MS);
+    // Counted from the start of the command: connecting and listing are inside it too.
+    const overall = startDeadline({ clock: timerClock({ setTimeout, clearTimeout }), totalMs: limitMs, startedAt: commandStarted });
     const rows: McpCheckRow[] = [];
-    for (const tool of selected) rows.push(...(await checkMcpTool(open.connection, tool, { timeoutMs, now: () => performance.now() })));
+    try {
+      for (const tool of selected) rows.push(...(await checkMcpTool(open.connection, tool, { timeoutMs, now: () => performance.now(), overall: { signal: overall.signal, remainingMs: overall.remainingMs, limitMs } })));
+    } finally {
+      overall.dispose();
+    }
     const honoured = rows.every((row) => row.passed) && (wanted !== undefined || list.problems.length === 0);
     if (parsed.values.json) io.stdout(`${JSON.stringify({ honoured, rows, problems: list.problems, skipped }, null, 2)}\n`);
     else {

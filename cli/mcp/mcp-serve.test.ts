@@ -152,7 +152,7 @@ describe('sextant mcp serve --http', () => {
   beforeAll(async () => {
     const registry = new ToolRegistry(builtinTools({ testTools: true }));
     const catalog = new CaptureCatalog(builtinCaptures());
-    pool = new RunnerPool({ testTools: true, captures: [] }, (_request, kind) => ends.push(kind));
+    pool = new RunnerPool({ testTools: true, captures: [], concurrent: 2 }, (_request, kind) => ends.push(kind));
     const executor = createExecutor({ registry, catalog, runner: pool });
     running = await serveHttp({ host: '127.0.0.1', port: 0, createServer: () => createSextantMcpServer({ registry, catalog, executor, log: () => {}, version: 'test' }), log: () => {} });
     client = new Client({ name: 'test', version: '1.0.0' });

@@ -3,6 +3,10 @@
 export type { JsonObject, JsonValue } from './util/json.ts';
 export { isJsonObject, safeParseJson, jsonByteLength } from './util/json.ts';
 export { checkJsonLimits, describeJsonPath } from './util/json-limits.ts';
+export { DeadlineError, runWithDeadline, startDeadline, timerClock } from './util/deadline.ts';
+export type { Clock, Deadline, DeadlineOptions, DeadlineOutcome, DeadlineReason } from './util/deadline.ts';
+export { DEFAULT_QUEUE, QueueSet, WorkQueue } from './util/work-queue.ts';
+export type { QueueAdmission, QueueBinding, QueueConfig, QueueSetResult, QueueSnapshot } from './util/work-queue.ts';
 export type { Result } from './util/result.ts';
 
 export type { ToolManifest, ToolResult } from './contract/types.ts';

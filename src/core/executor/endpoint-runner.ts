@@ -1,3 +1,4 @@
+import { signalClock, startDeadline, type Clock, type Deadline } from '../util/deadline.ts';
 import { safeParseJson } from '../util/json.ts';
 import type { RunOptions, RunRequest, RunnerResponse, ToolRunner } from './runner.ts';
 
@@ -8,6 +9,8 @@ export interface EndpointRunnerOptions {
   fetch: typeof globalThis.fetch;
   /** Runs every tool that is not bound to an endpoint. */
   fallback: ToolRunner;
+  /** Time for the call's deadline; a wall clock by default. */
+  clock?: Clock;
 }
 
 /**
@@ -21,37 +24,52 @@ export function createEndpointRunner(options: EndpointRunnerOptions): ToolRunner
     async run(request: RunRequest, runOptions: RunOptions = {}): Promise<RunnerResponse> {
       const url = options.endpointFor(request.toolName, request.toolVersion);
       if (url === null) return options.fallback.run(request, runOptions);
-      if (runOptions.signal?.aborted) return { kind: 'cancelled' };
-      const timeout = AbortSignal.timeout(request.timeoutMs);
-      const signal = runOptions.signal ? AbortSignal.any([runOptions.signal, timeout]) : timeout;
-      let response: Response;
+      const deadline = startDeadline({
+        clock: options.clock ?? signalClock,
+        totalMs: request.timeoutMs,
+        ...(runOptions.signal ? { signal: runOptions.signal } : {}),
+        ...(runOptions.requestedAt === undefined ? {} : { startedAt: runOptions.requestedAt }),
+      });
       try {
-        response = await options.fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify(request.invocation),
-          signal,
-        });
-      } catch (error) {
-        if (timeout.aborted) return { kind: 'timeout' };
-        if (runOptions.signal?.aborted) return { kind: 'cancelled' };
-        const detail = error instanceof Error ? error.message : String(error);
-        return {
-          kind: 'crashed',
-          message: `Could not reach ${url} (${detail}): check that the server is running, that the address is right, and that it allows this page's origin (it must answer the CORS preflight OPTIONS request and send Access-Control-Allow-Origin)`,
-        };
+        return await call(url, request, deadline);
+      } finally {
+        deadline.dispose();
       }
-      let text: string;
-      try {
-        text = await response.text();
-      } catch {
-        if (timeout.aborted) return { kind: 'timeout' };
-        return { kind: 'crashed', message: `${url} closed the connection before its reply was complete` };
-      }
-      if (!response.ok) return { kind: 'crashed', message: `${url} answered HTTP ${response.status} ${response.statusText}`.trim() };
-      const parsed = safeParseJson(text);
-      if (!parsed.ok) return { kind: 'crashed', message: `${url} did not answer with JSON: ${parsed.message}` };
-      return { kind: 'reply', result: parsed.value };
     },
   };
+
+  async function call(url: string, request: RunRequest, deadline: Deadline): Promise<RunnerResponse> {
+    const ended = (): RunnerResponse | null => (deadline.reason() === null ? null : { kind: deadline.reason() === 'cancelled' ? 'cancelled' : 'timeout' });
+    const signal = deadline.signal;
+    if (signal.aborted) return ended()!;
+    let response: Response;
+    try {
+      response = await options.fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(request.invocation),
+        signal,
+      });
+    } catch (error) {
+      const stopped = ended();
+      if (stopped) return stopped;
+      const detail = error instanceof Error ? error.message : String(error);
+      return {
+        kind: 'crashed',
+        message: `Could not reach ${url} (${detail}): check that the server is running, that the address is right, and that it allows this page's origin (it must answer the CORS preflight OPTIONS request and send Access-Control-Allow-Origin)`,
+      };
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch {
+      const stopped = ended();
+      if (stopped) return stopped;
+      return { kind: 'crashed', message: `${url} closed the connection before its reply was complete` };
+    }
+    if (!response.ok) return { kind: 'crashed', message: `${url} answered HTTP ${response.status} ${response.statusText}`.trim() };
+    const parsed = safeParseJson(text);
+    if (!parsed.ok) return { kind: 'crashed', message: `${url} did not answer with JSON: ${parsed.message}` };
+    return { kind: 'reply', result: parsed.value };
+  }
 }

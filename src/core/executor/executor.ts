@@ -1,3 +1,4 @@
+import { capMessage, MAX_ERROR_MESSAGE_CHARS } from '../util/message-value.ts';
 import { toolError, type ToolError } from '../contract/tool-error.ts';
 import type { ToolResult } from '../contract/types.ts';
 import type { CaptureLookup } from '../data/selection.ts';
@@ -26,6 +27,8 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Called once when the tool starts running (never for an invocation that fails validation); worker start-up comes before it. */
   onStarted?: () => void;
+  /** When the request was made, if earlier (it waited in a queue): the runner's deadline counts from it. */
+  requestedAt?: number;
 }
 
 export interface ExecutorDependencies {
@@ -72,6 +75,7 @@ export function createExecutor(dependencies: ExecutorDependencies): Executor {
     const response = await runner.run(request, {
       onProgress: options.onProgress,
       signal: options.signal,
+      ...(options.requestedAt === undefined ? {} : { requestedAt: options.requestedAt }),
       ...(runner.reportsStart && options.onStarted ? { onStarted: options.onStarted } : {}),
     });
     const result = await finalizeResult(response, tool.manifest, request.timeoutMs, validation.warnings);
@@ -99,8 +103,23 @@ export function createExecutor(dependencies: ExecutorDependencies): Executor {
     }
   }
 
+  /** No message of a record is longer than the guard (issue 24, D6), whichever code wrote it. */
+  async function executeCapped(invocation: unknown, options: ExecuteOptions = {}, planErrors: ToolError[] = []): Promise<ExecutionRecord> {
+    const record = await executeSafely(invocation, options, planErrors);
+    const capped = (list: ReadonlyArray<{ message: string }>) => list.some((entry) => entry.message.length > MAX_ERROR_MESSAGE_CHARS);
+    if (!capped(record.result.errors) && !capped(record.result.warnings)) return record;
+    return {
+      ...record,
+      result: {
+        ...record.result,
+        errors: record.result.errors.map((error) => ({ ...error, message: capMessage(error.message) })),
+        warnings: record.result.warnings.map((warning) => ({ ...warning, message: capMessage(warning.message) })),
+      },
+    };
+  }
+
   return {
-    execute: (invocation, options) => executeSafely(invocation, options),
+    execute: (invocation, options) => executeCapped(invocation, options),
     async executePlan(plan, options = {}) {
       const records: ExecutionRecord[] = [];
       // tool-contract.md §3: a request_id is unique per invocation attempt, so a step repeating an
@@ -116,7 +135,7 @@ export function createExecutor(dependencies: ExecutorDependencies): Executor {
             planErrors.push(toolError('INVALID_INVOCATION', 'request_id', `request_id '${id.slice(0, 200)}' is already used by step ${earlier + 1} of this plan; each invocation needs its own`));
           } else seen.set(id, index);
         }
-        records.push(await executeSafely(step, options, planErrors));
+        records.push(await executeCapped(step, options, planErrors));
       }
       return records;
     },

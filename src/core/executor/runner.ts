@@ -35,8 +35,13 @@ export interface RunOptions {
   onProgress?: (fraction: number) => void;
   /** Aborting stops the run for real (a worker is terminated). */
   signal?: AbortSignal;
-  /** Called once when the tool itself starts (after any worker start-up), for deadlines that exclude start-up. */
+  /** Called once when the tool itself starts (after any worker start-up), to show it running. */
   onStarted?: () => void;
+  /**
+   * When the request was made (ms since the epoch), if earlier than this call (it waited in a
+   * queue): the run's `timeoutMs` is counted from it, never from when a worker finished loading.
+   */
+  requestedAt?: number;
 }
 
 /**

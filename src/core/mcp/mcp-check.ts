@@ -1,6 +1,7 @@
 // `check` (issue 13): the conformance cases Sextant generates from a schema, sent to an MCP server
 // as they are (no client-side validation), to see whether the server honours its own schemas.
 
+import type { Deadline } from '../util/deadline.ts';
 import type { CaptureInfo } from '../data/capture.ts';
 import type { ToolManifest } from '../contract/types.ts';
 import { generateConformanceCases } from '../manifests/conformance.ts';
@@ -44,6 +45,11 @@ export interface McpCheckOptions {
   timeoutMs: number;
   now: () => number;
   maxResultBytes?: number;
+  /**
+   * The whole check's deadline (issue 24, D10): a call never outlives it, and the cases left when
+   * it fires are reported as `timeout` rows that say they were not run.
+   */
+  overall?: Pick<Deadline, 'signal' | 'remainingMs'> & { limitMs: number };
 }
 
 /** A capture with no columns: MCP tools' arguments name no capture columns. */
@@ -91,14 +97,25 @@ export function mcpCheckCases(tool: McpToolDefinition): Array<{ id: string; titl
 /** Runs every case of one tool against the server, one after the other. */
 export async function checkMcpTool(connection: McpConnection, tool: McpToolDefinition, options: McpCheckOptions): Promise<McpCheckRow[]> {
   const rows: McpCheckRow[] = [];
+  const { overall } = options;
+  const outOfTime = `not run to the end: the check's overall limit of ${overall?.limitMs ?? 0} ms ran out`;
   for (const checkCase of mcpCheckCases(tool)) {
+    const row = { tool: tool.name, caseId: checkCase.id, title: checkCase.title, arguments: checkCase.arguments, expected: checkCase.expected };
+    if (overall?.signal.aborted) {
+      rows.push({ ...row, outcome: 'timeout', detail: outOfTime, outputMatches: null, durationMs: 0, passed: false });
+      continue;
+    }
     const started = options.now();
-    const answer = await connection.callTool(tool.name, checkCase.arguments, { timeoutMs: options.timeoutMs });
+    const timeoutMs = overall ? Math.max(1, Math.min(options.timeoutMs, Math.ceil(overall.remainingMs()))) : options.timeoutMs;
+    const answer = await connection.callTool(tool.name, checkCase.arguments, { timeoutMs, ...(overall ? { signal: overall.signal } : {}) });
     const durationMs = options.now() - started;
     let outcome: McpCheckOutcome;
     let detail: string;
     let outputMatches: boolean | null = null;
-    if (!answer.ok) {
+    if (!answer.ok && overall?.signal.aborted) {
+      outcome = 'timeout';
+      detail = outOfTime;
+    } else if (!answer.ok) {
       const failure = answer.failure;
       outcome = failure.kind === 'rpc-error' ? 'rejected-json-rpc' : failure.kind === 'timeout' ? 'timeout' : 'failed';
       detail = describeMcpFailure(failure);
@@ -116,7 +133,7 @@ export async function checkMcpTool(connection: McpConnection, tool: McpToolDefin
       checkCase.expected === 'accept'
         ? outcome === 'accepted' && outputMatches !== false
         : outcome === 'rejected-json-rpc' || outcome === 'rejected-is-error';
-    rows.push({ tool: tool.name, caseId: checkCase.id, title: checkCase.title, arguments: checkCase.arguments, expected: checkCase.expected, outcome, detail: detail.slice(0, 300), outputMatches, durationMs, passed });
+    rows.push({ ...row, outcome, detail: detail.slice(0, 300), outputMatches, durationMs, passed });
   }
   return rows;
 }

@@ -1,7 +1,9 @@
 import type { ToolError } from '../contract/tool-error.ts';
 import type { ToolResult } from '../contract/types.ts';
 import { assertNever } from '../util/result.ts';
-import { isJsonObject, jsonByteLength, type JsonObject, type JsonValue } from '../util/json.ts';
+import { isJsonObject, type JsonObject, type JsonValue } from '../util/json.ts';
+import { checkJsonLimits } from '../util/json-limits.ts';
+import { LIMITS } from '../util/limits.ts';
 import { validateAgainstSchema } from '../validation/schema-validator.ts';
 import type { McpFailure, McpToolDefinition } from './mcp-types.ts';
 import { SEXTANT_STATUS_META_KEY } from './sextant-server.ts';
@@ -40,7 +42,14 @@ function megabytes(bytes: number): string {
  * `structuredContent`, or `{content}` when the tool returned only content items.
  */
 export function toolResultFromMcp(tool: McpToolDefinition, raw: unknown, maxResultBytes = DEFAULT_MAX_RESULT_BYTES): ToolResult {
-  const bytes = jsonByteLength(raw);
+  // A server's answer is as untrusted as an invocation: the JSON limits first, by an iterative
+  // walk, before anything (schema validation, printing) recurses into it (issue 24, D3).
+  const limits = checkJsonLimits(raw, { maxDepth: LIMITS.maxJsonDepth, maxNodes: LIMITS.maxJsonNodes, maxObjectKeys: LIMITS.maxObjectKeys });
+  if (!limits.ok) {
+    const field = limits.violation.path[0] === 'structuredContent' ? 'structured_output' : '';
+    return failed(`${tool.name} returned a result past Sextant's JSON limits.`, [{ code: 'OUTPUT_SCHEMA_VIOLATION', field, message: `The server's result ${limits.violation.message}` }]);
+  }
+  const bytes = limits.measure.bytes;
   if (bytes > maxResultBytes) {
     return failed(`${tool.name} returned ${megabytes(bytes)}, more than Sextant accepts.`, [
       { code: 'PAYLOAD_TOO_LARGE', field: '', message: `The server's result is ${megabytes(bytes)} (${bytes} bytes); the limit is ${megabytes(maxResultBytes)}` },

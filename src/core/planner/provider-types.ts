@@ -1,4 +1,5 @@
 import type { InternalToolDefinition } from '../toolcanon/index.ts';
+import type { Clock } from '../util/deadline.ts';
 
 /**
  * The provider interface the planner loop talks to. Versioned: an adapter states the version
@@ -63,8 +64,12 @@ export interface LlmRequest {
   /** Stop sequences (the XML transport uses them). */
   stop?: ReadonlyArray<string>;
   signal?: AbortSignal;
-  /** Time limit for the whole request, streaming included; past it the outcome is a `timeout` failure. */
+  /** Time limit for the whole request, streaming included, counted from the call; past it the outcome is a `timeout` failure. */
   timeoutMs?: number;
+  /** Longest wait for the next stream event (keep-alive comments do not count); past it the outcome is a `timeout` failure. */
+  idleTimeoutMs?: number;
+  /** Most bytes of answer body read; a longer answer is an `invalid_response` failure (the stream is not kept whole). */
+  maxResponseBytes?: number;
   onDelta?: (delta: StreamDelta) => void;
 }
 
@@ -116,9 +121,4 @@ export interface LlmProvider {
 export type FetchFunction = (url: string, init: RequestInit) => Promise<Response>;
 
 /** Time as the loop uses it; injected because the core may not touch timers itself. */
-export interface PlannerClock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-  /** Resolves after `ms`, or early (without throwing) when `signal` aborts. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
+export type PlannerClock = Clock;

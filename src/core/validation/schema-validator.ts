@@ -3,6 +3,7 @@ import AjvDraft07 from 'ajv';
 import addFormats from 'ajv-formats';
 import type { ToolError, ToolErrorCode } from '../contract/tool-error.ts';
 import type { JsonSchema } from '../contract/types.ts';
+import { valueForMessage } from '../util/message-value.ts';
 import { LIMITS } from '../util/limits.ts';
 import { formatFieldPath, parseJsonPointer, type FieldPath } from './field-path.ts';
 import { linearRegExp } from './regexp.ts';
@@ -172,10 +173,9 @@ export function validateAgainstSchema(schema: JsonSchema, value: unknown, option
   return errors;
 }
 
-/** A value for a message: its JSON, cut to `LIMITS.maxValueInMessage` characters. */
+/** A value for a message: its JSON, cut to `LIMITS.maxValueInMessage` characters without writing it whole. */
 function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > LIMITS.maxValueInMessage ? `${text.slice(0, LIMITS.maxValueInMessage)}…` : text;
+  return valueForMessage(value);
 }
 
 function describeType(value: unknown): string {

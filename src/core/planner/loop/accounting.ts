@@ -50,7 +50,7 @@ export class SessionAccounting {
     charactersIn: number,
     charactersOut: number,
     source: 'native' | 'xml',
-    extra: { error?: string; requestId?: string; latency?: number; originalTokens?: number; replacementTokens?: number } = {},
+    extra: { error?: string; requestId?: string; latency?: number; originalTokens?: number; replacementTokens?: number; queue?: string; queueDepth?: number; queueWaitMs?: number } = {},
   ): void {
     const { latency, ...rest } = extra;
     this.entries.push({

@@ -5,6 +5,7 @@ import { demoCatalog } from '../../executor/test-support.ts';
 import { builtinTools } from '../../tools/builtin-tools.ts';
 import { ToolRegistry } from '../../tools/registry.ts';
 import type { JsonObject, JsonValue } from '../../util/json.ts';
+import type { QueueSet } from '../../util/work-queue.ts';
 import type { LlmProvider, PlannerClock } from '../provider-types.ts';
 import type { InvocationRepairer } from './offline-repairer.ts';
 import { runPlannerSession } from './planner-session.ts';
@@ -88,6 +89,8 @@ export interface HarnessOptions {
   signal?: AbortSignal;
   targets?: LlmProvider[];
   contextWindows?: Array<number | undefined>;
+  queues?: QueueSet;
+  queueFor?: (toolName: string) => string;
 }
 
 export interface HarnessRun {
@@ -128,6 +131,8 @@ export function startSession(options: HarnessOptions): { done: Promise<HarnessRu
     repairer: options.repairer,
     digestFor: (name) => registry.latest(name),
     nonce: 'c0ffee42',
+    ...(options.queues ? { queues: options.queues } : {}),
+    ...(options.queueFor ? { queueFor: options.queueFor } : {}),
   }).then((result) => ({ result, events, clock, executor, targets }));
   return { done, clock, events };
 }

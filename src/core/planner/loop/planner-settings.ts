@@ -21,6 +21,12 @@ export interface PlannerSettings {
   maxToolCallsPerTurn: number;
   /** Milliseconds after which a tool execution is aborted; also the `timeout_ms` filled in when the model leaves it out. */
   toolTimeout: number;
+  /** Milliseconds an LLM request may take in all, streaming included, counted from the request; then it fails as `timeout` and is retried. */
+  llmTimeout: number;
+  /** Milliseconds an LLM request may go without a stream event (keep-alive comments do not count), the wait for the answer's headers included. */
+  llmIdleTimeout: number;
+  /** Most bytes of one LLM answer's body read; a longer answer is dropped unread and retried (an endless stream is never kept whole). */
+  llmResponseMaxBytes: number;
   /** Largest tool response, in UTF-8 bytes, that reaches the model (the truncation notice included). */
   toolResponseMaxBytes: number;
   /** Model capacity in tokens when the target does not say; null: the per-provider default. */
@@ -39,6 +45,9 @@ export const DEFAULT_PLANNER_SETTINGS: Readonly<PlannerSettings> = Object.freeze
   maxRetries: 3,
   maxToolCallsPerTurn: 10,
   toolTimeout: 60_000,
+  llmTimeout: 600_000,
+  llmIdleTimeout: 120_000,
+  llmResponseMaxBytes: 8 * 1024 * 1024,
   toolResponseMaxBytes: 16_384,
   contextWindow: null,
   contextWindowBufferTokens: 1_024,
@@ -95,6 +104,8 @@ export interface PlannerConfig {
   providers: ConfiguredTarget[];
   /** Keys by provider kind, merged across layers. Secrets: never print them. */
   apiKeys: Partial<Record<ProviderKind, string>>;
+  /** `queues.<name>.concurrent` (agent-contract.md §1), merged across layers by name. */
+  queues: Record<string, { concurrent: number }>;
 }
 
 export type PlannerConfigErrorCode = 'MISSING_VARIABLE' | 'INVALID_SETTING' | 'UNKNOWN_SETTING' | 'INVALID_LAYER' | 'UNTRUSTED_SETTING';
@@ -122,6 +133,9 @@ const SETTING_CHECKS: Record<keyof PlannerSettings, SettingCheck> = {
   maxRetries: positiveInteger,
   maxToolCallsPerTurn: positiveInteger,
   toolTimeout: positiveInteger,
+  llmTimeout: positiveInteger,
+  llmIdleTimeout: positiveInteger,
+  llmResponseMaxBytes: positiveInteger,
   toolResponseMaxBytes: (value) =>
     Number.isInteger(value) && (value as number) >= MIN_TOOL_RESPONSE_MAX_BYTES ? null : `must be an integer >= ${MIN_TOOL_RESPONSE_MAX_BYTES}`,
   contextWindow: (value) => (value === null ? null : positiveInteger(value)),
@@ -140,9 +154,9 @@ export function checkPlannerSettings(values: unknown, layer: string): { ok: true
   if (!isJsonObject(values)) return { ok: false, error: { code: 'INVALID_LAYER', layer, field: '', message: `Layer '${layer}' must be a JSON object` } };
   const settings: Partial<Record<keyof PlannerSettings, unknown>> = {};
   for (const [key, value] of Object.entries(values)) {
-    if (key === 'providers' || key === 'apiKeys') continue;
+    if (key === 'providers' || key === 'apiKeys' || key === 'queues') continue;
     if (!Object.hasOwn(SETTING_CHECKS, key)) {
-      const known = [...Object.keys(SETTING_CHECKS), 'providers', 'apiKeys'].join(', ');
+      const known = [...Object.keys(SETTING_CHECKS), 'providers', 'apiKeys', 'queues'].join(', ');
       return { ok: false, error: { code: 'UNKNOWN_SETTING', layer, field: key, message: `Layer '${layer}': unknown setting '${key}'; known: ${known}` } };
     }
     const problem = SETTING_CHECKS[key as keyof PlannerSettings](value);
@@ -309,7 +323,7 @@ export function resolvePlannerConfig(
   layers: ReadonlyArray<PlannerConfigLayer>,
   env: Readonly<Record<string, string | undefined>> = {},
 ): { ok: true; value: PlannerConfig } | { ok: false; error: PlannerConfigError } {
-  const config: PlannerConfig = { settings: { ...DEFAULT_PLANNER_SETTINGS }, providers: [], apiKeys: {} };
+  const config: PlannerConfig = { settings: { ...DEFAULT_PLANNER_SETTINGS }, providers: [], apiKeys: {}, queues: {} };
   for (const layer of layers) {
     if (layer.trusted === false) {
       const problem = checkUntrustedLayer(layer.values, layer.name);
@@ -331,8 +345,26 @@ export function resolvePlannerConfig(
       if (!keys.ok) return keys;
       Object.assign(config.apiKeys, keys.value);
     }
+    if (values.queues !== undefined) {
+      const queues = checkQueues(values.queues, layer.name);
+      if (!queues.ok) return queues;
+      Object.assign(config.queues, queues.value);
+    }
   }
   return { ok: true, value: config };
+}
+
+/** `queues`: an object of queue name → `{ concurrent }`, each bound an integer >= 1. */
+function checkQueues(value: unknown, layer: string): { ok: true; value: Record<string, { concurrent: number }> } | { ok: false; error: PlannerConfigError } {
+  const fail = (field: string, message: string) => ({ ok: false as const, error: { code: 'INVALID_SETTING' as const, layer, field, message: `Layer '${layer}': ${field} ${message}` } });
+  if (!isJsonObject(value)) return fail('queues', 'must be an object of queue name → { "concurrent": N }');
+  const queues: Record<string, { concurrent: number }> = {};
+  for (const [name, entry] of Object.entries(value)) {
+    if (!isJsonObject(entry) || Object.keys(entry).some((key) => key !== 'concurrent')) return fail(`queues.${name}`, 'must be { "concurrent": N }');
+    if (positiveInteger(entry.concurrent) !== null) return fail(`queues.${name}.concurrent`, 'must be an integer >= 1');
+    queues[name] = { concurrent: entry.concurrent as number };
+  }
+  return { ok: true, value: queues };
 }
 
 /** The settings with `overrides` on top of the defaults (throws nothing; unchecked values are the caller's). */

@@ -1,3 +1,4 @@
+import type { QueueSet } from '../../util/work-queue.ts';
 import type { ToolManifest } from '../../contract/types.ts';
 import type { CaptureInfo } from '../../data/capture.ts';
 import type { Executor } from '../../executor/executor.ts';
@@ -34,6 +35,13 @@ export interface PlannerSessionOptions {
   digestFor?: (toolName: string) => DigestingTool | undefined;
   /** The executor's minimum `timeout_ms` (default: the runtime's 1000 ms). */
   minTimeoutMs?: number;
+  /**
+   * The queues tool executions wait in (built from `queues.<name>.concurrent`, bindings checked at
+   * start-up); default: one `default` queue running one execution at a time.
+   */
+  queues?: QueueSet;
+  /** The queue a tool is bound to; the default queue when absent. */
+  queueFor?: (toolName: string) => string;
 }
 
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -3,7 +3,6 @@ import type { ToolResult } from '../../contract/types.ts';
 import { createScriptedProvider } from './scripted-provider.ts';
 import { SessionAccounting } from './accounting.ts';
 import { CONTEXT_BUDGET_STUB, limitFor, tightestLimit, toolPreflight, turnPreflight } from './context-guard.ts';
-import { withDeadline } from './deadline.ts';
 import { FakeClock, harnessExecutor } from './loop-test-support.ts';
 import { MAX_BACKOFF_MS, RetryPolicy } from './retry-policy.ts';
 import { SessionCore } from './session-core.ts';
@@ -40,40 +39,6 @@ describe('RetryPolicy', () => {
     expect(RetryPolicy.isFatal({ kind: 'auth', message: 'x' })).toBe(true);
     expect(RetryPolicy.isFatal({ kind: 'quota', message: 'x' })).toBe(true);
     expect(RetryPolicy.isFatal({ kind: 'timeout', message: 'x' })).toBe(false);
-  });
-});
-
-describe('withDeadline', () => {
-  const clock = () => new FakeClock(() => true);
-
-  it('returns the work’s value when it finishes first', async () => {
-    expect(await withDeadline(async () => 42, { clock: clock(), ms: 10 })).toEqual({ kind: 'done', value: 42 });
-  });
-
-  it('times out, aborting the work, only after the start signal plus the deadline', async () => {
-    const fake = clock();
-    let aborted = false;
-    let start = () => {};
-    const started = new Promise<void>((resolve) => (start = resolve));
-    const pending = withDeadline((signal) => new Promise<never>(() => signal.addEventListener('abort', () => (aborted = true))), { clock: fake, ms: 100, started });
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    fake.advance(1000);
-    expect(aborted).toBe(false);
-    start();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    fake.advance(100);
-    expect(await pending).toEqual({ kind: 'timeout' });
-    expect(aborted).toBe(true);
-  });
-
-  it('ends as cancelled when the caller aborts, and never starts when already aborted', async () => {
-    const controller = new AbortController();
-    const pending = withDeadline(() => new Promise<never>(() => {}), { clock: clock(), ms: 100, signal: controller.signal });
-    controller.abort();
-    expect(await pending).toEqual({ kind: 'cancelled' });
-    let ran = false;
-    expect(await withDeadline(async () => (ran = true), { clock: clock(), ms: 1, signal: controller.signal })).toEqual({ kind: 'cancelled' });
-    expect(ran).toBe(false);
   });
 });
 

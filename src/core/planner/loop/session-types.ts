@@ -67,6 +67,12 @@ export interface ToolAccountingEntry {
   /** Context guard drops: the estimate of the dropped output and of the stub that replaced it. */
   originalTokens?: number;
   replacementTokens?: number;
+  /** The queue the execution waited in (agent-contract.md §1 "MCP Tool Queues"). */
+  queue?: string;
+  /** Executions already waiting in that queue when this one arrived. */
+  queueDepth?: number;
+  /** How long it waited for a slot, ms. */
+  queueWaitMs?: number;
 }
 
 export type AccountingEntry = LlmAccountingEntry | ToolAccountingEntry;

@@ -1,5 +1,7 @@
 import { jsonrepair } from 'jsonrepair';
 import { isJsonObject, safeParseJson, type JsonObject } from '../../util/json.ts';
+import { checkJsonLimits } from '../../util/json-limits.ts';
+import { LIMITS } from '../../util/limits.ts';
 
 /** How a tool call's argument text became an object, or why it could not. */
 export type ParsedToolArguments =
@@ -14,6 +16,16 @@ export type ParsedToolArguments =
  * JSON object is unrepairable: the call is dropped and the model told to send it again.
  */
 export function parseToolArguments(raw: string): ParsedToolArguments {
+  const parsed = parseArguments(raw);
+  if (!parsed.ok) return parsed;
+  // The depth limit holds from here on: the dedup key, accounting and the conversation all walk
+  // the arguments, and a model can send them nested 100,000 deep (issue 24, D2).
+  const limits = checkJsonLimits(parsed.value, { maxDepth: LIMITS.maxJsonDepth, maxNodes: LIMITS.maxJsonNodes, maxObjectKeys: LIMITS.maxObjectKeys });
+  if (!limits.ok) return { ok: false, message: `The arguments go past a limit (their value ${limits.violation.message})` };
+  return parsed;
+}
+
+function parseArguments(raw: string): ParsedToolArguments {
   if (raw.trim() === '') return { ok: true, value: {}, repaired: false };
   const first = safeParseJson(raw);
   if (first.ok) {

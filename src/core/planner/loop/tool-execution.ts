@@ -2,9 +2,10 @@ import type { ToolError } from '../../contract/tool-error.ts';
 import type { ToolResult } from '../../contract/types.ts';
 import type { ExecutionRecord } from '../../executor/executor.ts';
 import { DEFAULT_EXECUTOR_SETTINGS } from '../../executor/validate-invocation.ts';
+import { runWithDeadline } from '../../util/deadline.ts';
+import { QueueSet, type QueueAdmission } from '../../util/work-queue.ts';
 import type { JsonObject } from '../../util/json.ts';
 import { CONTEXT_BUDGET_STUB, toolPreflight } from './context-guard.ts';
-import { withDeadline } from './deadline.ts';
 import type { PlannedCall } from './final-report-step.ts';
 import type { RepairChange } from './offline-repairer.ts';
 import type { SessionCore } from './session-core.ts';
@@ -45,7 +46,14 @@ export class ToolExecution {
   private readonly passed = new Map<string, { requestId: string; turn: number; result: ToolResult }>();
   private outstanding: OutstandingFailure[] = [];
 
-  constructor(private readonly core: SessionCore) {}
+  private readonly queues: QueueSet;
+
+  constructor(private readonly core: SessionCore) {
+    const built = core.options.queues ?? QueueSet.create({}, [], { defaultConcurrent: 1, now: () => core.options.clock.now() });
+    if (built instanceof QueueSet) this.queues = built;
+    else if (built.ok) this.queues = built.queues;
+    else throw new Error(built.message);
+  }
 
   commitToolOutput(call: PlannedCall, content: string): void {
     if (call.viaXml) return;
@@ -179,16 +187,14 @@ export class ToolExecution {
 
   /**
    * Validates and executes through the executor. `toolTimeout` is the planner's own deadline,
-   * counted from the moment the tool starts (a cold worker's start-up is outside it), whatever
-   * `timeout_ms` the invocation carries.
+   * counted from the request (a wait for a free slot or a cold worker's start-up is inside it),
+   * whatever `timeout_ms` the invocation carries.
    */
   private async executeAndRecord(call: PlannedCall, invocation: JsonObject): Promise<ExecutionRecord> {
     const { core } = this;
     const { clock, executor, signal } = core.options;
     const started = clock.now();
     const timeoutMs = core.settings.toolTimeout;
-    let markStarted = () => {};
-    const toolStarted = new Promise<void>((resolve) => (markStarted = resolve));
     const stopped = (summary: string, error: ToolError): ExecutionRecord => ({
       requestId: invocation.request_id as string,
       toolName: call.name,
@@ -197,13 +203,23 @@ export class ToolExecution {
       durationMs: clock.now() - started,
       result: failureResult(summary, [error]),
     });
-    const outcome = await withDeadline(
-      (runSignal) =>
-        executor.execute(invocation, { signal: runSignal, onStarted: () => markStarted() }).catch((error: unknown) =>
-          stopped(`${call.name} failed while running.`, { code: 'EXECUTION_ERROR', field: '', message: error instanceof Error ? error.message : String(error) }),
-        ),
-      { clock, ms: timeoutMs, signal, started: toolStarted },
+    // The deadline counts from the request: the wait for a queue slot is inside it.
+    const queue = this.queues.get(core.options.queueFor?.(call.name));
+    const waited: { admission: QueueAdmission | null } = { admission: null };
+    const outcome = await runWithDeadline(
+      async (runSignal) => {
+        const ran = await queue.run(async (admitted) => {
+          waited.admission = admitted;
+          return executor.execute(invocation, { signal: runSignal, requestedAt: started }).catch((error: unknown) =>
+            stopped(`${call.name} failed while running.`, { code: 'EXECUTION_ERROR', field: '', message: error instanceof Error ? error.message : String(error) }),
+          );
+        }, runSignal);
+        // Aborted while waiting: the deadline's outcome (timeout or cancelled) is what counts.
+        return ran?.value ?? stopped(`${call.name} was stopped while waiting in queue ${queue.name}.`, { code: 'EXECUTION_ERROR', field: '', message: 'stopped before a slot was free' });
+      },
+      { clock, totalMs: timeoutMs, signal, startedAt: started },
     );
+    const queued = waited.admission;
     const record =
       outcome.kind === 'done'
         ? outcome.value
@@ -218,6 +234,7 @@ export class ToolExecution {
       ...(failed ? { error: errorList(record.result.errors) } : {}),
       requestId: invocation.request_id as string,
       latency: record.durationMs,
+      ...(queued ? { queue: queued.queue, queueDepth: queued.depth, queueWaitMs: queued.waitedMs } : {}),
     });
     return record;
   }

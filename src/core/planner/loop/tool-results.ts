@@ -28,16 +28,41 @@ export function modelContentOf(result: ToolResult, tool?: DigestingTool): string
   return result.status === 'error' ? `(tool failed: ${errorList(result.errors)})\n${shown}` : shown;
 }
 
-/** JSON with sorted keys: identical invocations compare equal whatever order the model wrote. */
+/**
+ * JSON with sorted keys: identical invocations compare equal whatever order the model wrote.
+ * Iterative, with an explicit stack: a model's arguments can nest thousands deep before anything
+ * has checked their depth (issue 24, D2), and recursion here overflowed the call stack.
+ */
 export function canonicalJson(value: JsonValue | undefined): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isJsonObject(value)) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`)
-      .join(',')}}`;
+  const out: string[] = [];
+  const stack: Array<{ value: JsonValue | undefined } | string> = [{ value }];
+  while (stack.length > 0) {
+    const task = stack.pop()!;
+    if (typeof task === 'string') {
+      out.push(task);
+      continue;
+    }
+    const current = task.value;
+    if (Array.isArray(current)) {
+      stack.push(']');
+      for (let index = current.length - 1; index >= 0; index -= 1) {
+        stack.push({ value: current[index] });
+        if (index > 0) stack.push(',');
+      }
+      out.push('[');
+    } else if (isJsonObject(current)) {
+      const keys = Object.keys(current).sort();
+      stack.push('}');
+      for (let index = keys.length - 1; index >= 0; index -= 1) {
+        stack.push({ value: current[keys[index]] });
+        stack.push(`${index > 0 ? ',' : ''}${JSON.stringify(keys[index])}:`);
+      }
+      out.push('{');
+    } else {
+      out.push(JSON.stringify(current ?? null));
+    }
   }
-  return JSON.stringify(value ?? null);
+  return out.join('');
 }
 
 /** What makes two invocations the same work (request ids and timeouts aside): the dedup key. */

@@ -77,6 +77,9 @@ export async function requestTurn(core: SessionCore, retry: RetryPolicy, textCal
       tools: plan.tools,
       maxOutputTokens: settings.maxOutputTokens,
       signal: options.signal,
+      timeoutMs: settings.llmTimeout,
+      idleTimeoutMs: settings.llmIdleTimeout,
+      maxResponseBytes: settings.llmResponseMaxBytes,
       ...(options.onDelta ? { onDelta: options.onDelta } : {}),
     });
     const latency = core.now() - started;

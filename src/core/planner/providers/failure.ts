@@ -1,3 +1,4 @@
+import { DeadlineError } from '../../util/deadline.ts';
 import { isJsonObject, safeParseJson, type JsonValue } from '../../util/json.ts';
 import type { ProviderFailure } from '../provider-types.ts';
 import { displayEndpoint, isLoopbackUrl, localCorsHint, type HttpProviderKind } from './endpoints.ts';
@@ -16,6 +17,7 @@ export interface FailureContext {
   pageOrigin?: string;
   nowMs: number;
   timeoutMs?: number;
+  idleTimeoutMs?: number;
 }
 
 /** The parts of a provider's error body the classifier reads (OpenAI, Anthropic, Ollama, llama.cpp, OpenRouter shapes). */
@@ -152,9 +154,13 @@ function isTimeoutReason(reason: unknown): boolean {
 
 /** A failure caused by one of the request's signals, or undefined when neither has aborted. */
 export function abortFailure(ctx: FailureContext, signals: AbortSignals): ProviderFailure | undefined {
-  if (signals.timeout?.aborted || (signals.caller?.aborted && isTimeoutReason(signals.caller.reason))) {
-    const limit = ctx.timeoutMs === undefined ? '' : ` within ${ctx.timeoutMs} ms`;
-    return { kind: 'timeout', message: `${ctx.label} did not finish answering${limit}. The planner retries; if it keeps happening, raise the LLM timeout or choose a faster model.` };
+  const fired = signals.timeout?.aborted ? signals.timeout.reason : undefined;
+  if (fired instanceof DeadlineError && fired.reason === 'idle') {
+    return { kind: 'timeout', message: `${ctx.label} sent nothing for ${ctx.idleTimeoutMs ?? fired.limitMs} ms (llmIdleTimeout). The planner retries; if it keeps happening, raise llmIdleTimeout or choose a faster model.` };
+  }
+  if ((signals.timeout?.aborted && !(fired instanceof DeadlineError && fired.reason === 'cancelled')) || (signals.caller?.aborted && isTimeoutReason(signals.caller.reason))) {
+    const limit = ctx.timeoutMs === undefined ? '' : ` within ${ctx.timeoutMs} ms (llmTimeout)`;
+    return { kind: 'timeout', message: `${ctx.label} did not finish answering${limit}. The planner retries; if it keeps happening, raise llmTimeout or choose a faster model.` };
   }
   if (signals.caller?.aborted) return { kind: 'cancelled', message: `The request to ${ctx.label} was cancelled.` };
   return undefined;

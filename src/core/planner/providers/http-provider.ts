@@ -1,3 +1,4 @@
+import { signalClock, startDeadline, type Clock } from '../../util/deadline.ts';
 import { safeParseJson, type JsonObject } from '../../util/json.ts';
 import {
   PROVIDER_INTERFACE_VERSION,
@@ -13,7 +14,7 @@ import { ANTHROPIC_VERSION, createAnthropicStream, parseAnthropicMessage, toAnth
 import { displayEndpoint, resolveEndpoint, type HttpProviderKind } from './endpoints.ts';
 import { abortFailure, classifyFetchError, classifyHttpFailure, classifyProviderError, invalidResponse, readErrorInfo, scrubSecrets, type FailureContext } from './failure.ts';
 import { createOpenAIStream, parseOpenAICompletion, toOpenAIChatBody, type WireRequest } from './openai-wire.ts';
-import { readSse } from './sse.ts';
+import { readBodyText, readSse, ResponseTooLargeError, type SseLimits } from './sse.ts';
 import type { StreamAccumulator, WireResult, WireSession } from './wire-types.ts';
 
 export interface HttpProviderDeps {
@@ -26,6 +27,8 @@ export interface HttpProviderDeps {
   pageOrigin?: string;
   /** Milliseconds since the epoch, to turn a `Retry-After` date into a wait. Defaults to `Date.now`. */
   now?: () => number;
+  /** Time for the request's deadlines (total and idle). Defaults to a wall clock on `AbortSignal.timeout`. */
+  clock?: Clock;
 }
 
 /** How a target is named in messages and accounting. */
@@ -93,47 +96,63 @@ export function createHttpProvider(target: ProviderTarget, deps: HttpProviderDep
     if (target.provider !== 'openai-compatible' && !target.apiKey?.trim()) {
       return scrub({ kind: 'auth', message: `No API key is set for ${label}: enter ${target.provider === 'openai' ? 'an OpenAI' : 'an Anthropic'} API key for this target.` });
     }
-    const timeout = request.timeoutMs === undefined ? undefined : AbortSignal.timeout(Math.max(0, request.timeoutMs));
-    const signals = { caller: request.signal, timeout };
-    const alreadyAborted = abortFailure(ctx, signals);
-    if (alreadyAborted) return scrub(alreadyAborted);
-    const active = [request.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
-    const signal = active.length > 1 ? AbortSignal.any(active) : active[0];
-
-    let response: Response;
+    // One deadline for the whole request: total time from this call, idle time between events, the caller's cancel.
+    const clock = deps.clock ?? signalClock;
+    const deadline = startDeadline({
+      clock,
+      ...(request.timeoutMs === undefined ? {} : { totalMs: Math.max(0, request.timeoutMs) }),
+      ...(request.idleTimeoutMs === undefined ? {} : { idleMs: Math.max(0, request.idleTimeoutMs) }),
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+    ctx.idleTimeoutMs = request.idleTimeoutMs;
+    const signals = { caller: request.signal, timeout: deadline.signal };
     try {
-      response = await deps.fetch(endpoint.url.href, {
-        method: 'POST',
-        headers: wireHeaders(target),
-        body: JSON.stringify(wireBody(target, request)),
-        ...(signal ? { signal } : {}),
-      });
-    } catch (error) {
-      return scrub(classifyFetchError(ctx, error, signals));
-    }
+      const alreadyAborted = abortFailure(ctx, signals);
+      if (alreadyAborted) return scrub(alreadyAborted);
+      const signal = deadline.signal;
 
-    if (!response.ok) {
-      const text = await response.text().catch(() => '');
-      return scrub(abortFailure(ctx, signals) ?? classifyHttpFailure(ctx, response.status, response.headers, text));
-    }
-
-    const session: WireSession = { newCallId, ...(request.onDelta ? { onDelta: guardDelta(request.onDelta) } : {}) };
-    let result: WireResult;
-    try {
-      result = await readAnswer(target.provider, response, session);
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      return scrub(abortFailure(ctx, signals) ?? { kind: 'network', message: `The connection to ${label} broke off while the answer was arriving (${detail}). The planner retries.` });
-    }
-    switch (result.type) {
-      case 'response':
-        return { ok: true, response: result.response };
-      case 'error': {
-        const info = readErrorInfo(result.payload) ?? { message: 'the server reported an error without details' };
-        return scrub({ ...classifyProviderError(ctx, info, undefined, response.headers), httpStatus: response.status });
+      let response: Response;
+      try {
+        response = await deps.fetch(endpoint.url.href, {
+          method: 'POST',
+          headers: wireHeaders(target),
+          body: JSON.stringify(wireBody(target, request)),
+          signal,
+        });
+      } catch (error) {
+        return scrub(classifyFetchError(ctx, error, signals));
       }
-      case 'malformed':
-        return scrub(invalidResponse(ctx, result.detail, response.status));
+      deadline.touch();
+      const limits: SseLimits = { onActivity: () => deadline.touch(), ...(request.maxResponseBytes === undefined ? {} : { maxBytes: request.maxResponseBytes }) };
+
+      if (!response.ok) {
+        const text = await readBodyText(response.body, { ...limits, maxBytes: Math.min(limits.maxBytes ?? ERROR_BODY_MAX_BYTES, ERROR_BODY_MAX_BYTES) }).catch(() => '');
+        return scrub(abortFailure(ctx, signals) ?? classifyHttpFailure(ctx, response.status, response.headers, text));
+      }
+
+      const session: WireSession = { newCallId, ...(request.onDelta ? { onDelta: guardDelta(request.onDelta) } : {}) };
+      let result: WireResult;
+      try {
+        result = await readAnswer(target.provider, response, session, limits);
+      } catch (error) {
+        if (error instanceof ResponseTooLargeError) {
+          return scrub(invalidResponse(ctx, `the answer went past the ${error.limitBytes}-byte limit (llmResponseMaxBytes) and was dropped unread`, response.status));
+        }
+        const detail = error instanceof Error ? error.message : String(error);
+        return scrub(abortFailure(ctx, signals) ?? { kind: 'network', message: `The connection to ${label} broke off while the answer was arriving (${detail}). The planner retries.` });
+      }
+      switch (result.type) {
+        case 'response':
+          return { ok: true, response: result.response };
+        case 'error': {
+          const info = readErrorInfo(result.payload) ?? { message: 'the server reported an error without details' };
+          return scrub({ ...classifyProviderError(ctx, info, undefined, response.headers), httpStatus: response.status });
+        }
+        case 'malformed':
+          return scrub(invalidResponse(ctx, result.detail, response.status));
+      }
+    } finally {
+      deadline.dispose();
     }
   }
 
@@ -163,13 +182,16 @@ function guardDelta(onDelta: (delta: StreamDelta) => void): (delta: StreamDelta)
   };
 }
 
-async function readAnswer(provider: HttpProviderKind, response: Response, session: WireSession): Promise<WireResult> {
+/** An error body is read only for its message: a few KiB say everything. */
+const ERROR_BODY_MAX_BYTES = 64 * 1024;
+
+async function readAnswer(provider: HttpProviderKind, response: Response, session: WireSession, limits: SseLimits): Promise<WireResult> {
   const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
   if (contentType.includes('text/event-stream')) {
     if (!response.body) return { type: 'malformed', detail: 'the event stream has no body' };
-    return readStream(provider === 'anthropic' ? createAnthropicStream(session) : createOpenAIStream(session), response.body);
+    return readStream(provider === 'anthropic' ? createAnthropicStream(session) : createOpenAIStream(session), response.body, limits);
   }
-  const text = await response.text();
+  const text = await readBodyText(response.body, limits);
   const parsed = safeParseJson(text);
   if (!parsed.ok) {
     const kind = contentType.split(';')[0].trim() || 'no content type';
@@ -178,7 +200,7 @@ async function readAnswer(provider: HttpProviderKind, response: Response, sessio
   return provider === 'anthropic' ? parseAnthropicMessage(parsed.value, session) : parseOpenAICompletion(parsed.value, session);
 }
 
-async function readStream(accumulator: StreamAccumulator, body: ReadableStream<Uint8Array>): Promise<WireResult> {
+async function readStream(accumulator: StreamAccumulator, body: ReadableStream<Uint8Array>, limits: SseLimits): Promise<WireResult> {
   let early: WireResult | undefined;
   await readSse(body, {
     onEvent(event) {
@@ -192,6 +214,6 @@ async function readStream(accumulator: StreamAccumulator, body: ReadableStream<U
       early = parsed.ok && readErrorInfo(parsed.value) ? { type: 'error', payload: parsed.value } : { type: 'malformed', detail: `a line outside the event-stream format: ${line.slice(0, 120)}` };
       return 'stop';
     },
-  });
+  }, limits);
   return early ?? accumulator.end();
 }

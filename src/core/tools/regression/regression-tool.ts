@@ -4,6 +4,7 @@ import { toolError } from '../../contract/tool-error.ts';
 import { columnSchemaOf, numericColumn, stringColumn, type ColumnSchema } from '../../data/columns.ts';
 import type { SelectedBatch } from '../../data/selection-types.ts';
 import type { JsonObject, JsonValue } from '../../util/json.ts';
+import { textForMessage } from '../../util/message-value.ts';
 import { assertNever, err, ok, type Result } from '../../util/result.ts';
 import type { ArtifactContent, CaptureDescription, ToolImplementation, ToolOutcome, ToolRunContext } from '../tool.ts';
 import { oneWayAnova, type AnovaBatch } from './anova.ts';
@@ -177,7 +178,7 @@ function columnErrors(parsed: RegressionArguments, captures: ReadonlyArray<{ id:
         toolError(
           'INVALID_VALUE',
           reference.field,
-          `column ${reference.name} is not in ${where}; numeric columns of ${missingIn[0]}: ${numericNames(missingIn[0])}`,
+          `column ${textForMessage(reference.name)} is not in ${where}; numeric columns of ${missingIn[0]}: ${numericNames(missingIn[0])}`,
         ),
       );
     } else if (wrongKind) {

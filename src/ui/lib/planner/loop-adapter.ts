@@ -29,7 +29,7 @@ export interface PlannerLoopInput {
 
 function providerFor(target: ProviderTarget, environment: PlannerEnvironment): LlmProvider {
   if (target.provider === 'scripted') return createScriptedProvider(target);
-  return createHttpProvider(target, { fetch: environment.fetch, pageOrigin: environment.pageOrigin, now: environment.clock.now });
+  return createHttpProvider(target, { fetch: environment.fetch, pageOrigin: environment.pageOrigin, now: environment.clock.now, clock: environment.clock });
 }
 
 /** The one place that calls the core's planner session. */

@@ -1,4 +1,4 @@
-import { builtinTools, type CaptureInfo, type DigestingTool, type Executor, type FetchFunction, type PlannerClock, type ToolManifest } from '../../../core/index.ts';
+import { builtinTools, type CaptureInfo, type DigestingTool, type Executor, type FetchFunction, type PlannerClock, type ToolManifest, timerClock } from '../../../core/index.ts';
 import { getRuntime } from '../runtime/sextant-runtime.ts';
 
 /**
@@ -30,20 +30,7 @@ export function builtinDigestFor(toolName: string): DigestingTool | undefined {
 export const browserFetch: FetchFunction = (url, init) => fetch(url, init);
 
 /** Wall-clock time and a sleep that ends early, without throwing, when the signal aborts. */
-export const browserClock: PlannerClock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve) => {
-      if (signal?.aborted) return resolve();
-      const done = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, ms));
-      signal?.addEventListener('abort', done, { once: true });
-    }),
-};
+export const browserClock: PlannerClock = timerClock({ setTimeout, clearTimeout });
 
 /** The environment of the app's runtime, once its captures and saved manifests are loaded. */
 export async function plannerEnvironment(): Promise<PlannerEnvironment> {

@@ -1,5 +1,5 @@
 import { proxy, wrap, type Remote } from 'comlink';
-import type { CaptureInfo, RunOptions, RunRequest, RunnerResponse, ToolResult, ToolRunner } from '../../../core/index.ts';
+import { startDeadline, timerClock, WorkQueue, type CaptureInfo, type Clock, type QueueSnapshot, type RunOptions, type RunRequest, type RunnerResponse, type ToolResult, type ToolRunner } from '../../../core/index.ts';
 import type { ToolsWorkerApi } from '../../../../workers/tools-api.ts';
 
 interface Slot {
@@ -14,17 +14,21 @@ export interface WorkerPoolOptions {
   testTools: boolean;
   /** Makes one tools worker; injected so tests and the app share the pool logic. */
   createWorker: () => Worker;
+  /** Time for run deadlines; real timers by default. */
+  clock?: Clock;
 }
 
 /**
- * A pool of tools workers that runs validated requests. A run that overruns its timeout or is
- * cancelled has its worker terminated (the only way to stop computation in a worker) and a new
- * worker takes the slot.
+ * A pool of tools workers that runs validated requests. Runs wait for a worker in the core's
+ * `WorkQueue` (bounded by the pool size); a run's timeout counts from its request, the wait and
+ * a cold worker's start-up included. A run that overruns it or is cancelled has its worker
+ * terminated (the only way to stop computation in a worker) and a new worker takes the slot.
  */
 export class WorkerPool implements ToolRunner {
   readonly reportsStart = true;
   private slots: Slot[] = [];
-  private waiting: Array<() => void> = [];
+  private readonly queue: WorkQueue;
+  private readonly clock: Clock;
   /**
    * Captures added in this session or restored from the workspace, as Blobs of Arrow IPC bytes:
    * every worker gets them. A Blob crosses to a worker by reference and the worker reads it, so the
@@ -35,11 +39,18 @@ export class WorkerPool implements ToolRunner {
 
   constructor(options: WorkerPoolOptions) {
     this.options = { ...options, size: Math.max(1, Math.floor(options.size)) };
+    this.clock = options.clock ?? timerClock({ setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle) });
+    this.queue = new WorkQueue('workers', this.options.size, () => this.clock.now());
     for (let index = 0; index < this.options.size; index++) this.slots.push(this.spawn());
   }
 
   get size(): number {
     return this.options.size;
+  }
+
+  /** Runs and queries in progress and waiting for a worker. */
+  queueSnapshot(): QueueSnapshot {
+    return this.queue.snapshot();
   }
 
   /** Descriptions of the captures every worker holds. */
@@ -66,10 +77,10 @@ export class WorkerPool implements ToolRunner {
     const slot = await this.acquire();
     if (!slot) throw new Error('No worker is available');
     try {
-      await slot.ready;
-      return await ask(slot.api);
+      await slot.slot.ready;
+      return await ask(slot.slot.api);
     } finally {
-      this.release(slot);
+      this.release(slot.slot, slot.done);
     }
   }
 
@@ -80,23 +91,34 @@ export class WorkerPool implements ToolRunner {
   }
 
   async run(request: RunRequest, options: RunOptions = {}): Promise<RunnerResponse> {
-    const slot = await this.acquire(options.signal);
-    if (!slot) return { kind: 'cancelled' };
+    const deadline = startDeadline({
+      clock: this.clock,
+      totalMs: request.timeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.requestedAt === undefined ? {} : { startedAt: options.requestedAt }),
+    });
+    const ended = (): RunnerResponse => ({ kind: deadline.reason() === 'cancelled' ? 'cancelled' : 'timeout' });
+    const acquired = await this.acquire(deadline.signal);
+    if (!acquired) {
+      deadline.dispose();
+      return ended();
+    }
+    const { slot, done } = acquired;
     const onProgress = options.onProgress ?? (() => {});
     return new Promise<RunnerResponse>((resolve) => {
       let settled = false;
       const finish = (response: RunnerResponse, stopWorker: boolean) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
+        deadline.signal.removeEventListener('abort', onDeadline);
+        deadline.dispose();
         if (stopWorker) this.replace(slot);
-        else this.release(slot);
+        this.release(slot, done);
         resolve(response);
       };
-      const onAbort = () => finish({ kind: 'cancelled' }, true);
-      const timer = setTimeout(() => finish({ kind: 'timeout' }, true), request.timeoutMs);
-      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const onDeadline = () => finish(ended(), true);
+      if (deadline.signal.aborted) return onDeadline();
+      deadline.signal.addEventListener('abort', onDeadline, { once: true });
       slot.ready
         // comlink's Remote<> distributes the result union into a union of promises; it is one promise.
         .then(() => {
@@ -123,7 +145,7 @@ export class WorkerPool implements ToolRunner {
       if (this.slots.length <= this.options.size) break;
       this.retire(slot);
     }
-    this.wakeWaiting();
+    this.queue.concurrent = this.options.size;
   }
 
   dispose(): void {
@@ -139,26 +161,24 @@ export class WorkerPool implements ToolRunner {
     return slot;
   }
 
-  private acquire(signal?: AbortSignal): Promise<Slot | null> {
-    return new Promise((resolve) => {
-      const attempt = () => {
-        if (signal?.aborted) return resolve(null);
-        const free = this.slots.find((slot) => !slot.busy);
-        if (!free) {
-          this.waiting.push(attempt);
-          return;
-        }
-        free.busy = true;
-        resolve(free);
-      };
-      attempt();
-    });
+  /** Waits in the queue for a turn, then takes a free worker (the queue's bound is the pool size). */
+  private async acquire(signal?: AbortSignal): Promise<{ slot: Slot; done: () => void } | null> {
+    const turn = await this.queue.acquire(signal);
+    if (!turn) return null;
+    // While a shrink waits for busy workers, the queue's bound can briefly exceed the free slots: spawn one then.
+    let free = this.slots.find((slot) => !slot.busy);
+    if (!free) {
+      free = this.spawn();
+      this.slots.push(free);
+    }
+    free.busy = true;
+    return { slot: free, done: turn.release };
   }
 
-  private release(slot: Slot): void {
+  private release(slot: Slot, done: () => void): void {
     slot.busy = false;
-    if (this.slots.length > this.options.size) this.retire(slot);
-    this.wakeWaiting();
+    if (this.slots.length > this.options.size && this.slots.includes(slot)) this.retire(slot);
+    done();
   }
 
   /** Terminates a slot's worker and puts a fresh one in its place. */
@@ -166,17 +186,10 @@ export class WorkerPool implements ToolRunner {
     slot.worker.terminate();
     const index = this.slots.indexOf(slot);
     if (index >= 0) this.slots[index] = this.spawn();
-    this.wakeWaiting();
   }
 
   private retire(slot: Slot): void {
     slot.worker.terminate();
     this.slots = this.slots.filter((candidate) => candidate !== slot);
-  }
-
-  private wakeWaiting(): void {
-    const waiting = this.waiting;
-    this.waiting = [];
-    for (const attempt of waiting) attempt();
   }
 }

@@ -1,6 +1,7 @@
 import type { ToolError, ToolWarning } from '../../../contract/tool-error.ts';
 import { toolError } from '../../../contract/tool-error.ts';
 import type { JsonObject, JsonValue } from '../../../util/json.ts';
+import { textForMessage } from '../../../util/message-value.ts';
 import type { CaptureDescription, ToolImplementation, ToolOutcome, ToolRunContext } from '../../tool.ts';
 import type { BleAnalysis, BleAnalysisOptions, RpaRotationModelName } from '../shared/analysis-types.ts';
 import { parseIrk } from '../shared/ah.ts';
@@ -100,7 +101,7 @@ export function checkBleAnalyzerArguments(args: JsonObject, captures: ReadonlyAr
         toolError(
           'INVALID_VALUE',
           `arguments.address_columns.${key}`,
-          `column ${name} is not in ${missing.length === 1 ? `capture ${missing[0]}` : `captures ${missing.join(', ')}`}; string columns of ${captures[0].id}: ${strings.join(', ') || '(none)'}`,
+          `column ${textForMessage(name)} is not in ${missing.length === 1 ? `capture ${missing[0]}` : `captures ${missing.join(', ')}`}; string columns of ${captures[0].id}: ${strings.join(', ') || '(none)'}`,
         ),
       );
     }
