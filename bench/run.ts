@@ -4,16 +4,19 @@ import type { BenchRow } from './bench-row.ts';
 import { runBleAnalyzerBench } from './ble-analyzer-bench.ts';
 import { runBleImportBench } from './ble-import-bench.ts';
 import { runRegressionBench } from './regression-bench.ts';
+import { runUiBench } from './ui-bench.ts';
 
 /**
  * Every benchmark, run in order in this process. `npm run bench -- NAME…` runs only those
- * (`regression`, `import`, `ble-analyzer`); `--multi-receiver` adds the analyzer's 3 receivers ×
+ * (`regression`, `import`, `ble-analyzer`, `ui`); `--multi-receiver` adds the analyzer's 3 receivers ×
  * 1 h × 2,000 devices row (about 5M observations; minutes, so not part of routine runs).
  */
 const BENCHMARKS: ReadonlyArray<{ name: string; key: string; run: (flags: { multiReceiver: boolean }) => Promise<BenchRow[]> }> = [
   { name: 'regression', key: 'regression', run: runRegressionBench },
   { name: 'capture import', key: 'import', run: runBleImportBench },
   { name: 'BLE address analyzer', key: 'ble-analyzer', run: (flags) => runBleAnalyzerBench(flags) },
+  // The responsiveness goals, measured in Debian's Chromium on the built app (minutes; builds it first).
+  { name: 'UI responsiveness', key: 'ui', run: runUiBench },
 ];
 
 async function main(): Promise<void> {
