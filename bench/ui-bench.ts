@@ -36,6 +36,9 @@ function goalRow(name: string, figureMs: number, goalMs: number, load: LoadAtMea
 /** A fresh page that reaches only the loopback app (Sextant works offline; a stray request fails loudly). */
 async function openPage(browser: Browser, baseURL: string, deviceScaleFactor = 1): Promise<Page> {
   const context = await browser.newContext({ baseURL, deviceScaleFactor });
+  // tsx compiles this bench with esbuild's keepNames, which wraps the page functions' inner
+  // functions in a `__name` helper that exists only in Node; the page gets a stand-in.
+  await context.addInitScript({ content: 'globalThis.__name = (target) => target;' });
   await context.route('**/*', (route) => (new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort()));
   return context.newPage();
 }
