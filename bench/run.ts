@@ -5,10 +5,11 @@ import { runBleAnalyzerBench } from './ble-analyzer-bench.ts';
 import { runBleImportBench } from './ble-import-bench.ts';
 import { runCliStartupBench } from './cli-startup-bench.ts';
 import { runRegressionBench } from './regression-bench.ts';
+import { runUiBench } from './ui-bench.ts';
 
 /**
  * Every benchmark, run in order in this process. `npm run bench -- NAME…` runs only those
- * (`regression`, `import`, `ble-analyzer`, `cli`); `--multi-receiver` adds the analyzer's 3 receivers ×
+ * (`regression`, `import`, `ble-analyzer`, `cli`, `ui`); `--multi-receiver` adds the analyzer's 3 receivers ×
  * 1 h × 2,000 devices row (about 5M observations; minutes, so not part of routine runs).
  */
 const BENCHMARKS: ReadonlyArray<{ name: string; key: string; run: (flags: { multiReceiver: boolean }) => Promise<BenchRow[]> }> = [
@@ -16,6 +17,8 @@ const BENCHMARKS: ReadonlyArray<{ name: string; key: string; run: (flags: { mult
   { name: 'capture import', key: 'import', run: runBleImportBench },
   { name: 'BLE address analyzer', key: 'ble-analyzer', run: (flags) => runBleAnalyzerBench(flags) },
   { name: 'command-line start-up', key: 'cli', run: runCliStartupBench },
+  // The responsiveness goals, measured in Debian's Chromium on the built app (minutes; builds it first).
+  { name: 'UI responsiveness', key: 'ui', run: runUiBench },
 ];
 
 async function main(): Promise<void> {

@@ -48,7 +48,7 @@ describe('sextant plan', () => {
     expect(result.conversation.map((message: { role: string }) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant']);
     expect(result.conversation[3]).toMatchObject({ tool_call_id: 'c1' });
     expect(result.accounting.map((entry: { type: string }) => entry.type)).toEqual(['llm', 'tool', 'llm', 'tool']);
-  }, 30_000);
+  });
 
   it('plays the offline demo: the specification invalid plan is repaired and run', async () => {
     const box = await sandbox({ 'demo.json': plannerDemoScript({ bleAnalyzer: false }) });
@@ -65,7 +65,7 @@ describe('sextant plan', () => {
     expect(regression.result.structured_output.diagnostics.sample.length).toBeGreaterThan(0);
     expect(JSON.parse(regression.modelContent.split('\n').at(-1)).output.coefficients).toHaveLength(4);
     expect(regression.modelBytes).toBeLessThanOrEqual(4096);
-  }, 30_000);
+  });
 
   it('exits 1 on a session failure (an auth error) and 1 on exhausted turns', async () => {
     const box = await sandbox({ 'auth.json': [{ failure: { kind: 'auth' } }], 'loop.json': [echoTurn('a', '1'), echoTurn('b', '2'), echoTurn('c', '3')] });
@@ -77,7 +77,7 @@ describe('sextant plan', () => {
     expect(turns.code).toBe(1);
     expect(turns.result.finalReport.metadata.reason).toBe('max_turns_exhausted');
     expect(turns.result.conversation.filter((message: { role: string }) => message.role === 'assistant')).toHaveLength(2);
-  }, 30_000);
+  });
 
   it.each([
     ['no prompt', ['--provider', 'scripted:ok.json'], /--prompt TEXT is required/],

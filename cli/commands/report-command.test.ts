@@ -49,7 +49,7 @@ describe('sextant report and report verify', () => {
     const written = await run(['report', join(dir, 'run.json'), '--out', join(dir, 'case.html')]);
     expect(written.stderr).toBe('');
     expect(written.code).toBe(0);
-  }, 60_000);
+  });
 
   it('writes a self-contained HTML report and its JSON twin with file hashes, caveats and no key material', async () => {
     const html = await readFile(join(dir, 'case.html'), 'utf8');
@@ -73,7 +73,7 @@ describe('sextant report and report verify', () => {
     const withoutKey = await run(['report', 'verify', join(dir, 'case.json'), '--capture', `boston=${capture}`]);
     expect(withoutKey.stdout).toContain("NOT RUN  step 1 bluetooth_address_analyzer: not re-run: the report leaves out the key material of lab key");
     expect(withoutKey.code).toBe(3);
-  }, 60_000);
+  });
 
   it('verify fails with a clear message when one byte of a capture changes', async () => {
     const bytes = new Uint8Array(await readFile(capture));
@@ -84,7 +84,7 @@ describe('sextant report and report verify', () => {
     expect(verified.code).toBe(3);
     expect(verified.stdout).toMatch(/MISMATCH capture boston: SHA-256 differs — recorded [0-9a-f]{64}, file has [0-9a-f]{64}/);
     expect(verified.stdout).toContain('NOT VERIFIED');
-  }, 60_000);
+  });
 
   it('rejects a file that is not a run or a report with exit 4', async () => {
     await writeFile(join(dir, 'other.json'), JSON.stringify({ hello: 1 }));

@@ -85,9 +85,9 @@ describe('sextant mcp against server-everything over stdio', () => {
   });
 
   it('a deadline: TIMEOUT, and the request is cancelled', async () => {
-    const { code, stdout } = await run(['mcp', 'call', '--stdio', STDIO, 'trigger-long-running-operation', '{"duration":20,"steps":4}', '--timeout-ms', '4000']);
+    const { code, stdout } = await run(['mcp', 'call', '--stdio', STDIO, 'trigger-long-running-operation', '{"duration":600,"steps":4}', '--timeout-ms', '20000']);
     expect(code).toBe(1);
-    expect(JSON.parse(stdout).errors).toEqual([{ code: 'TIMEOUT', field: '', message: 'No result within 4000 ms; the request was cancelled (notifications/cancelled sent)' }]);
+    expect(JSON.parse(stdout).errors).toEqual([{ code: 'TIMEOUT', field: '', message: 'No result within 20000 ms; the request was cancelled (notifications/cancelled sent)' }]);
   });
 
   it('says what happened when the command is no MCP server', async () => {

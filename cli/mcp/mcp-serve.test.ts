@@ -119,7 +119,8 @@ function contractChecks(client: () => Client_) {
     );
     setTimeout(() => controller.abort('analyst cancelled'), 400);
     await expect(pending).rejects.toThrow();
-    expect(performance.now() - started).toBeLessThan(5000);
+    // Before the tool's 30 s busy-wait could have ended (issue 27: a few seconds is no bound on a busy machine).
+    expect(performance.now() - started).toBeLessThan(30_000);
     const next = await client().callTool({ name: 'test_echo', arguments: { capture_selection: { capture_id: 'cap_2026_03_14_a' }, arguments: { text: 'after' } } });
     expect((next.structuredContent as { text: string }).text).toBe('after');
   });
@@ -140,7 +141,7 @@ describe('sextant mcp serve over stdio', () => {
   contractChecks(() => client);
 
   it('says on stderr that the cancelled run\'s worker thread was terminated', async () => {
-    await expect.poll(() => stderr, { timeout: 5000 }).toMatch(/cancelled; its worker thread was terminated/);
+    await expect.poll(() => stderr, { timeout: 120_000 }).toMatch(/cancelled; its worker thread was terminated/);
   });
 });
 
@@ -166,7 +167,7 @@ describe('sextant mcp serve --http', () => {
   contractChecks(() => client);
 
   it('terminated the cancelled run\'s worker thread', async () => {
-    await expect.poll(() => ends, { timeout: 5000 }).toContain('cancelled');
+    await expect.poll(() => ends, { timeout: 120_000 }).toContain('cancelled');
   });
 
   it('refuses a request with a foreign Origin (DNS-rebinding protection)', async () => {

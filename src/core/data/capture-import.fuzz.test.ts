@@ -14,6 +14,11 @@ import { describe, expect, it } from 'vitest';
 import { address, llPacket, pcapFile } from './ble/__fixtures__/capture-builders.ts';
 import { bytesCaptureSource, readCaptureFile } from './capture-files.ts';
 import { importCaptureSource, type CaptureImportFailureCode } from './capture-import.ts';
+import { cpuMsSince, withCpuTimeAsync } from '../../test-support/cpu-time.ts';
+
+// A bound on CPU time at least 20× what this work takes here (see src/test-support/cpu-time.ts).
+const PER_FILE_CPU_MS = 5_000;
+const FAMILY_CPU_MS = 70_000;
 
 // Seeded so a failure replays; change it locally to explore further.
 const SEED = 20261124;
@@ -69,7 +74,7 @@ const CODES: ReadonlySet<CaptureImportFailureCode> = new Set<CaptureImportFailur
 const INTERNALS = /\n\s+at |Cannot read properties|is not a function|is not defined|Maximum call stack|undefined \(reading/;
 
 /** Imports `bytes` streamed in chunks of the given sizes; checks what every outcome must keep. */
-async function importChecked(bytes: Uint8Array, chunkSizes: number[] = [1 << 20], limitMs = 5_000) {
+async function importChecked(bytes: Uint8Array, chunkSizes: number[] = [1 << 20]) {
   const whole = bytesCaptureSource(bytes, 'fuzz.bin');
   const source = {
     ...whole,
@@ -82,9 +87,8 @@ async function importChecked(bytes: Uint8Array, chunkSizes: number[] = [1 << 20]
       }
     },
   };
-  const started = performance.now();
-  const result = await importCaptureSource(source, { id: 'fuzz' });
-  expect(performance.now() - started).toBeLessThan(limitMs);
+  const { value: result, cpuMs } = await withCpuTimeAsync(() => importCaptureSource(source, { id: 'fuzz' }));
+  expect(cpuMs).toBeLessThan(PER_FILE_CPU_MS);
   if (!result.ok) {
     expect(CODES.has(result.error.code), `uncoded failure ${result.error.code}`).toBe(true);
     expect(result.error.message).not.toMatch(INTERNALS);
@@ -147,21 +151,21 @@ describe('capture import fuzzing', () => {
       fc.tuple(fc.constant(index), fc.noBias(fc.array(fc.record({ at: fc.nat({ max: files[index].length - 1 }), bit: fc.integer({ min: 0, max: 7 }) }), { minLength: 1, maxLength: 6 }))),
     );
     const outcomes = new Map<string, number>();
-    const started = performance.now();
+    const since = process.cpuUsage();
     await fc.assert(
       fc.asyncProperty(flippedFile, async ([index, flipped]) => {
-        const result = await importChecked(mutate(files[index], flipped, null), [1 << 20], 2_000);
+        const result = await importChecked(mutate(files[index], flipped, null), [1 << 20]);
         const outcome = result.ok ? 'imported' : result.error.code;
         outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
         if (process.env.SEXTANT_FUZZ_VERBOSE && !result.ok) console.log(result.error.message);
       }),
       { seed: SEED, numRuns: ARROW_FLIP_RUNS },
     );
-    expect(performance.now() - started).toBeLessThan(60_000);
+    expect(cpuMsSince(since)).toBeLessThan(FAMILY_CPU_MS);
     // Both kinds of outcome occur: the family reaches past the framing into decodable files.
     expect(outcomes.get('imported') ?? 0).toBeGreaterThan(0);
     expect(outcomes.get('UNREADABLE_ARROW') ?? 0).toBeGreaterThan(0);
-    if (process.env.SEXTANT_FUZZ_VERBOSE) console.log(outcomes, Math.round(performance.now() - started), 'ms');
+    if (process.env.SEXTANT_FUZZ_VERBOSE) console.log(outcomes, Math.round(cpuMsSince(since)), 'CPU ms');
   });
 
   it('Arrow IPC files and streams with 32-bit words set to boundary or random values get coded answers in bounded time', async () => {
@@ -172,17 +176,17 @@ describe('capture import fuzzing', () => {
     const overwritten = fc.nat({ max: files.length - 1 }).chain((index) =>
       fc.tuple(fc.constant(index), fc.noBias(fc.array(fc.record({ at: fc.nat({ max: (files[index].length >> 2) - 1 }), value: word }), { minLength: 1, maxLength: 3 }))),
     );
-    const started = performance.now();
+    const since = process.cpuUsage();
     await fc.assert(
       fc.asyncProperty(overwritten, async ([index, words]) => {
         const bytes = files[index].slice();
         const view = new DataView(bytes.buffer);
         for (const { at, value } of words) view.setUint32(at * 4, value >>> 0, true);
-        await importChecked(bytes, [1 << 20], 2_000);
+        await importChecked(bytes, [1 << 20]);
       }),
       { seed: SEED, numRuns: ARROW_WORD_RUNS },
     );
-    expect(performance.now() - started).toBeLessThan(60_000);
+    expect(cpuMsSince(since)).toBeLessThan(FAMILY_CPU_MS);
   });
 
   it('mutated real CSV exports give the same outcome however the bytes are cut', async () => {

@@ -11,6 +11,7 @@ import { columnSchemaOf, type ColumnSchema } from './columns.ts';
 import { withMetadata } from './table-metadata.ts';
 import { checkTimestamps, type ImportWarning } from './import-warnings.ts';
 import { BLE_METADATA, createBleImporter, detectBleContainer, type BleContainer, type CaptureImportProblem, type ImportReport, importIntegrity, type ImportIntegrity } from './ble/index.ts';
+import { countAnalysis } from '../util/analysis-census.ts';
 import {
   applyColumnMapping,
   createCsvImporter,
@@ -112,6 +113,7 @@ const MAGICS: ReadonlyArray<{ name: string; bytes: readonly number[] }> = [
  * become captures at once; others come back for a column mapping. Never throws for bad input.
  */
 export async function importCaptureSource(source: CaptureSource, options: CaptureImportOptions): Promise<Imported> {
+  countAnalysis('capture_import');
   const name = source.fileName;
   if (source.byteLength === 0) return { ok: false, error: { code: 'EMPTY_FILE', message: `${name} is empty` } };
   const head = new Uint8Array(await source.slice(0, Math.min(SNIFF_BYTES, source.byteLength)));

@@ -3,6 +3,7 @@ import type { Capture } from '../data/capture.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { ToolOutcome } from '../tools/tool.ts';
 import type { RunRequest } from './runner.ts';
+import { countAnalysis } from '../util/analysis-census.ts';
 
 /** Where a run finds its tools and its captures' data. */
 export interface RunEnvironment {
@@ -16,6 +17,7 @@ export interface RunEnvironment {
  * their shape across a worker boundary.
  */
 export async function runTool(request: RunRequest, environment: RunEnvironment, onProgress: (fraction: number) => void = () => {}): Promise<ToolOutcome> {
+  countAnalysis('tool_run');
   try {
     const resolved = environment.registry.resolve(request.toolName, request.toolVersion);
     if (!resolved.ok) return { status: 'error', summary: 'The tool is not installed where it runs.', errors: [resolved.error] };

@@ -299,7 +299,7 @@ describe('BleAnalysisView under a ProgressiveMount', () => {
     expect(view.getAttribute('data-mount')).toBe('mounting');
     expect(within(view).getByText('Addresses')).toBeTruthy();
     expect(screen.queryByRole('table', { name: 'Address classification' })).toBeNull();
-    await waitFor(() => expect(view.getAttribute('data-mount')).toBe('complete'), { timeout: 5000 });
+    await waitFor(() => expect(view.getAttribute('data-mount')).toBe('complete'), { timeout: 120_000 });
     // The first page of rows (the footer's "show more" aside).
     expect(table().querySelectorAll('tbody tr')).toHaveLength(100);
     expect(screen.getAllByTestId('ble.cluster')).toHaveLength(large.probabilistic_links.length);

@@ -3,6 +3,10 @@ import fixture from './__fixtures__/lab-floor-output.json' with { type: 'json' }
 import { largeBleOutput } from './__fixtures__/large-output.ts';
 import type { BleAnalyzerOutput } from './ble-output.ts';
 import { axisLabels, backingSide, blockDiagonalMatrix, heatmapLayout, LABEL_CELL, cellAt, cellEdges, cellSize, clusterMatrix, describeCell, fillHeatmapPixels, heatmapBands, NOT_REPORTED_RGB, placeTooltip, probabilityColor } from './heatmap-model.ts';
+import { withCpuTime } from '../../../test-support/cpu-time.ts';
+
+// A bound on CPU time at least 20× what this work takes here (see src/test-support/cpu-time.ts).
+const CPU_BOUND_MS = 2_000;
 
 const output = fixture as BleAnalyzerOutput;
 
@@ -116,14 +120,17 @@ describe('colours and pixels', () => {
     const single = largeBleOutput({ linked: 500, standalone: 0, singleCluster: true });
     const blocks = largeBleOutput({ linked: 500, standalone: 0 });
     for (const links of [single.probabilistic_links, blocks.probabilistic_links]) {
-      const started = performance.now();
-      const matrix = links.length === 1 ? clusterMatrix(links, 0) : blockDiagonalMatrix(links);
-      const pixels = new Uint8ClampedArray(matrix.size * matrix.size * 4);
-      fillHeatmapPixels(matrix, matrix.size * cellSize(matrix.size, 500), pixels);
-      const elapsed = performance.now() - started;
+      const { value: matrix, cpuMs } = withCpuTime(() => {
+        const built = links.length === 1 ? clusterMatrix(links, 0) : blockDiagonalMatrix(links);
+        const pixels = new Uint8ClampedArray(built.size * built.size * 4);
+        fillHeatmapPixels(built, built.size * cellSize(built.size, 500), pixels);
+        return built;
+      });
       expect(matrix.size).toBe(500);
-      // A frame is 16 ms; leave room for slow CI machines.
-      expect(elapsed).toBeLessThan(100);
+      // The goal is well within a 16 ms frame (the in-browser figures are `npm run bench -- ui`'s);
+      // this bounds the CPU time far above it, so only a blow-up (e.g. per-cell work that grows
+      // with the matrix) fails, not a busy or slow machine.
+      expect(cpuMs).toBeLessThan(CPU_BOUND_MS);
     }
   });
 });
