@@ -11,8 +11,9 @@ export type {
   CaptureProvenance,
 } from './report-types.ts';
 export { buildCaseReport, parseRunDocument, parseCaseReport, selectionOf, keyLabelsOf, redactKeys, BLE_CAVEATS, REDACTED_KEY, type BuildReportOptions } from './build-report.ts';
-export { renderReportHtml } from './render-html.ts';
+export { renderReportHtml, REPORT_DATA_META } from './render-html.ts';
+export { caseReportFiles, checkJsonTwin, readReportHtml, textSha256, type TwinCheck } from './twin.ts';
 export { heatmapSvg, timelineSvg, scatterSvg, escapeMarkup, probabilityColor, type SvgSegment } from './svg.ts';
-export { verifyReport, jsonDifferences, RESULT_TOLERANCE, type VerifyDependencies, type VerifyOutcome, type CaptureCheck, type StepCheck, type CaptureFingerprint } from './verify.ts';
+export { verifyReport, evidenceProblems, jsonDifferences, RESULT_TOLERANCE, type VerifyDependencies, type VerifyOutcome, type CaptureCheck, type StepCheck, type CaptureFingerprint } from './verify.ts';
 export { builtinCaptureFingerprint, captureProvenance } from './fingerprint.ts';
 export type { RecordedFingerprint } from './fingerprint.ts';
