@@ -86,6 +86,49 @@ describe('sextant report and report verify', () => {
     expect(verified.stdout).toContain('NOT VERIFIED');
   });
 
+  it('verify takes the HTML, and refuses it once edited (issue 24, D9)', async () => {
+    const htmlPath = join(dir, 'case.html');
+    const fromHtml = await run(['report', 'verify', htmlPath, '--capture', `boston=${capture}`, '--irk', `lab key=${KEY}`]);
+    expect(fromHtml.stdout).toMatch(/^MATCH +the HTML is exactly the rendering of the report it embeds/);
+    expect(fromHtml.stdout).toContain('VERIFIED: every capture hash');
+    expect(fromHtml.code).toBe(0);
+    const html = await readFile(htmlPath, 'utf8');
+    const edited = join(dir, 'case-edited.html');
+    // One visible word changed, the embedded report left as it was.
+    await writeFile(edited, html.replace('Similar traffic profiles', 'Different traffic profiles'));
+    const refused = await run(['report', 'verify', edited, '--capture', `boston=${capture}`, '--irk', `lab key=${KEY}`]);
+    expect(refused.stdout).toContain('REFUSED');
+    expect(refused.stdout).toContain('it was edited after it was written');
+    expect(refused.code).toBe(3);
+    await writeFile(join(dir, 'not-a-report.html'), '<!doctype html><p>hello</p>');
+    expect((await run(['report', 'verify', join(dir, 'not-a-report.html')])).code).toBe(4);
+  }, 60_000);
+
+  it('verify refuses a JSON twin whose steps or captures were emptied, or that no longer renders to its HTML (issue 24, D9)', async () => {
+    const report = JSON.parse(await readFile(join(dir, 'case.json'), 'utf8'));
+    expect(report.html_sha256).toMatch(/^[0-9a-f]{64}$/);
+    const verify = async (name: string, changed: unknown) => {
+      await writeFile(join(dir, name), JSON.stringify(changed));
+      return run(['report', 'verify', join(dir, name), '--capture', `boston=${capture}`, '--irk', `lab key=${KEY}`]);
+    };
+    // Emptied and re-bound (as someone would who knows the format): the evidence check refuses it.
+    const { html_sha256: _bound, ...unbound } = report;
+    const noSteps = await verify('no-steps.json', { ...unbound, steps: [] });
+    expect(noSteps.stdout).toContain('REFUSED  the report has no steps');
+    expect(noSteps.code).toBe(3);
+    const noCaptures = await verify('no-captures.json', { ...unbound, captures: [] });
+    expect(noCaptures.stdout).toMatch(/REFUSED {2}step 1 reads captures lab_floor_2026_04_03_a, lab_floor_2026_04_03_b, which the report's captures do not list/);
+    expect(noCaptures.code).toBe(3);
+    // Emptied with the digest left: it no longer renders to the HTML it names.
+    const stale = await verify('stale.json', { ...report, steps: [report.steps[1]] });
+    expect(stale.stdout).toContain('does not render to the HTML twin it names');
+    expect(stale.code).toBe(3);
+    // A report made before the twins were bound still reads and verifies, with a note.
+    const old = await verify('old.json', unbound);
+    expect(old.stdout).toMatch(/^NOTE +the report names no HTML twin/);
+    expect(old.code).toBe(0);
+  }, 120_000);
+
   it('rejects a file that is not a run or a report with exit 4', async () => {
     await writeFile(join(dir, 'other.json'), JSON.stringify({ hello: 1 }));
     const result = await run(['report', join(dir, 'other.json'), '--out', join(dir, 'x.html')]);

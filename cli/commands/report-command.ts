@@ -7,6 +7,9 @@ import {
   CaptureCatalog,
   ToolRegistry,
   buildCaseReport,
+  caseReportFiles,
+  checkJsonTwin,
+  readReportHtml,
   builtinCaptureFingerprint,
   captureProvenance,
   builtinCaptures,
@@ -15,7 +18,6 @@ import {
   parseCaseReport,
   parseRunDocument,
   readCaptureFile,
-  renderReportHtml,
   safeParseJson,
   verifyReport,
   type Capture,
@@ -23,6 +25,7 @@ import {
   type CaptureProvenance,
   type CaseReport,
   type JsonValue,
+  type TwinCheck,
   type VerifyOutcome,
 } from '../../src/core/index.ts';
 import packageJson from '../../package.json' with { type: 'json' };
@@ -33,7 +36,7 @@ import { ThreadRunner } from '../thread-runner.ts';
 
 export const REPORT_USAGE = `Usage:
   sextant report RUN.json --out FILE.html [--json FILE.json] [--capture ID=PATH]...
-  sextant report verify REPORT.json [--capture ID=PATH]... [--irk LABEL=HEX]...
+  sextant report verify REPORT.html|REPORT.json [--capture ID=PATH]... [--irk LABEL=HEX]...
 
 report   writes a case report: one self-contained HTML file (no network, prints cleanly) and its
          JSON twin (default: FILE.html with .json). RUN.json is a run file (format "sextant.run",
@@ -41,14 +44,18 @@ report   writes a case report: one self-contained HTML file (no network, prints 
          Captures named by --capture are hashed (SHA-256 of the file's bytes) and described;
          otherwise the run file's recorded provenance is used; built-in captures are hashed as
          their Arrow IPC stream.
-verify   hashes each --capture file and compares it with the report's hash, re-runs every recorded
-         invocation on those files and compares each result with the recorded one (numbers
-         within a relative 1e-9); prints one line per capture and per step.
+verify   takes the HTML (it embeds its report, and must be exactly that report's rendering: an
+         edited HTML is refused) or the JSON twin (which names its HTML by SHA-256); refuses a
+         report with no steps or with a step whose capture is not listed; hashes each --capture
+         file and compares it with the report's hash, re-runs every recorded invocation on those
+         files and compares each result with the recorded one (numbers within a relative 1e-9);
+         prints one line per check.
 
 --irk LABEL=HEX  key material for an IRK the report names by label (reports never hold keys)
 
 Exit codes: 0 written / everything matches; 3 verification failed (a hash or a result differs,
-a capture is missing or has no recorded hash); 4 bad arguments or unreadable files.`;
+a capture is missing or has no recorded hash, the evidence is empty, the file was edited);
+4 bad arguments or unreadable files.`;
 
 /** The exit codes `report` and `report verify` use, named for them (values from the one table). */
 export const REPORT_EXIT = { ok: EXIT.ok, mismatch: EXIT.verificationFailure, badArguments: EXIT.badArguments } as const;
@@ -162,8 +169,10 @@ async function reportCommand(argv: string[], io: Io, now: () => Date): Promise<n
     for (const [id, entry] of given) captures.set(id, captureProvenance(entry.capture.info, entry.fingerprint, entry.importReport));
     report = buildCaseReport(run.value, { captures, createdAt: now().toISOString() });
   }
-  await writeFile(out, renderReportHtml(report));
-  await writeFile(jsonOut, `${JSON.stringify(report, null, 2)}\n`);
+  // The HTML embeds the report; the JSON twin names the HTML's SHA-256 (core/report/twin.ts).
+  const files = caseReportFiles(report);
+  await writeFile(out, files.html);
+  await writeFile(jsonOut, files.json);
   io.stdout(`${JSON.stringify({ html: out, json: jsonOut, steps: report.steps.length, captures: report.captures.map((capture) => ({ id: capture.id, sha256: capture.sha256, basis: capture.hash_basis })) }, null, 2)}\n`);
   return REPORT_EXIT.ok;
 }
@@ -179,11 +188,28 @@ async function verifyCommand(argv: string[], io: Io): Promise<number> {
     return REPORT_EXIT.ok;
   }
   const [input, ...rest] = positionals;
-  if (!input) throw new UsageError('report verify needs REPORT.json');
+  if (!input) throw new UsageError('report verify needs REPORT.html or REPORT.json');
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
-  const parsed = parseCaseReport(await readJson(input));
-  if (!parsed.ok) throw new UsageError(`${input}: ${parsed.message}`);
-  const report = parsed.value;
+  const text = await readFile(input, 'utf8');
+  let report: CaseReport;
+  let twin: TwinCheck;
+  if (/^\s*</.test(text)) {
+    const read = readReportHtml(text);
+    if (!read.ok && read.edited) {
+      io.stdout(`REFUSED  ${input}: ${read.message}\nNOT VERIFIED: see the REFUSED line above.\n`);
+      return REPORT_EXIT.mismatch;
+    }
+    if (!read.ok) throw new UsageError(`${input}: ${read.message}`);
+    report = read.value;
+    twin = read.twin;
+  } else {
+    const json = safeParseJson(text);
+    if (!json.ok) throw new UsageError(`${input} is neither an HTML case report nor JSON: ${json.message}`);
+    const parsed = parseCaseReport(json.value);
+    if (!parsed.ok) throw new UsageError(`${input}: ${parsed.message}`);
+    report = parsed.value;
+    twin = checkJsonTwin(report);
+  }
   const given = await readGivenCaptures(asStrings(values.capture));
   const keys = new Map(asStrings(values.irk).map((spec) => splitPair(spec, '--irk')));
   const fingerprints = new Map<string, CaptureFingerprint>();
@@ -211,6 +237,8 @@ async function verifyCommand(argv: string[], io: Io): Promise<number> {
   } finally {
     runner.close();
   }
+  if (twin.status === 'edited') outcome = { ...outcome, ok: false, problems: [twin.message, ...outcome.problems] };
+  io.stdout(`${twin.status === 'bound' ? 'MATCH   ' : twin.status === 'unbound' ? 'NOTE    ' : 'REFUSED '} ${twin.message}\n`);
   io.stdout(formatOutcome(outcome));
   return outcome.ok ? REPORT_EXIT.ok : REPORT_EXIT.mismatch;
 }
@@ -218,12 +246,13 @@ async function verifyCommand(argv: string[], io: Io): Promise<number> {
 /** One line per capture and per step, then the verdict. */
 export function formatOutcome(outcome: VerifyOutcome): string {
   const lines: string[] = [];
+  for (const problem of outcome.problems) lines.push(`REFUSED  ${problem}`);
   for (const check of outcome.captures) lines.push(`${check.status === 'match' ? 'MATCH   ' : 'MISMATCH'} ${check.message}`);
   for (const step of outcome.steps) {
     const mark = step.status === 'match' ? 'MATCH   ' : step.status === 'not-run' ? 'NOT RUN ' : 'MISMATCH';
     const hashes = step.captures.some((check) => check.status !== 'match') ? ` (input: ${step.captures.filter((check) => check.status !== 'match').map((check) => `${check.id} ${check.status}`).join(', ')})` : '';
     lines.push(`${mark} step ${step.index} ${step.toolName ?? '?'}: ${step.message}${hashes}`);
   }
-  lines.push(outcome.ok ? 'VERIFIED: every capture hash and every result matches the report.' : 'NOT VERIFIED: see the MISMATCH / NOT RUN lines above.');
+  lines.push(outcome.ok ? 'VERIFIED: every capture hash and every result matches the report.' : 'NOT VERIFIED: see the REFUSED / MISMATCH / NOT RUN lines above.');
   return `${lines.join('\n')}\n`;
 }

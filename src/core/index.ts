@@ -159,12 +159,16 @@ export type {
   CaptureProvenance,
   VerifyOutcome,
   CaptureFingerprint,
+  TwinCheck,
 } from './report/index.ts';
 export {
   buildCaseReport,
   parseRunDocument,
   parseCaseReport,
   renderReportHtml,
+  caseReportFiles,
+  checkJsonTwin,
+  readReportHtml,
   verifyReport,
   builtinCaptureFingerprint,
   captureProvenance,

@@ -158,6 +158,8 @@ export async function importCaptureSource(source: CaptureSource, options: Captur
     for await (const chunk of hashedStream()) {
       importer.push(chunk);
       progress(hashed);
+      // Refused (a cell or record over its cap, too many columns): the rest need not be read.
+      if (importer.failed()) break;
     }
     imported = importer.finish();
   } else if (format === 'parquet') {

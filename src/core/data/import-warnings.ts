@@ -14,7 +14,9 @@ export interface ImportWarning {
    * bytes that are not UTF-8, read as U+FFFD; `IMPLAUSIBLE_TIMESTAMP`: time values outside the
    * plausibility window (see {@link TIMESTAMP_PLAUSIBILITY}); `INVALID_VALUE`: cells that could not
    * be read as their column's type and became null; `IMPRECISE_VALUE`: integers beyond ±2^53 that
-   * lost precision as float64.
+   * lost precision as float64; `NUMBER_OUT_OF_RANGE`: CSV numbers beyond the float64 range
+   * (`1e400`) that became null; `RENAMED_COLUMN`: empty or repeated CSV header names that were
+   * given a made-up name (`column_2`, `rssi_2`).
    */
   code: ImportWarningCode;
   /** What happened and where, for people. */
@@ -40,7 +42,9 @@ export type ImportWarningCode =
   | 'INVALID_UTF8'
   | 'IMPLAUSIBLE_TIMESTAMP'
   | 'INVALID_VALUE'
-  | 'IMPRECISE_VALUE';
+  | 'IMPRECISE_VALUE'
+  | 'NUMBER_OUT_OF_RANGE'
+  | 'RENAMED_COLUMN';
 
 const DAY_MS = 86_400_000;
 

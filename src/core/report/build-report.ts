@@ -152,6 +152,9 @@ export function parseCaseReport(value: unknown): { ok: true; value: CaseReport }
   for (const [index, capture] of value.captures.entries()) {
     if (!isObject(capture) || typeof capture.id !== 'string') return { ok: false, message: `captures[${index}] needs an id` };
   }
+  if (value.html_sha256 !== undefined && (typeof value.html_sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(value.html_sha256))) {
+    return { ok: false, message: 'html_sha256 must be 64 lowercase hex digits' };
+  }
   // Checked field by field above; the rest are display strings.
   return { ok: true, value: value as unknown as CaseReport };
 }

@@ -305,14 +305,27 @@ function plannerSection(report: CaseReport): string {
   return parts.join('');
 }
 
+/** Name of the `<meta>` whose content is the report the HTML shows, as base64 UTF-8 JSON (see twin.ts). */
+export const REPORT_DATA_META = 'sextant-case-report';
+
+/** Base64 of a text's UTF-8 bytes: safe in an attribute, whatever the report holds. */
+function base64Utf8(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (let start = 0; start < bytes.length; start += 0x8000) binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
+  return btoa(binary);
+}
+
 /**
  * The case report as one self-contained HTML document: no script, no external resource (a
  * Content-Security-Policy forbids any), print styles, and every string from captures, tools
- * or models escaped as text.
+ * or models escaped as text. It embeds the report it shows (a `<meta>` holding base64 JSON),
+ * and is a deterministic function of it, so `report verify` can take the HTML (twin.ts).
  */
 export function renderReportHtml(report: CaseReport): string {
   const parts: string[] = [];
   parts.push('<!doctype html><html lang="en"><head><meta charset="utf-8">');
+  parts.push(`<meta name="${REPORT_DATA_META}" content="${base64Utf8(JSON.stringify(report))}">`);
   parts.push(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`);
   parts.push('<meta name="viewport" content="width=device-width, initial-scale=1">');
   parts.push(`<meta name="generator" content="Sextant ${esc(report.sextant_version)}">`);
@@ -347,7 +360,7 @@ export function renderReportHtml(report: CaseReport): string {
   parts.push(plannerSection(report));
   if (report.notes.length > 0) parts.push(`<section><h2>Notes</h2><ul>${report.notes.map((note) => `<li>${esc(note)}</li>`).join('')}</ul></section>`);
   parts.push(
-    `<section><h2>Verifying this report</h2><p>The JSON twin of this file re-runs with <code>sextant report verify REPORT.json --capture ID=PATH …</code>: it hashes the given files, compares them with the hashes above, re-runs every recorded invocation and compares the results.</p></section>`,
+    `<section><h2>Verifying this report</h2><p>This file carries its report: <code>sextant report verify THIS.html --capture ID=PATH …</code> (or its JSON twin) checks that the file is unedited, hashes the given files, compares them with the hashes above, re-runs every recorded invocation and compares the results.</p></section>`,
   );
   parts.push('</main></body></html>');
   return parts.join('\n');

@@ -135,6 +135,12 @@ export interface CaseReport {
   planner: PlannerRunSummary | null;
   /** Problems met while building the report (a capture not found, …). */
   notes: string[];
+  /**
+   * In the JSON twin only: SHA-256 of the HTML file written with it, which is the rendering of
+   * this report without this field (twin.ts). Absent in reports made before issue 24, which
+   * still read and verify (as unbound).
+   */
+  html_sha256?: string;
 }
 
 /** Per-capture provenance the report builder is given (the app or the runner looks it up). */

@@ -3,7 +3,8 @@ import type { ToolResult } from '../contract/types.ts';
 import { buildCaseReport, parseRunDocument, REDACTED_KEY } from './build-report.ts';
 import { renderReportHtml } from './render-html.ts';
 import type { CaptureProvenance, RunDocument } from './report-types.ts';
-import { jsonDifferences, verifyReport } from './verify.ts';
+import { evidenceProblems, jsonDifferences, verifyReport } from './verify.ts';
+import { caseReportFiles, checkJsonTwin, readReportHtml } from './twin.ts';
 
 const hostile = '<img src=x onerror=alert(1)>';
 const result: ToolResult = {
@@ -90,5 +91,35 @@ describe('case reports', () => {
     expect(outcome.captures.map((check) => check.status)).toEqual(['match', 'not-recorded']);
     expect(outcome.steps[0]).toMatchObject({ status: 'mismatch', differences: ['result.confidence: 0.9 → 0.5'] });
     expect(jsonDifferences({ a: 1 }, { a: 1 + 1e-12 })).toEqual([]);
+  });
+
+  it('refuses empty evidence: no steps, or a step whose capture is not listed (issue 24, D9)', async () => {
+    expect(evidenceProblems(report)).toEqual([]);
+    expect(evidenceProblems({ ...report, steps: [] })).toEqual([expect.stringContaining('no steps')]);
+    expect(evidenceProblems({ ...report, captures: [report.captures[0]] })).toEqual([expect.stringContaining('step 1 reads capture old, which')]);
+    // Everything that is left matches, and it still is not verified.
+    const fingerprints = new Map([['imported', { sha256: 'a'.repeat(64), bytes: 100, basis: 'source-file' as const }]]);
+    const emptied = { ...report, captures: [] };
+    const outcome = await verifyReport(emptied, { fingerprints, keys: new Map([['phone', 'x']]), rerun: async () => ({ phase: 'execution', result }) });
+    expect(outcome.ok).toBe(false);
+    expect(outcome.problems).toHaveLength(1);
+  });
+
+  it('binds the HTML and the JSON twin: the HTML embeds the report, the JSON names the HTML (issue 24, D9)', () => {
+    const files = caseReportFiles(report);
+    const read = readReportHtml(files.html);
+    expect(read.ok).toBe(true);
+    const { html_sha256: digest, ...embedded } = JSON.parse(files.json);
+    expect(digest).toMatch(/^[0-9a-f]{64}$/);
+    if (read.ok) expect(read.value).toEqual(embedded);
+    expect(checkJsonTwin(JSON.parse(files.json))).toMatchObject({ status: 'bound' });
+    // Hostile text stays text: the embedded copy is base64, nothing in it is markup.
+    expect(files.html).not.toContain('<img');
+    const edited = files.html.replace('Linked', 'Unlinked');
+    expect(readReportHtml(edited)).toMatchObject({ ok: false, edited: true });
+    const changed = { ...JSON.parse(files.json), title: 'Another title' };
+    expect(checkJsonTwin(changed)).toMatchObject({ status: 'edited' });
+    expect(checkJsonTwin({ ...report })).toMatchObject({ status: 'unbound' });
+    expect(readReportHtml('<!doctype html><p>x</p>')).toMatchObject({ ok: false, edited: false });
   });
 });

@@ -42,8 +42,28 @@ export interface StepCheck {
 
 export interface VerifyOutcome {
   ok: boolean;
+  /** Why the report itself cannot be verified (empty evidence, an edited file); any one fails it. */
+  problems: string[];
   captures: CaptureCheck[];
   steps: StepCheck[];
+}
+
+/**
+ * What makes a report's evidence empty or incomplete, so that matching what is left would prove
+ * nothing: no steps, or a step reading a capture the report does not list (its provenance was
+ * removed). A report whose steps read no capture at all may list none.
+ */
+export function evidenceProblems(report: CaseReport): string[] {
+  if (report.steps.length === 0) return ['the report has no steps: there is nothing to re-run, so nothing can be verified (were they removed?)'];
+  const listed = new Set(report.captures.map((capture) => capture.id));
+  const problems: string[] = [];
+  for (const step of report.steps) {
+    const unlisted = (step.selection?.capture_ids ?? []).filter((id) => !listed.has(id));
+    if (unlisted.length > 0) {
+      problems.push(`step ${step.index} reads capture${unlisted.length === 1 ? '' : 's'} ${unlisted.join(', ')}, which the report's captures do not list: its provenance is missing (was it removed?)`);
+    }
+  }
+  return problems;
 }
 
 /** Numbers agree when equal within this relative tolerance (floating point may differ in its last bits between engines). */
@@ -122,10 +142,12 @@ function withKeys(invocation: JsonValue, keys: ReadonlyMap<string, string>): { i
 }
 
 /**
- * Checks a case report against the given files: each capture's hash, then each recorded
- * invocation re-run and its result body compared with the recorded one.
+ * Checks a case report against the given files: that its evidence is complete
+ * ({@link evidenceProblems}), each capture's hash, then each recorded invocation re-run and its
+ * result body compared with the recorded one. Verified only when all of it matches.
  */
 export async function verifyReport(report: CaseReport, dependencies: VerifyDependencies): Promise<VerifyOutcome> {
+  const problems = evidenceProblems(report);
   const captures = report.captures.map((capture) => checkCapture(capture.id, report, dependencies.fingerprints));
   const steps: StepCheck[] = [];
   for (const step of report.steps) {
@@ -152,6 +174,9 @@ export async function verifyReport(report: CaseReport, dependencies: VerifyDepen
       message: differences.length === 0 ? `result matches the recorded one (status ${rerun.result.status})` : `result differs from the recorded one: ${differences.join('; ')}`,
     });
   }
-  const ok = captures.every((check) => check.status === 'match') && steps.every((step) => step.status === 'match');
-  return { ok, captures, steps };
+  const ok =
+    problems.length === 0 &&
+    captures.every((check) => check.status === 'match') &&
+    steps.every((step) => step.status === 'match' && step.captures.every((check) => check.status === 'match'));
+  return { ok, problems, captures, steps };
 }

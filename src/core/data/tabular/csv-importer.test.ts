@@ -156,15 +156,108 @@ describe('createCsvImporter', () => {
     expect(fromBytes.table.schema.fields[0].name).toBe('name');
   });
 
-  it('reads a header-only file as an empty table and a blank file as an error', () => {
-    const { table, report } = imported('a,b\n');
-    expect(table.numRows).toBe(0);
-    expect(report.columns.map((column) => column.kind)).toEqual(['string', 'string']);
-    for (const blank of ['', '\n\n', new Uint8Array()]) {
+  it('refuses a header-only file with NO_DATA_ROWS and a blank file with EMPTY_FILE (issue 24, D11)', () => {
+    for (const headerOnly of ['a,b\n', 'ts_ms,advertiser_addr\r\n\r\n', 'a,b\n1\n2\n']) {
+      const result = readCsv(headerOnly, { fileName: 'h.csv' });
+      expect(result).toMatchObject({ ok: false, error: { code: 'NO_DATA_ROWS' } });
+    }
+    const skipped = readCsv('a,b\n1\n2\n');
+    if (!skipped.ok) expect(skipped.error.message).toContain('all 2 records were skipped');
+    for (const blank of ['', '\n\n', '\r\n', new Uint8Array()]) {
       const result = readCsv(blank);
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.error.code).toBe('EMPTY_FILE');
     }
+  });
+
+  it('reads a file that mixes CRLF and LF lines, whichever comes first (issue 24, D11)', () => {
+    const expected = { ts_ms: [1, 2, 3, 4], name: ['a', 'b c', 'd', 'e\r\nf'] };
+    for (const csv of [
+      'ts_ms,name\r\n1,a\r\n2,"b c"\n3,d\r\n\r\n4,"e\r\nf"\n',
+      'ts_ms,name\n1,a\r\n2,"b c"\r\n3,d\n4,"e\r\nf"\r\n',
+      'ts_ms,name\r\n1,a\r\n2,"b c"\r\n3,d\r\n4,"e\r\nf"\r\n',
+    ]) {
+      const { table, report } = imported(csv);
+      expect(columnsOf(table)).toEqual(expected);
+      expect(report).toMatchObject({ skipped: {}, parseWarnings: {}, renamedColumns: [], warnings: [] });
+    }
+    // Old Mac files, CR only, still read.
+    expect(columnsOf(imported('a;b\r1;2\r3;4\r').table)).toEqual({ a: [1, 3], b: [2, 4] });
+  });
+
+  it('turns numbers beyond the float64 range into nulls with a NUMBER_OUT_OF_RANGE warning (issue 24, D7)', () => {
+    const huge = '9'.repeat(400);
+    const { table, report } = imported(`id,value,big\n1,1e400,12345678901234567891\n2,-${huge},3\n3,2.5,4\n4,1e-400,5\n`, { batchSize: 2 });
+    expect(columnsOf(table).value).toEqual([null, null, 2.5, 0]);
+    expect(report.columns[1]).toMatchObject({ name: 'value', kind: 'number' });
+    expect(report.warnings).toEqual([
+      expect.objectContaining({ code: 'NUMBER_OUT_OF_RANGE', column: 'value', count: 2, row: 0 }),
+    ]);
+    expect(report.warnings[0].message).toContain('beyond the float64 range');
+    // A 20-digit integer is kept, imprecisely, and counted (the pipeline warns IMPRECISE_VALUE).
+    expect(report.impreciseValues).toEqual({ big: 1 });
+    // Also with a number override, and in a later batch.
+    const late = imported('x\n1\n2\n3\n1e999\n', { types: { x: 'number' }, batchSize: 2 });
+    expect(late.report.warnings).toEqual([expect.objectContaining({ code: 'NUMBER_OUT_OF_RANGE', column: 'x', count: 1, row: 3 })]);
+  });
+
+  it('warns when empty or repeated header names were made up, not when names were only trimmed (issue 24, D12)', () => {
+    const { report } = imported('rssi,,rssi, ts \n1,2,3,4\n');
+    expect(report.columns.map((column) => column.name)).toEqual(['rssi', 'column_2', 'rssi_2', 'ts']);
+    expect(report.warnings).toEqual([expect.objectContaining({ code: 'RENAMED_COLUMN', count: 2, record: 1, column: 'column_2' })]);
+    expect(report.warnings[0].message).toBe("2 header names were empty or repeated and renamed: an empty name → 'column_2', a second 'rssi' → 'rssi_2'");
+    expect(imported(' a ,b\n1,2\n').report.warnings).toEqual([]);
+  });
+
+  it('refuses a 1 GiB line after its first 16 Mi characters, without reading the rest (issue 24, D8)', () => {
+    const importer = createCsvImporter({ fileName: 'long-line.csv' });
+    const chunk = encoder.encode('1234567,'.repeat(1 << 17)); // 1 MiB
+    importer.push('a,b\n');
+    let pushed = 0;
+    while (pushed < 1024 && !importer.failed()) {
+      importer.push(chunk);
+      pushed++;
+    }
+    expect(pushed).toBe(17);
+    // A caller that goes on pushing costs nothing more: the rest is only counted.
+    for (let more = 0; more < 1024 - pushed; more++) importer.push(chunk);
+    expect(importer.progress().bytes).toBe(4 + 1024 * chunk.length);
+    const result = importer.finish();
+    expect(result).toMatchObject({ ok: false, error: { code: 'CSV_RECORD_TOO_LONG' } });
+    if (!result.ok) expect(result.error.message).toBe('long-line.csv, line 2: a record is longer than 16,777,216 characters; nothing was imported');
+  }, 60_000);
+
+  it('refuses a 600 MiB quoted cell after its first 1 Mi characters (issue 24, D8)', () => {
+    const importer = createCsvImporter();
+    const chunk = 'x\n,"'.repeat(1 << 18); // 1 MiB of text inside one quoted field
+    importer.push('ts_ms,payload\n1,ok\n2,"');
+    let pushed = 0;
+    while (pushed < 600 && !importer.failed()) {
+      importer.push(chunk);
+      pushed++;
+    }
+    expect(pushed).toBe(1);
+    expect(importer.finish()).toMatchObject({ ok: false, error: { code: 'CSV_CELL_TOO_LONG', message: expect.stringContaining('line 3') } });
+  }, 60_000);
+
+  it('reads a long cell under a raised cap in one pass, fed in small chunks (issue 24, D8)', () => {
+    // papaparse alone re-parses the unfinished record with every chunk: 8 MiB in 4 KiB chunks
+    // would be ~8e9 characters scanned. Fed whole records, it is read once.
+    const cell = 'y'.repeat(8 << 20);
+    const text = `id,payload\n1,"${cell}"\n2,short\n`;
+    const importer = createCsvImporter({ maxCellChars: 16 << 20 });
+    for (let offset = 0; offset < text.length; offset += 4096) importer.push(text.slice(offset, offset + 4096));
+    const result = importer.finish();
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.value.table.getChild('payload')!.get(0)).toHaveLength(8 << 20);
+    expect(columnsOf(result.value.table).id).toEqual([1, 2]);
+    // At the default cap the same file is refused.
+    expect(readCsv(text)).toMatchObject({ ok: false, error: { code: 'CSV_CELL_TOO_LONG' } });
+  }, 60_000);
+
+  it('refuses a delimiter that is not one plain character', () => {
+    expect(readCsv('a::b\n1::2\n', { delimiter: '::' })).toMatchObject({ ok: false, error: { code: 'UNREADABLE_CSV' } });
   });
 
   it('reads CRLF files and treats all-empty columns as text', () => {

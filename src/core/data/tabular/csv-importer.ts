@@ -6,6 +6,7 @@ import { err, ok, type Result } from '../../util/result.ts';
 import { boolData, fieldOf, float64Data, recordBatchOf, utf8Data } from './arrow-columns.ts';
 import { Utf8Validator, type ImportWarning, type ImportWarningCode } from '../import-warnings.ts';
 import { SOURCE_FORMAT_METADATA, describeThrown, emptyReport, increment, type TabularImport, type TabularImportProblem } from './tabular-report.ts';
+import { CsvRecordScanner, type CsvScanOverflow } from './csv-record-scanner.ts';
 
 /** Options of {@link createCsvImporter}. */
 export interface CsvImportOptions {
@@ -20,11 +21,26 @@ export interface CsvImportOptions {
   types?: Readonly<Record<string, ColumnKind>>;
   /** Rows per Arrow record batch; default 65,536. */
   batchSize?: number;
-  /** Field delimiter; default: detected by papaparse from the first 64 KiB. */
+  /** Field delimiter, one character; default: detected by papaparse from the first 64 KiB. */
   delimiter?: string;
   /** Most columns a file may have; default {@link MAX_CSV_COLUMNS}. */
   maxColumns?: number;
+  /** Most characters in one cell; default {@link MAX_CSV_CELL_CHARS}. */
+  maxCellChars?: number;
+  /** Most characters in one record (a line, or several when a quoted cell holds line breaks); default {@link MAX_CSV_RECORD_CHARS}. */
+  maxRecordChars?: number;
 }
+
+/**
+ * Most characters (UTF-16 code units) in one CSV cell: 1 Mi, far beyond any capture field (a
+ * hex-encoded BLE PDU is at most ~520). A longer cell — typically the rest of a file after a
+ * quote that never closes — is refused with `CSV_CELL_TOO_LONG` once that much of it has been
+ * read, without reading the rest (issue 24, D8).
+ */
+export const MAX_CSV_CELL_CHARS = 1 << 20;
+
+/** Most characters in one CSV record: 16 Mi; beyond it `CSV_RECORD_TOO_LONG` (issue 24, D8). */
+export const MAX_CSV_RECORD_CHARS = 1 << 24;
 
 /**
  * Most columns a CSV file may have. Building the table is linear in its width (apache-arrow's
@@ -47,6 +63,8 @@ export interface CsvImporter {
   finish(): Result<TabularImport<Table>, TabularImportProblem>;
   /** Bytes (or string characters) and complete data rows seen so far, for progress reports. */
   progress(): { bytes: number; rows: number };
+  /** True once the import can only fail (a cap was passed, the header is too wide…): a caller may stop pushing. */
+  failed(): boolean;
 }
 
 const DEFAULT_BATCH_SIZE = 65_536;
@@ -54,6 +72,9 @@ const DEFAULT_BATCH_SIZE = 65_536;
 const DETECTION_BLOCK = 65_536;
 const SKIPPED_EXAMPLES = 10;
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+/** A decimal integer literal: beyond ±2^53 it is stored imprecisely. */
+const INTEGER = /^[+-]?\d+$/;
+const RENAME_EXAMPLES = 5;
 const BOOLEAN = /^(?:true|false)$/i;
 const OVERRIDE_TRUE = /^(?:true|t|yes|y|1)$/i;
 const OVERRIDE_FALSE = /^(?:false|f|no|n|0)$/i;
@@ -92,14 +113,23 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
   /** Parser warnings by code: the first occurrence and how many. */
   const parserWarnings = new Map<string, ImportWarning>();
   let decoderHasBytes = false;
+  /** Text before parsing starts (the detection block). */
   let held = '';
-  let parsing = false;
+  /** Text after the last record end, not yet given to papaparse (see csv-record-scanner.ts). */
+  let pending = '';
+  let scanner: CsvRecordScanner | null = null;
+  /** With `\n` as the newline, a CRLF line's `\r` ends its last field and is removed. */
+  let stripCarriageReturn = false;
   let started = false;
   let finished: Result<TabularImport<Table>, TabularImportProblem> | null = null;
+  let renameWarning: ImportWarning | null = null;
   let fatal: string | null = null;
   /** A whole-file problem found while reading (the header is too wide). */
   let refused: TabularImportProblem | null = null;
   const maxColumns = options.maxColumns ?? MAX_CSV_COLUMNS;
+  const limits = { maxCellChars: options.maxCellChars ?? MAX_CSV_CELL_CHARS, maxRecordChars: options.maxRecordChars ?? MAX_CSV_RECORD_CHARS };
+  /** Per column: numbers beyond the float64 range (null in the table), with the first row. */
+  const outOfRange = new Map<string, { count: number; row: number }>();
   let records = 0;
   let rows = 0;
   let columns: ColumnState[] | null = null;
@@ -107,8 +137,24 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
   let feed: ((text: string) => void) | null = null;
   let end: (() => void) | null = null;
 
-  function startParser(): void {
-    parsing = true;
+  /**
+   * Settles the delimiter and the newline from the detection block, then starts papaparse and the
+   * record scanner with them. The newline is `\n` whenever the block has one, so files mixing CRLF
+   * and LF lines read line by line (papaparse would guess `\r\n` from the first line and run the
+   * LF lines together); `\r` only for old Mac files, which have no `\n` at all.
+   */
+  function startParser(block: string): void {
+    const newline: '\n' | '\r' = block.includes('\n') || !block.includes('\r') ? '\n' : '\r';
+    stripCarriageReturn = newline === '\n';
+    let delimiter = options.delimiter;
+    if (delimiter === undefined) {
+      // papaparse's own guess, on at most ten records of the block's first 64 KiB.
+      delimiter = Papa.parse<string[]>(block.slice(0, DETECTION_BLOCK), { preview: 10, newline, skipEmptyLines: true }).meta.delimiter || ',';
+    } else if (delimiter.length !== 1 || delimiter === '"' || delimiter === '\n' || delimiter === '\r') {
+      fatal = `the delimiter must be one character other than a quote or a line break, not ${JSON.stringify(delimiter.slice(0, 20))}`;
+      return;
+    }
+    scanner = new CsvRecordScanner(delimiter, newline, limits);
     const listeners: { data?: (text: string) => void; end?: () => void } = {};
     // papaparse reads anything with readable/read/on as a Node-style stream (its
     // ReadableStreamStreamer), which is the one input it parses chunk by chunk from pushed data,
@@ -137,7 +183,8 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
       {
         header: false,
         skipEmptyLines: true,
-        delimiter: options.delimiter,
+        delimiter,
+        newline,
         chunk: (results, parser) => {
           if (refused !== null) return;
           // papaparse numbers an error's row within the chunk being parsed; `records` counts those before it.
@@ -167,6 +214,35 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
     end = () => listeners.end?.();
   }
 
+  /** Scans text for record ends and hands papaparse every whole record; refuses at the caps. */
+  function scanAndFeed(text: string): void {
+    if (scanner === null || text.length === 0) return;
+    const endOfRecords = scanner.scan(text);
+    if (scanner.overflow !== null) {
+      refused = overflowProblem(scanner.overflow);
+      pending = '';
+      return;
+    }
+    if (endOfRecords < 0) {
+      pending += text;
+      return;
+    }
+    const records = pending + text.slice(0, endOfRecords);
+    pending = text.slice(endOfRecords);
+    feed?.(records);
+  }
+
+  function overflowProblem(overflow: CsvScanOverflow): TabularImportProblem {
+    const where = `${fileName ?? 'The CSV file'}, line ${overflow.line.toLocaleString('en-US')}`;
+    const limit = overflow.limit.toLocaleString('en-US');
+    return overflow.kind === 'cell'
+      ? {
+          code: 'CSV_CELL_TOO_LONG',
+          message: `${where}: a cell is longer than ${limit} characters (a quote that never closes makes the rest of the file one cell); nothing was imported`,
+        }
+      : { code: 'CSV_RECORD_TOO_LONG', message: `${where}: a record is longer than ${limit} characters; nothing was imported` };
+  }
+
   function noteParserWarning(parserCode: string, parserMessage: string, record: number | undefined): void {
     const seen = parserWarnings.get(parserCode);
     if (seen) {
@@ -185,6 +261,12 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
   }
 
   function acceptRecord(record: string[]): void {
+    if (stripCarriageReturn) {
+      const last = record.length - 1;
+      if (record[last].endsWith('\r')) record[last] = record[last].slice(0, -1);
+      // A blank CRLF line: papaparse skips blank lines only when they are empty.
+      if (last === 0 && record[0] === '') return;
+    }
     records++;
     if (columns === null) {
       if (record.length > maxColumns) {
@@ -224,7 +306,9 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
 
   function headerColumns(record: string[]): ColumnState[] {
     const used = new Set<string>();
-    return record.map((raw, index) => {
+    /** Names made up for empty or repeated header cells (trimming alone is not worth a warning). */
+    const madeUp: Array<{ from: string; to: string }> = [];
+    const header = record.map((raw, index) => {
       const trimmed = raw.trim();
       let name = trimmed === '' ? `column_${index + 1}` : trimmed;
       if (used.has(name)) {
@@ -234,13 +318,26 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
       }
       used.add(name);
       if (name !== raw) report.renamedColumns.push({ from: raw, to: name });
+      if (name !== trimmed) madeUp.push({ from: trimmed, to: name });
       return { name, override: options.types?.[name], maybeNumber: true, maybeBoolean: true, present: 0, cells: [] };
     });
+    if (madeUp.length > 0) {
+      const examples = madeUp.slice(0, RENAME_EXAMPLES).map(({ from, to }) => (from === '' ? `an empty name → '${to}'` : `a second '${from}' → '${to}'`));
+      renameWarning = {
+        code: 'RENAMED_COLUMN',
+        count: madeUp.length,
+        record: 1,
+        column: madeUp[0].to,
+        message: `${madeUp.length} header name${madeUp.length === 1 ? ' was' : 's were'} empty or repeated and renamed: ${examples.join(', ')}${madeUp.length > RENAME_EXAMPLES ? ', …' : ''}`,
+      };
+    }
+    return header;
   }
 
   function closeBatch(): void {
     if (columns === null || columns[0].cells.length === 0) return;
     const length = columns[0].cells.length;
+    const firstRow = rows - length;
     batches.push({
       length,
       columns: columns.map((column) => {
@@ -248,12 +345,13 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
         column.cells = [];
         // Settled types are encoded now, so the raw strings can go.
         const kind = settledKind(column);
-        return kind === null ? cells : encode(column.name, kind, cells);
+        return kind === null ? cells : encode(column.name, kind, cells, firstRow);
       }),
     });
   }
 
-  function encode(name: string, kind: ColumnKind, cells: Array<string | null>): Data<DataType> {
+  /** `firstRow`: the table row of `cells[0]`, for warnings. */
+  function encode(name: string, kind: ColumnKind, cells: Array<string | null>, firstRow: number): Data<DataType> {
     switch (kind) {
       case 'string':
         return utf8Data(cells.length, (row) => cells[row]);
@@ -261,9 +359,20 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
         return float64Data(cells.length, (row) => {
           const cell = cells[row];
           if (cell === null) return null;
-          if (NUMBER.test(cell)) return Number(cell);
-          increment(report.invalidValues, name);
-          return null;
+          if (!NUMBER.test(cell)) {
+            increment(report.invalidValues, name);
+            return null;
+          }
+          const value = Number(cell);
+          if (!Number.isFinite(value)) {
+            // Beyond ±1.8e308 (`1e400`, a 400-digit integer): no float64 holds it.
+            const seen = outOfRange.get(name);
+            if (seen) seen.count++;
+            else outOfRange.set(name, { count: 1, row: firstRow + row });
+            return null;
+          }
+          if (cell.length > 15 && !Number.isSafeInteger(value) && INTEGER.test(cell)) increment(report.impreciseValues, name);
+          return value;
         });
       case 'boolean':
         return boolData(cells.length, (row) => {
@@ -284,17 +393,19 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
       // A byte-order mark the decoder did not see (string input) is not part of the first name.
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
-    if (parsing) {
-      feed?.(text);
+    if (scanner !== null) {
+      scanAndFeed(text);
       return;
     }
     held += text;
-    if (held.length >= DETECTION_BLOCK) {
-      startParser();
-      const block = held;
-      held = '';
-      feed?.(block);
-    }
+    if (held.length >= DETECTION_BLOCK) startWithHeld();
+  }
+
+  function startWithHeld(): void {
+    const block = held;
+    held = '';
+    startParser(block);
+    scanAndFeed(block);
   }
 
   function build(): Result<TabularImport<Table>, TabularImportProblem> {
@@ -302,6 +413,13 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
     if (fatal !== null) return err({ code: 'UNREADABLE_CSV', message: `${fileName ?? 'CSV'}: ${fatal}` });
     if (columns === null) return err({ code: 'EMPTY_FILE', message: `${fileName ?? 'The CSV file'} has no header row` });
     const header = columns;
+    if (rows === 0) {
+      const skipped = records - 1;
+      return err({
+        code: 'NO_DATA_ROWS',
+        message: `${fileName ?? 'The CSV file'} has a header (${header.length} column${header.length === 1 ? '' : 's'}) but no data rows${skipped > 0 ? `: all ${skipped} record${skipped === 1 ? ' was' : 's were'} skipped (field count differs from the header)` : ''}`,
+      });
+    }
     for (const name of Object.keys(options.types ?? {})) {
       if (!header.some((column) => column.name === name)) {
         return err({
@@ -321,17 +439,28 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
       ]),
     );
     const recordBatches: RecordBatch[] = [];
+    let firstRow = 0;
     for (let index = 0; index < batches.length; index++) {
       const batch = batches[index];
       const children = batch.columns.map((column, columnIndex) =>
-        Array.isArray(column) ? encode(header[columnIndex].name, kinds[columnIndex], column) : column,
+        Array.isArray(column) ? encode(header[columnIndex].name, kinds[columnIndex], column, firstRow) : column,
       );
       recordBatches.push(recordBatchOf(schema, batch.length, children));
+      firstRow += batch.length;
     }
     batches.length = 0;
     report.rows = rows;
     report.batches = recordBatches.length;
-    report.warnings = [...parserWarnings.values()];
+    report.warnings = [...(renameWarning === null ? [] : [renameWarning]), ...parserWarnings.values()];
+    for (const [column, { count, row }] of outOfRange) {
+      report.warnings.push({
+        code: 'NUMBER_OUT_OF_RANGE',
+        column,
+        count,
+        row,
+        message: `${count} value${count === 1 ? '' : 's'} of column '${column}' ${count === 1 ? 'is' : 'are'} beyond the float64 range (±1.8e308) and became null; the first at row ${row}`,
+      });
+    }
     utf8.end();
     if (utf8.first !== null) {
       const { byte_offset, line } = utf8.first;
@@ -354,6 +483,12 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
   return {
     push(chunk) {
       if (finished !== null) throw new Error('createCsvImporter: push() after finish()');
+      if (refused !== null || fatal !== null) {
+        // Already failed: the rest is only counted, never decoded or parsed (a 1 GiB line is
+        // refused after its first 16 Mi characters, and the rest of it costs nothing).
+        report.bytes += typeof chunk === 'string' ? chunk.length : chunk.byteLength;
+        return;
+      }
       try {
         if (typeof chunk === 'string') {
           report.bytes += chunk.length;
@@ -377,13 +512,13 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
       if (finished !== null) return finished;
       try {
         if (decoderHasBytes) write(decoder.decode());
-        if (!parsing) {
-          startParser();
-          const block = held;
-          held = '';
-          feed?.(block);
+        if (scanner === null && fatal === null && refused === null) startWithHeld();
+        if (fatal === null && refused === null) {
+          // The last record, which has no newline after it.
+          if (pending !== '') feed?.(pending);
+          pending = '';
+          end?.();
         }
-        if (fatal === null && refused === null) end?.();
         finished = build();
       } catch (thrown) {
         finished = err({ code: 'UNREADABLE_CSV', message: `${fileName ?? 'CSV'}: ${describeThrown(thrown)}` });
@@ -392,6 +527,9 @@ export function createCsvImporter(options: CsvImportOptions = {}): CsvImporter {
     },
     progress() {
       return { bytes: report.bytes, rows };
+    },
+    failed() {
+      return refused !== null || fatal !== null;
     },
   };
 }

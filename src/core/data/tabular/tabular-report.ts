@@ -61,6 +61,13 @@ export type TabularImportProblem =
   | { code: 'EMPTY_FILE'; message: string }
   /** A CSV header wider than the column limit (MAX_CSV_COLUMNS); nothing was imported. */
   | { code: 'TOO_MANY_COLUMNS'; message: string }
+  /** A CSV header with no data row after it (or every record skipped); nothing was imported. */
+  | { code: 'NO_DATA_ROWS'; message: string }
+  /**
+   * A CSV cell or record longer than its cap (MAX_CSV_CELL_CHARS, MAX_CSV_RECORD_CHARS), refused
+   * as soon as the cap is passed, without reading the rest; nothing was imported.
+   */
+  | { code: 'CSV_CELL_TOO_LONG' | 'CSV_RECORD_TOO_LONG'; message: string }
   | { code: 'UNREADABLE_CSV' | 'UNREADABLE_PARQUET' | 'UNSUPPORTED_PARQUET' | 'UNREADABLE_ARROW'; message: string }
   | {
       code: 'UNKNOWN_COLUMN' | 'NON_NUMERIC_TIME_COLUMN' | 'UNSUPPORTED_ADDRESS_COLUMN' | 'COLUMN_CONFLICT';

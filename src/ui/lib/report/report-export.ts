@@ -1,9 +1,9 @@
 import { version as sextantVersion } from '../../../../package.json';
 import {
   buildCaseReport,
+  caseReportFiles,
   captureProvenance,
   redactKeys,
-  renderReportHtml,
   selectionOf,
   type CaptureInfo,
   type CaptureProvenance,
@@ -113,7 +113,9 @@ function save(content: string, type: string, name: string): void {
 export async function exportCaseReport(source: ReportSource): Promise<CaseReport> {
   const report = await caseReportOf(source);
   const stem = `sextant-report-${report.run_started_at.replace(/[^0-9]/g, '').slice(0, 14)}`;
-  save(renderReportHtml(report), 'text/html', `${stem}.html`);
-  save(`${JSON.stringify(report, null, 2)}\n`, 'application/json', `${stem}.json`);
-  return report;
+  // Bound to each other: the HTML embeds the report, the JSON names the HTML's SHA-256.
+  const files = caseReportFiles(report);
+  save(files.html, 'text/html', `${stem}.html`);
+  save(files.json, 'application/json', `${stem}.json`);
+  return files.report;
 }
