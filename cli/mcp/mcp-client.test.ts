@@ -15,8 +15,20 @@ import { createSextantMcpServer } from './sextant-mcp-server.ts';
 
 const EVERYTHING = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 const STDIO = `"${process.execPath}" "${EVERYTHING}"`;
-/** server-everything over HTTP listens here (the MCP helper's port range is 4360–4379). */
-const EVERYTHING_PORT = 4361;
+/** Makes server-everything (it has no host option) listen on 127.0.0.1 only. */
+const LOOPBACK_ONLY = fileURLToPath(new URL('../../e2e/fixtures/loopback-only.mjs', import.meta.url));
+
+/** A port free on 127.0.0.1 now, so parallel runs and leftover servers never answer for ours. */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 async function run(argv: string[]) {
   let stdout = '';
@@ -28,7 +40,7 @@ async function run(argv: string[]) {
 
 function startEverythingHttp(port: number): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', LOOPBACK_ONLY, EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
     let said = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       said += chunk.toString('utf8');
@@ -99,9 +111,12 @@ describe('sextant mcp against server-everything over stdio', () => {
 
 describe('sextant mcp against server-everything over Streamable HTTP', () => {
   let child: ChildProcess;
-  const url = `http://127.0.0.1:${EVERYTHING_PORT}/mcp`;
+  let port: number;
+  let url: string;
   beforeAll(async () => {
-    child = await startEverythingHttp(EVERYTHING_PORT);
+    port = await freeLoopbackPort();
+    url = `http://127.0.0.1:${port}/mcp`;
+    child = await startEverythingHttp(port);
   });
   afterAll(async () => {
     await stop(child);
@@ -124,7 +139,7 @@ describe('sextant mcp against server-everything over Streamable HTTP', () => {
       const echo = listed.ok ? listed.list.tools.find((tool) => tool.name === 'echo') : undefined;
       if (!echo) throw new Error('echo is not listed');
       await stop(child);
-      child = await startEverythingHttp(EVERYTHING_PORT);
+      child = await startEverythingHttp(port);
       const record = await callMcpTool(opened.value.connection, echo, { message: 'still there?' }, { timeoutMs: 10_000, now: () => performance.now() });
       expect(record.phase).toBe('execution');
       expect(record.result.errors[0]).toMatchObject({ code: 'EXECUTION_ERROR' });
