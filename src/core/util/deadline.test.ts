@@ -140,4 +140,19 @@ describe('timerClock', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     await clock.sleep(5);
   });
+
+  it('calls the timers as plain functions, as a browser requires of its own setTimeout', async () => {
+    // A browser's setTimeout throws "Illegal invocation" when called as a method of another object.
+    const strictTimers = {
+      setTimeout(this: unknown, callback: () => void, ms: number) {
+        if (this !== undefined) throw new TypeError('Illegal invocation');
+        return setTimeout(callback, ms);
+      },
+      clearTimeout(this: unknown, handle: never) {
+        if (this !== undefined) throw new TypeError('Illegal invocation');
+        clearTimeout(handle);
+      },
+    };
+    await expect(timerClock(strictTimers).sleep(1)).resolves.toBeUndefined();
+  });
 });

@@ -128,23 +128,26 @@ export async function runWithDeadline<T>(work: (signal: AbortSignal, deadline: D
 
 /** The timer functions a clock needs (passed in: the core itself never names `setTimeout`). */
 export interface Timers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: never): void;
+  setTimeout: (callback: () => void, ms: number) => unknown;
+  clearTimeout: (handle: never) => void;
 }
 
 /** A wall clock over the given timers, with a sleep that ends early, without throwing, on abort. */
 export function timerClock(timers: Timers): Clock {
+  // Called as plain functions: a browser's setTimeout called as a method of another object throws
+  // "Illegal invocation".
+  const { setTimeout: startTimer, clearTimeout: stopTimer } = timers;
   return {
     now: () => Date.now(),
     sleep: (ms, signal) =>
       new Promise<void>((resolve) => {
         if (signal?.aborted) return resolve();
         const done = () => {
-          timers.clearTimeout(handle as never);
+          stopTimer(handle as never);
           signal?.removeEventListener('abort', done);
           resolve();
         };
-        const handle = timers.setTimeout(done, Math.max(0, ms));
+        const handle = startTimer(done, Math.max(0, ms));
         signal?.addEventListener('abort', done, { once: true });
       }),
   };
