@@ -2,6 +2,7 @@ import type { AddressType } from '../shared/analysis-types.ts';
 import type { BleAddressProfile, BleProfileReceivers } from '../profile/address-profiles.ts';
 import type { BleRotationModel } from '../classify/rotation-model.ts';
 import type { BlePayloadSource } from './payload-rarity.ts';
+import type { BleTrackerKind } from '../shared/tracker-kind.ts';
 
 /** The shapes the hand-off stage shares with its model, its describer and the later stages (co-location, clusters). */
 
@@ -11,6 +12,8 @@ export interface BleLinkableAddress {
   type: AddressType;
   /** Index of the IRK that resolves it, or -1. */
   irk: number;
+  /** The tracker kind its payloads show (the trackers/ stage), when they show one. */
+  tracker?: BleTrackerKind;
 }
 
 export interface BleLinkContext {
