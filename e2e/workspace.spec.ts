@@ -156,3 +156,41 @@ test('importing a workspace file shows what it changes first; its endpoint bindi
   ]);
   expect((await readSavedManifests(page))[0].pendingEndpoint).toBeUndefined();
 });
+
+test('a workspace file imported into another browser is usable at once: its captures and runs show without a reload', async ({ tools, page, browser }) => {
+  await page.goto('/#/captures');
+  await page.getByTestId('captures.file-input').setInputFiles(fixture('lab-floor.csv'));
+  await expect(page.getByTestId('captures.import-job')).toHaveAttribute('data-state', 'done', { timeout: 20_000 });
+  await tools.open();
+  await tools.loadExample('regression');
+  await tools.run();
+  await expect(tools.results().first().getByTestId('result.status')).toHaveText('ok', { timeout: 30_000 });
+  await page.goto('/#/settings');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('settings.export-workspace').click();
+  const file = await (await download).path();
+
+  // A fresh browser profile: nothing stored yet.
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  try {
+    await other.goto(new URL('/#/captures', page.url()).href);
+    await expect(other.getByTestId('captures.card')).toHaveCount(3, { timeout: 20_000 });
+    await other.goto(new URL('/#/settings', page.url()).href);
+    await other.getByTestId('settings.import-workspace').setInputFiles(file);
+    await other.getByTestId('settings.import-confirm').click();
+    await expect(other.getByTestId('settings.workspace-message')).toContainText('Imported 1 captures and 1 runs. They are ready to use.');
+
+    await other.goto(new URL('/#/captures', page.url()).href);
+    const card = other.getByTestId('captures.card').filter({ has: other.getByText('lab_floor', { exact: true }) });
+    await card.click();
+    await expect(other.getByTestId('capture.filter-count')).toHaveText('300 of 300 rows');
+    await other.goto(new URL('/#/runs', page.url()).href);
+    const rows = other.getByTestId('runs.table').locator('tbody tr');
+    await expect(rows).toHaveCount(1);
+    await rows.first().getByRole('button', { name: 'Open' }).click();
+    await expect(other.getByTestId('result.coefficient-table')).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});

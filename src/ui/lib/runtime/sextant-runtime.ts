@@ -137,6 +137,8 @@ export class SextantRuntime {
   }
 
   private builtinNames = new Set<string>();
+  /** The demo captures the workers carry (never stored in the workspace). */
+  private builtinCaptureIds = new Set<string>();
 
   /** Manifests of the tools of switched-on MCP servers (`server__tool`), offered to the planner. */
   private mcpOffered: ToolManifest[] = [];
@@ -223,6 +225,7 @@ export class SextantRuntime {
 
   private async loadCaptures(): Promise<CaptureInfo[]> {
     const builtins = await this.pool.captureInfos();
+    this.builtinCaptureIds = new Set(builtins.map((info) => info.id));
     this.captureInfos = new Map(builtins.map((info) => [info.id, info]));
     const workspace = await getWorkspace();
     const stored = workspace ? await workspace.listCaptures() : null;
@@ -243,6 +246,35 @@ export class SextantRuntime {
       }
     }
     return [...this.captureInfos.values()];
+  }
+
+  /**
+   * Loads the workspace's captures this session does not have yet (after a workspace import),
+   * and, when the import replaced entries, those it already had too: the workers then hold what
+   * the workspace holds, without a reload.
+   */
+  async loadWorkspaceCaptures(options: { replaced: boolean }): Promise<CaptureInfo[]> {
+    await this.captures();
+    const workspace = await getWorkspace();
+    const stored = workspace ? await workspace.listCaptures() : null;
+    if (!workspace || !stored?.ok) return [...this.captureInfos.values()];
+    for (const summary of stored.value) {
+      if (this.builtinCaptureIds.has(summary.id) || (this.captureInfos.has(summary.id) && !options.replaced)) continue;
+      if (summary.report !== null) this.importReports.set(summary.id, summary.report);
+      const blob = await workspace.loadCaptureBlob(summary.id);
+      if (!blob.ok) {
+        this.restoreProblems.push({ id: summary.id, message: blob.error.message });
+        continue;
+      }
+      try {
+        const info = await this.pool.addCapture(blob.value);
+        this.captureInfos.set(info.id, info);
+      } catch (error) {
+        this.restoreProblems.push({ id: summary.id, message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    this.capturesLoaded = Promise.resolve([...this.captureInfos.values()]);
+    return this.capturesLoaded;
   }
 
   /** Makes an imported capture available to every worker and to validation. */
