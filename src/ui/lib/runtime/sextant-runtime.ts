@@ -212,6 +212,11 @@ export class SextantRuntime {
     return this.pool.query((api) => api.exportArrow(captureId));
   }
 
+  /** A capture's whole table as a Parquet file (the Captures page's download). */
+  exportParquet(captureId: string): Promise<Uint8Array> {
+    return this.pool.query((api) => api.exportParquet(captureId));
+  }
+
   /** SHA-256 and size of a built-in capture's Arrow IPC bytes (null for a capture that is not built in). */
   builtinFingerprint(captureId: string): Promise<{ sha256: string; bytes: number } | null> {
     return this.pool.query((api) => api.builtinFingerprint(captureId));
