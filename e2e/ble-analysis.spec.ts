@@ -88,7 +88,7 @@ test('runs the §7.4 analysis on the demo captures and reads its table, matrix, 
   await expect(page.getByTestId('ble.timeline.window')).not.toHaveText(before ?? '');
 
   // RSSI per receiver, read from both captures.
-  await expect(page.getByTestId('ble.rssi.receiver').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('ble.rssi.receiver').first()).toBeVisible({ timeout: 120_000 });
 
   // Jump to one address's packets in the capture table.
   const address = cluster!.addresses[0];
