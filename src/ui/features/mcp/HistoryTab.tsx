@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { getMcpHistory, MAX_HISTORY_ENTRIES, useMcpHistory, type McpHistoryEntry } from '../../lib/runtime/mcp-history.ts';
 import { useMcpServers } from '../../lib/runtime/mcp-servers.ts';
+import type { ToolError } from '../../../core/index.ts';
+import { CodedErrors } from './CodedErrors.tsx';
 import { rerunFromHistory } from './mcp-actions.ts';
 
 /** The calls made to this server from the page, newest first, kept across reloads; each can be re-run. */
@@ -8,14 +10,14 @@ export function HistoryTab({ url }: { url: string }) {
   const history = useMcpHistory();
   const servers = useMcpServers();
   const [busy, setBusy] = useState<string | null>(null);
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<ToolError | null>(null);
   const entries = history.entries.filter((entry) => entry.serverUrl === url);
 
   const rerun = async (entry: McpHistoryEntry) => {
     setBusy(entry.id);
-    const record = await rerunFromHistory(entry, servers);
+    const outcome = await rerunFromHistory(entry, servers);
     // A re-run that could not start is not a call: say why here (a sent one is the newest entry).
-    setRefusal(record.phase === 'validation' && record.result.summary.startsWith('Not re-run') ? (record.result.errors[0]?.message ?? null) : null);
+    setRefusal(outcome.ok ? null : outcome.error);
     setBusy(null);
   };
 
@@ -26,11 +28,7 @@ export function HistoryTab({ url }: { url: string }) {
           {history.problem}
         </p>
       )}
-      {refusal && (
-        <p className="notice notice--blocked" role="alert" data-testid="mcp.history-refused">
-          {refusal}
-        </p>
-      )}
+      {refusal && <CodedErrors errors={[refusal]} testId="mcp.history-refused" />}
       {!history.loaded && <p className="muted">Reading the history…</p>}
       {history.loaded && entries.length === 0 && <p className="muted">No call to this server yet. Calls from the Tools tab are kept here, across reloads.</p>}
       {entries.length > 0 && (

@@ -71,19 +71,17 @@ async function callOnce(url: string, tool: McpToolDefinition, argsText: string):
   return callMcpTool(opened.connection, tool, parsed.value, { timeoutMs: CALL_TIMEOUT_MS, now, onProgress });
 }
 
-/** A call refused before anything was sent, with one coded error. */
-function refused(toolName: string, code: 'UNKNOWN_TOOL' | 'EXECUTION_ERROR', message: string): McpCallRecord {
-  return { toolName, phase: 'validation', durationMs: 0, result: { status: 'error', summary: 'Not re-run; nothing was sent to the server.', warnings: [], errors: [{ code, field: '', message }], confidence: 0 } };
-}
+/** What a re-run did: the call (recorded in the history like any other), or why it could not start (nothing sent, nothing recorded). */
+export type RerunOutcome = { ok: true; record: McpCallRecord } | { ok: false; error: ToolError };
 
 /** Calls a history entry's tool again with its arguments (validated again against the tool as listed now). */
-export async function rerunFromHistory(entry: McpHistoryEntry, servers: readonly McpServerState[]): Promise<McpCallRecord> {
+export async function rerunFromHistory(entry: McpHistoryEntry, servers: readonly McpServerState[]): Promise<RerunOutcome> {
   const server = servers.find((candidate) => candidate.url === entry.serverUrl);
-  if (!server) return refused(entry.toolName, 'EXECUTION_ERROR', `${entry.serverUrl} is no longer among the servers on this page: add it again to re-run the call`);
-  if (server.status !== 'connected') return refused(entry.toolName, 'EXECUTION_ERROR', `${entry.serverUrl} is not connected (${server.error ?? server.status}): reconnect it first`);
+  if (!server) return { ok: false, error: { code: 'EXECUTION_ERROR', field: '', message: `${entry.serverUrl} is no longer among the servers on this page: add it again to re-run the call` } };
+  if (server.status !== 'connected') return { ok: false, error: { code: 'EXECUTION_ERROR', field: '', message: `${entry.serverUrl} is not connected (${server.error ?? server.status}): reconnect it first` } };
   const tool = server.tools.find((candidate) => candidate.name === entry.toolName);
-  if (!tool) return refused(entry.toolName, 'UNKNOWN_TOOL', `${server.name} no longer lists a tool named ${entry.toolName}`);
-  return callFromPage(entry.serverUrl, tool, entry.argumentsText);
+  if (!tool) return { ok: false, error: { code: 'UNKNOWN_TOOL', field: '', message: `${server.name} no longer lists a tool named ${entry.toolName}` } };
+  return { ok: true, record: await callFromPage(entry.serverUrl, tool, entry.argumentsText) };
 }
 
 /** Most pages of a listing read (a server that always answers with a next cursor is cut off here). */
