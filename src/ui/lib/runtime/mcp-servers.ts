@@ -123,6 +123,9 @@ class McpServers {
     await this.live.get(url)?.client.close().catch(() => {});
     this.live.delete(url);
     this.states.update((current) => current.filter((state) => state.url !== url));
+    // A removed server's token and headers leave with it (from this device too); its history stays.
+    getMcpCredentials().forget(url);
+    this.logs.delete(url);
     await this.persist();
   }
 
