@@ -109,6 +109,16 @@ test('headers set, a call with progress, the history kept and re-run, a resource
   await argsPrompt.getByTestId('mcp.prompt-arg.city').fill('Lisbon');
   await argsPrompt.getByTestId('mcp.prompt-get').click();
   await expect(argsPrompt.getByTestId('mcp.prompt-messages')).toContainText("What's weather in Lisbon?");
+  // A prompt that errors on the server: its text, coded; then the same prompt with an embedded resource, as text.
+  const resourcePrompt = server.getByTestId('mcp.prompt.resource-prompt');
+  await resourcePrompt.getByRole('button', { name: /resource-prompt/ }).click();
+  await resourcePrompt.getByTestId('mcp.prompt-arg.resourceType').fill('Text');
+  await resourcePrompt.getByTestId('mcp.prompt-arg.resourceId').fill('abc');
+  await resourcePrompt.getByTestId('mcp.prompt-get').click();
+  await expect(resourcePrompt.getByTestId('mcp.prompt-error')).toContainText('Invalid resourceId: abc');
+  await resourcePrompt.getByTestId('mcp.prompt-arg.resourceId').fill('2');
+  await resourcePrompt.getByTestId('mcp.prompt-get').click();
+  await expect(resourcePrompt.getByTestId('mcp.prompt-messages')).toContainText('(resource demo://resource/dynamic/text/2)');
 
   expect(await seriousAxeViolations(page), 'axe on the MCP page at 1280 px').toEqual([]);
 
