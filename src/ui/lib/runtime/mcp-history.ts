@@ -12,8 +12,12 @@ import { getMcpCredentials } from './mcp-credentials.ts';
 export const HISTORY_SETTING_KEY = 'mcp.history.v1';
 /** Most entries kept; the oldest go first. */
 export const MAX_HISTORY_ENTRIES = 200;
-/** Largest `structured_output` kept with an entry, in characters of its JSON; a larger one is left out and its size noted. */
-export const MAX_KEPT_OUTPUT_CHARS = 256 * 1024;
+/**
+ * Largest `structured_output` kept with an entry, in characters of its JSON; a larger one is left out
+ * and its size noted. The history is one workspace setting rewritten on every call: 200 entries at
+ * this bound stay near 13 MB.
+ */
+export const MAX_KEPT_OUTPUT_CHARS = 64 * 1024;
 /** Secrets shorter than this are not searched for (a 2-character value would redact half the text). */
 const MIN_REDACTED_CHARS = 4;
 export const REDACTED = '[redacted: a credential of an MCP server]';
