@@ -70,6 +70,12 @@ describe('same device needs evidence of one radio', () => {
     const found = analysis.travelledTogether.filter((relation) => together.has([truth.address_to_device[relation.a[0]], truth.address_to_device[relation.b[0]]].sort().join('|')));
     expect(found.length).toBeGreaterThan(0);
     expect(found.some((relation) => relation.rationale.some((line) => line.includes('no evidence of one radio: co-movement alone gives travelled together')))).toBe(true);
+    // Each relation says what it was weighed against and what separated the two.
+    for (const relation of analysis.travelledTogether) {
+      expect(relation.sameDeviceProbability).toBeLessThan(relation.probability);
+      expect(relation.separatedBy.length).toBeGreaterThan(0);
+    }
+    expect(found.some((relation) => relation.separatedBy.startsWith('no evidence of one radio: co-movement alone gives travelled together'))).toBe(true);
   });
 
   it('gives the channel pattern no weight where every device shows the same one (a receiver\'s own response, no multipath)', () => {
