@@ -76,7 +76,12 @@ import { lowerBoundFloat64, upperBoundFloat64 } from '../shared/sorted-search.ts
  *     grid, so their packets' time differences line up modulo 625 µs; a companion's or a
  *     stranger's do not (advertising-clock.ts; needs sub-millisecond timestamps, which each chain
  *     must show it has).
- * Every term's constants and formula are in co-location-model.ts, shared with the screen.
+ * Every term's constants and formula are in co-location-model.ts, shared with the screen, and
+ * so is the rule between them: the first four are co-movement, which a companion shows as well
+ * and which never lifts "one device" above "travelled together"; the other three are one-radio
+ * evidence, each bounded by how alike this capture's unrelated pairs come out (a background the
+ * screen samples), and without enough of it a pair's same-device mass is travelled together's.
+ * A tracker tag's chain is never one device with a chain of another kind or of none.
  * Priors: a chain has at most a couple of sibling sets among the chains active with it (the
  * rates are fitted to the capture: co-location-priors.ts).
  */
