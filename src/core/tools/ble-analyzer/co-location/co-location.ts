@@ -31,7 +31,7 @@ import {
   ONE_RADIO_MIN_LLR,
   sameDeviceEvidence,
 } from './co-location-model.ts';
-import type { BleHandoffCrowd } from './co-rotation.ts';
+import { coRotationLogOddsOf, type BleHandoffChain, type BleHandoffCrowd } from './co-rotation.ts';
 import type { BleEventGroups } from '../scan/observation-store.ts';
 import type { BleLinkableAddress } from '../handoff/handoff-types.ts';
 import type { BleTrackerKind } from '../shared/tracker-kind.ts';
@@ -197,12 +197,10 @@ interface PairWork {
   channels: ChannelSignatureScratch;
   clock: AdvertisingClockScratch;
   background: OneRadioBackground;
-  /** Read the channel pattern and the clock whatever the other evidence (for the background pairs). */
-  everyTerm: boolean;
 }
 
 function pairWork(receivers: number): PairWork {
-  return { perReceiver: perReceiverScratch(receivers), evidence: pairEvidence(), channels: channelSignatureScratch(receivers), clock: advertisingClockScratch(), background: NO_BACKGROUND, everyTerm: false };
+  return { perReceiver: perReceiverScratch(receivers), evidence: pairEvidence(), channels: channelSignatureScratch(receivers), clock: advertisingClockScratch(), background: NO_BACKGROUND };
 }
 
 /**
@@ -509,7 +507,7 @@ function scorePair(
   // The channel pattern and the clock are read last, and only while "one device" is still in
   // play: they cost the most per pair, and a pair already far below is not changed by them.
   evidence.signature = undefined;
-  if (sa.channels && sb.channels && (work.everyTerm || sameDeviceEvidence(logS, logT, oneRadio) > LATE_TERMS_SCREEN_LOG_ODDS)) {
+  if (sa.channels && sb.channels && sameDeviceEvidence(logS, logT, oneRadio) > LATE_TERMS_SCREEN_LOG_ODDS) {
     evidence.signature = channelSignatureEvidence(sa.channels, sb.channels, receivers, fromMs, toMs, work.channels);
     if (evidence.signature) {
       evidence.signatureBounded = backgroundBound(evidence.signature.llrSame, channelAlikeness(evidence.signature.excessDb2, evidence.signature.spreadDb), background.signature);
@@ -518,7 +516,7 @@ function scorePair(
     }
   }
   evidence.clock = undefined;
-  if (sa.preciseTiming && sb.preciseTiming && (work.everyTerm || sameDeviceEvidence(logS, logT, oneRadio) > LATE_TERMS_SCREEN_LOG_ODDS)) {
+  if (sa.preciseTiming && sb.preciseTiming && sameDeviceEvidence(logS, logT, oneRadio) > LATE_TERMS_SCREEN_LOG_ODDS) {
     evidence.clock = advertisingClockEvidence(sa.groups, sa.spans, sb.groups, sb.spans, events, fromMs, toMs, work.clock);
     if (evidence.clock) {
       evidence.clockBounded = backgroundBound(evidence.clock.llrSame, evidence.clock.resultant, background.clock);
@@ -687,23 +685,34 @@ function mayBeOneDevice(evidence: PairEvidence, trackerA: BleTrackerKind | undef
   return trackerA === trackerB && evidence.oneRadio >= ONE_RADIO_MIN_LLR;
 }
 
-/** Alikeness of the one-radio terms over the background pairs, each ascending (terms a pair could not estimate are left out). */
+/**
+ * Alikeness of the one-radio terms over the background pairs, each ascending (terms a pair could
+ * not estimate are left out). Only those terms are read, each by the function the score calls
+ * (co-rotation by co-rotation.ts's exact term, which the screen shares with the score), not the
+ * co-movement terms: a background pair costs less than a scored one.
+ */
 function oneRadioBackground(scoring: PairScoring, backgroundA: Int32Array, backgroundB: Int32Array): OneRadioBackground {
   const { chains, series, work } = scoring;
+  const receivers = scoring.receiverNames.length;
   const rotation: number[] = [];
   const signature: number[] = [];
   const clock: number[] = [];
-  work.everyTerm = true;
+  const handoffs = (chain: number): BleHandoffChain => ({ index: chain, boundaries: series[chain].boundaries, toleranceMs: series[chain].toleranceMs, ascending: series[chain].ascending });
   for (let pair = 0; pair < backgroundA.length; pair++) {
     const a = backgroundA[pair];
     const b = backgroundB[pair];
-    if (!scorePair(series[a], series[b], a, b, scoring.masked, scoring.events, scoring.receiverNames.length, overlapFromOf(chains[a], chains[b]), overlapToOf(chains[a], chains[b]), scoring.floors, scoring.handoffCrowd, work)) continue;
-    const evidence = work.evidence;
-    if (evidence.rotation.k > 0) rotation.push(evidence.rotation.llr);
-    if (evidence.signature) signature.push(channelAlikeness(evidence.signature.excessDb2, evidence.signature.spreadDb));
-    if (evidence.clock) clock.push(evidence.clock.resultant);
+    const sa = series[a];
+    const sb = series[b];
+    const fromMs = overlapFromOf(chains[a], chains[b]);
+    const toMs = overlapToOf(chains[a], chains[b]);
+    const rotated = coRotationLogOddsOf(handoffs(a), handoffs(b), fromMs, toMs, FIXED_PERIOD_MS, scoring.handoffCrowd);
+    // (The exact term is 0 where neither chain hands off in the overlap: nothing to compare.)
+    if (rotated !== 0) rotation.push(rotated);
+    const channels = sa.channels && sb.channels ? channelSignatureEvidence(sa.channels, sb.channels, receivers, fromMs, toMs, work.channels) : undefined;
+    if (channels) signature.push(channelAlikeness(channels.excessDb2, channels.spreadDb));
+    const timing = sa.preciseTiming && sb.preciseTiming ? advertisingClockEvidence(sa.groups, sa.spans, sb.groups, sb.spans, scoring.events, fromMs, toMs, work.clock) : undefined;
+    if (timing) clock.push(timing.resultant);
   }
-  work.everyTerm = false;
   const ascending = (values: number[]) => Float64Array.from(values).sort();
   return { pairs: backgroundA.length, rotation: ascending(rotation), signature: ascending(signature), clock: ascending(clock) };
 }
