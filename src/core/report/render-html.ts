@@ -198,11 +198,13 @@ function travelSection(relations: ReadonlyArray<Record<string, unknown>>): strin
   parts.push('<p>Distinct devices that moved along one path (a phone and its watch, earbuds or tag, or people walking together). These are not links: each side stays its own device.</p>');
   parts.push(
     table(
-      ['device', 'moved with', 'probability', 'from', 'to', 'minutes', 'why'],
+      ['device', 'moved with', 'probability', 'same device', 'kept apart by', 'from', 'to', 'minutes', 'why'],
       relations.map((relation) => [
         travelSide(relation.cluster_a, relation.addresses_a),
         travelSide(relation.cluster_b, relation.addresses_b),
         numCell(relation.probability, 3),
+        numCell(relation.same_device_probability, 3),
+        `<td>${esc(typeof relation.separated_by === 'string' ? relation.separated_by : '—')}</td>`,
         `<td class="mono">${esc(String(relation.start_ts ?? ''))}</td>`,
         `<td class="mono">${esc(String(relation.end_ts ?? ''))}</td>`,
         numCell(typeof relation.duration_s === 'number' ? relation.duration_s / 60 : null, 1),

@@ -27,6 +27,8 @@ const result: ToolResult = {
         end_ts: '2024-04-03T08:40:00Z',
         duration_s: 2400,
         rationale: ['moved with each other for 40 minutes', hostile],
+        same_device_probability: 0.012,
+        separated_by: 'no evidence of one radio: co-movement alone gives travelled together',
       },
     ],
   },
@@ -92,7 +94,7 @@ describe('case reports', () => {
     const section = html.slice(html.indexOf('<h4>Travelled together (1)</h4>'));
     expect(section).toContain('These are not links');
     expect(section).toMatch(/c1: <span class="mono">AA, &#60;img/);
-    expect(section).toContain('<td class="num">0.934</td>');
+    expect(section).toContain('<td class="num">0.934</td><td class="num">0.012</td><td>no evidence of one radio: co-movement alone gives travelled together</td>');
     expect(section).toContain('<td class="num">40</td>');
     expect(section).toContain('moved with each other for 40 minutes');
   });
