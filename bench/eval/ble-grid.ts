@@ -19,3 +19,12 @@ export const BLE_EVAL_GRID: ReadonlyArray<{ scenario: string; model: RpaRotation
   { scenario: 'companions', model: 'spec_default' },
   { scenario: 'irk', model: 'spec_default' },
 ];
+
+/**
+ * The issue-22 families: each runs with the generator's separating radio features on (as the
+ * scenario defines them) and off (`BLE_RADIO_FEATURES_OFF`), under every window listed (the
+ * default 180 s, plus the one an analyst would set where the default cannot work).
+ */
+export const BLE_FAMILY_GRID: ReadonlyArray<{ scenario: string; model: RpaRotationModelName; windowsS: readonly number[] }> = [
+  { scenario: 'multi_set_crowd', model: 'spec_default', windowsS: [180] },
+];

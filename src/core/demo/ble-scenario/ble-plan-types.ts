@@ -67,14 +67,25 @@ export interface BleDevicePlan {
   synchronizedSets?: boolean;
   /** Identity resolving key, 16 bytes MSB first, when the device's RPAs are real ah() RPAs. */
   irk?: Uint8Array;
+  /**
+   * Index of the device whose body shadows this one (a watch, earbuds or tag carried by a person
+   * shares the shadowing of the carrier's phone per receiver, plus `BLE_CARRIED_SHADOWING_DELTA_DB`);
+   * absent = its own shadowing per receiver.
+   */
+  shadowingOf?: number;
 }
 
-/** Devices that move together (a phone and the watch, earbuds or tag it carries). */
+/**
+ * Devices that move together. `carried`: one person's devices (a phone and the watch, earbuds
+ * or tag it carries; the first is the carrier). `group`: the devices of people walking together.
+ */
 export interface BleTravelGroup {
   /** Device indices; the first is the carrier. */
   devices: number[];
   fromMs: number;
   toMs: number;
+  /** Absent = `carried`. */
+  kind?: 'carried' | 'group';
 }
 
 export interface BleReceiverPlan {
@@ -112,6 +123,11 @@ export interface BleRadioPlan {
    * any time, timestamps unrounded.
    */
   advertisingClock?: boolean;
+  /**
+   * Receivers stamp to this resolution, ms (1: a sniffer's or HCI log's millisecond timestamps);
+   * absent = µs with the advertising clock, unrounded without it.
+   */
+  timestampResolutionMs?: number;
   /** Share of packets that fail their CRC. */
   crcBadRate: number;
   /** Of the CRC-bad packets, the share whose bit errors hit the address (the rest hit the payload). */

@@ -175,6 +175,7 @@ export function planBleScenario(config: BleScenarioConfig, seed: number, startMs
         const dy = uniformBetween(random, -0.5, 0.5);
         group.push(devices.length);
         devices.push({
+          ...(config.carriedShadowing === 'carrier' ? { shadowingOf: carrierIndex } : {}),
           deviceId: `dev-${String(devices.length + 1).padStart(3, '0')}`,
           profile: kind === 'tag' ? 'tracker' : 'wearable',
           deviceClass: built.deviceClass,
@@ -212,7 +213,8 @@ export function planBleScenario(config: BleScenarioConfig, seed: number, startMs
       shadowingDb: config.shadowingDb,
       fadingDb: config.fadingDb,
       multipathDb: config.multipathDb,
-      advertisingClock: true,
+      advertisingClock: config.advertisingClock,
+      ...(config.advertisingClock ? {} : { timestampResolutionMs: 1 }),
       crcBadRate: config.crcBadRate,
       crcAddressShare: config.crcAddressShare,
     },

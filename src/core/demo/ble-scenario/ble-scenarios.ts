@@ -17,6 +17,7 @@ export const BLE_SCENARIO_NAMES = [
   'crc_noise',
   'companions',
   'irk',
+  'multi_set_crowd',
 ] as const;
 
 export type BleScenarioName = (typeof BLE_SCENARIO_NAMES)[number];
@@ -68,6 +69,18 @@ export interface BleScenarioConfig {
   multipathDb: number;
   /** Distinct models (payload templates) per profile: fewer models, more devices sharing one. */
   modelsPerProfile: number;
+  /**
+   * Each device's sets on its controller's 625 µs slot grid, receivers stamping to the µs
+   * (ble-advertising-clock.ts). Off: events at any time, receivers stamp to the millisecond, as
+   * HCI logs and most sniffer exports do.
+   */
+  advertisingClock: boolean;
+  /**
+   * Shadowing of a carried device (watch, earbuds, tag) per receiver: `own` draws its own, as if
+   * it were on another body; `carrier` shares its carrier's (plus a 1.5 dB difference): one body
+   * shadows both.
+   */
+  carriedShadowing: 'own' | 'carrier';
   /** The analyzer's `rpa_rotation_model` that matches the scenario (what the evaluation passes). */
   rotationModel: 'spec_default' | 'fast_rotation' | 'slow_rotation';
 }
@@ -98,9 +111,18 @@ const BASE: BleScenarioConfig = {
   shadowingDb: 5,
   fadingDb: 3,
   multipathDb: 3,
+  advertisingClock: true,
+  carriedShadowing: 'own',
   modelsPerProfile: 3,
   rotationModel: 'spec_default',
 };
+
+/**
+ * The generator's separating radio features switched off (docs/ble-scenarios.md, "Radio
+ * features"): no per-spot multipath, no shared advertising clock (millisecond timestamps), and a
+ * carried device shadowed by its carrier's body. eval:ble runs every family with and without them.
+ */
+export const BLE_RADIO_FEATURES_OFF: Readonly<Partial<BleScenarioConfig>> = { multipathDb: 0, advertisingClock: false, carriedShadowing: 'carrier' };
 
 const SCENARIOS: Record<BleScenarioName, BleScenarioConfig> = {
   default: {
@@ -186,6 +208,19 @@ const SCENARIOS: Record<BleScenarioName, BleScenarioConfig> = {
     androidTimers: true,
     irkDevices: 4,
     description: 'default with multi-set Android-like phones, and 4 phones (2 iOS-like, 2 Android-like) whose RPAs are real ah(IRK, prand) under keys the truth lists',
+  },
+  multi_set_crowd: {
+    ...BASE,
+    name: 'multi_set_crowd',
+    receivers: 3,
+    population: { ios: 0, android: 150, windows: 0, tracker: 0, wearable: 0, public_beacon: 3, static_beacon: 3, nrpa_broadcaster: 0 },
+    androidSets: [2, 3],
+    androidTimers: true,
+    modelsPerProfile: 2,
+    observationRatePerS: 0.15,
+    carriedShadowing: 'carrier',
+    description:
+      'a dense crowd of 150 multi-set Android-like phones (2–3 concurrent sets each, on the stack timers) of 2 models, so 75 phones share each payload template; 3 receivers, 0.15 obs/s',
   },
 };
 

@@ -50,10 +50,14 @@ export interface BleTruthRotation {
   at_ms: number;
 }
 
-/** Two distinct devices that moved together (a phone and its watch, earbuds or tag). */
+/**
+ * Two distinct devices that moved together: `carried` when one person carries both (a phone and
+ * its watch, earbuds or tag), `group` when they belong to two people walking together.
+ */
 export interface BleTruthTravel {
   device_a: string;
   device_b: string;
+  kind: 'carried' | 'group';
   /** When both were in range together (true time, epoch ms). */
   from_ms: number;
   to_ms: number;
@@ -196,11 +200,7 @@ export function buildBleTruth(
     addresses,
     address_to_device: Object.fromEntries(addresses.map((address) => [address.address, address.device_id])),
     rotations,
-    travelled_together: plan.travelGroups.flatMap((group) =>
-      group.devices.flatMap((a, i) =>
-        group.devices.slice(i + 1).map((b) => ({ device_a: plan.devices[a].deviceId, device_b: plan.devices[b].deviceId, from_ms: Math.round(group.fromMs), to_ms: Math.round(group.toMs) })),
-      ),
-    ),
+    travelled_together: travelPairs(plan),
     phantom_addresses: phantoms,
     counts: {
       observations: observations.count,
@@ -211,6 +211,24 @@ export function buildBleTruth(
       phantom_addresses: Object.keys(phantoms).length,
     },
   };
+}
+
+/** Every pair of devices of a travel group; a pair one person carries is `carried` even inside a walking group. */
+function travelPairs(plan: BleScenarioPlan): BleTruthTravel[] {
+  const pairs: BleTruthTravel[] = [];
+  const seen = new Set<string>();
+  const ordered = [...plan.travelGroups.filter((group) => group.kind !== 'group'), ...plan.travelGroups.filter((group) => group.kind === 'group')];
+  for (const group of ordered) {
+    group.devices.forEach((a, i) => {
+      for (const b of group.devices.slice(i + 1)) {
+        const key = a < b ? `${a}|${b}` : `${b}|${a}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        pairs.push({ device_a: plan.devices[a].deviceId, device_b: plan.devices[b].deviceId, kind: group.kind ?? 'carried', from_ms: Math.round(group.fromMs), to_ms: Math.round(group.toMs) });
+      }
+    });
+  }
+  return pairs;
 }
 
 function round(value: number, digits: number): number {

@@ -1,0 +1,66 @@
+// The issue-22 families of the generator: each family's truth, and the radio features each can
+// switch off (docs/ble-scenarios.md, "Families" and "Radio features").
+import type { Table } from 'apache-arrow';
+import { describe, expect, it } from 'vitest';
+import { stringColumn } from '../../data/columns.ts';
+import { planBleScenario } from './ble-scenario-plan.ts';
+import { BLE_RADIO_FEATURES_OFF, bleScenarioConfig, type BleScenarioConfig } from './ble-scenarios.ts';
+import { generateBleScenario, type BleScenario } from './generate-ble-scenario.ts';
+
+function generate(seed: number, scenario: string, overrides?: Partial<BleScenarioConfig>): BleScenario {
+  const result = generateBleScenario({ seed, scenario, ...(overrides ? { overrides } : {}) });
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value;
+}
+
+/** Every row's (address, receiver-time) of a table. */
+function timesOf(table: Table): Array<{ address: string; ts: number; crcOk: boolean }> {
+  const rows: Array<{ address: string; ts: number; crcOk: boolean }> = [];
+  for (const batch of table.batches) {
+    const addresses = stringColumn(batch, 'advertiser_addr');
+    const ts = batch.getChild('ts_ms')!.toArray() as Float64Array;
+    const crc = batch.getChild('crc_ok')!;
+    for (let row = 0; row < batch.numRows; row++) rows.push({ address: addresses[row]!, ts: ts[row], crcOk: crc.get(row) === true });
+  }
+  return rows;
+}
+
+describe('radio features switched off', () => {
+  it('stamps whole milliseconds without the advertising clock, and µs with it', () => {
+    const off = timesOf(generate(4, 'companions', { ...BLE_RADIO_FEATURES_OFF }).captures[0].table);
+    expect(off.length).toBeGreaterThan(1000);
+    expect(off.every((row) => Number.isInteger(row.ts))).toBe(true);
+    const on = timesOf(generate(4, 'companions').captures[0].table);
+    expect(on.filter((row) => !Number.isInteger(row.ts)).length).toBeGreaterThan(on.length / 2);
+  });
+
+  it('lets a carried device share its carrier\'s body shadowing, and plans no multipath or clock', () => {
+    const config = { ...bleScenarioConfig('companions'), ...BLE_RADIO_FEATURES_OFF };
+    const plan = planBleScenario(config, 4, 1_712_131_200_000);
+    expect(plan.radio.multipathDb).toBe(0);
+    expect(plan.radio.advertisingClock).toBe(false);
+    expect(plan.radio.timestampResolutionMs).toBe(1);
+    expect(plan.travelGroups.length).toBeGreaterThan(0);
+    for (const group of plan.travelGroups) {
+      const [carrier, ...carried] = group.devices;
+      expect(plan.devices[carrier].shadowingOf).toBeUndefined();
+      for (const device of carried) expect(plan.devices[device].shadowingOf).toBe(carrier);
+    }
+    const on = planBleScenario(bleScenarioConfig('companions'), 4, 1_712_131_200_000);
+    expect(on.devices.every((device) => device.shadowingOf === undefined)).toBe(true);
+  });
+});
+
+describe('multi_set_crowd', () => {
+  it('is 150 multi-set phones on the stack timers sharing two payload templates', () => {
+    const { truth } = generate(2, 'multi_set_crowd');
+    const phones = truth.devices.filter((device) => device.profile === 'android');
+    expect(phones).toHaveLength(150);
+    expect(phones.every((phone) => phone.sets.length >= 2 && phone.sets.length <= 3)).toBe(true);
+    const templates = new Map<string, number>();
+    for (const phone of phones) templates.set(phone.template_id, (templates.get(phone.template_id) ?? 0) + 1);
+    expect(templates.size).toBe(2);
+    expect(Math.min(...templates.values())).toBeGreaterThan(40);
+    expect(truth.travelled_together).toEqual([]);
+  });
+});
