@@ -26,5 +26,6 @@ export const BLE_EVAL_GRID: ReadonlyArray<{ scenario: string; model: RpaRotation
  * default 180 s, plus the one an analyst would set where the default cannot work).
  */
 export const BLE_FAMILY_GRID: ReadonlyArray<{ scenario: string; model: RpaRotationModelName; windowsS: readonly number[] }> = [
+  { scenario: 'group_walk', model: 'spec_default', windowsS: [180] },
   { scenario: 'multi_set_crowd', model: 'spec_default', windowsS: [180] },
 ];

@@ -64,3 +64,38 @@ describe('multi_set_crowd', () => {
     expect(truth.travelled_together).toEqual([]);
   });
 });
+
+describe('group_walk', () => {
+  it('walks 20 people 1–3 m apart on one path, and records carried and group travel', () => {
+    const config = bleScenarioConfig('group_walk');
+    const plan = planBleScenario(config, 3, 1_712_131_200_000);
+    const group = plan.travelGroups.find((entry) => entry.kind === 'group')!;
+    const phones = group.devices.filter((index) => plan.devices[index].deviceClass === 'phone');
+    expect(phones).toHaveLength(20);
+    // Nearest neighbour of every person at the start (the path's first point).
+    for (const phone of phones) {
+      const me = plan.devices[phone].motion;
+      const nearest = Math.min(...phones.filter((other) => other !== phone).map((other) => Math.hypot(plan.devices[other].motion.x[0] - me.x[0], plan.devices[other].motion.y[0] - me.y[0])));
+      expect(nearest).toBeGreaterThan(0.5);
+      expect(nearest).toBeLessThan(3.5);
+      // Everyone shares the group's waypoint times.
+      expect(me.t).toEqual(plan.devices[phones[0]].motion.t);
+    }
+    const carried = plan.travelGroups.filter((entry) => entry.kind === 'carried');
+    expect(carried.length).toBeGreaterThan(5);
+    for (const entry of carried) {
+      expect(plan.devices[entry.devices[0]].deviceClass).toBe('phone');
+      expect(entry.devices.length).toBeLessThanOrEqual(3);
+      for (const companion of entry.devices.slice(1)) expect(['watch', 'earbuds', 'tag']).toContain(plan.devices[companion].deviceClass);
+    }
+
+    const { truth } = generate(3, 'group_walk');
+    const walkers = group.devices.length;
+    expect(truth.travelled_together).toHaveLength((walkers * (walkers - 1)) / 2);
+    const carriedPairs = truth.travelled_together.filter((pair) => pair.kind === 'carried');
+    expect(carriedPairs.length).toBe(carried.reduce((sum, entry) => sum + (entry.devices.length * (entry.devices.length - 1)) / 2, 0));
+    // Strangers (the 13 other devices) travel with nobody.
+    const inGroup = new Set(group.devices.map((index) => plan.devices[index].deviceId));
+    expect(truth.travelled_together.every((pair) => inGroup.has(pair.device_a) && inGroup.has(pair.device_b))).toBe(true);
+  });
+});

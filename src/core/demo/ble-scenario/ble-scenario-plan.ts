@@ -4,6 +4,7 @@
  */
 import { seededRandom, type SeededRandom } from '../seeded-random.ts';
 import { BleAddressPool } from './ble-address.ts';
+import { planGroupWalk } from './ble-group-walk.ts';
 import { bleAhFor } from '../../tools/ble-analyzer/shared/ah.ts';
 import { buildProfileDevice, earbudsDevice, rotatingEpochs, trackerDevice, trackerLifetime, uniformBetween, watchDevice, type BleProfileContext, type BleProfileDevice } from './ble-device-profiles.ts';
 import type { BleDevicePlan, BleDeviceProfile, BleMotion, BleReceiverPlan, BleScenarioPlan, BleTravelGroup } from './ble-plan-types.ts';
@@ -191,6 +192,8 @@ export function planBleScenario(config: BleScenarioConfig, seed: number, startMs
       travelGroups.push({ devices: group, fromMs: Math.max(startMs, carrier.presentFromMs), toMs: Math.min(endMs, carrier.presentToMs) });
     });
   }
+
+  if (config.groupWalk) planGroupWalk(config.groupWalk, config, context, devices, travelGroups, BLE_FLOOR);
 
   if (config.crowd) {
     // One rotation schedule for the whole crowd; each twin rotates within 1 s of it.

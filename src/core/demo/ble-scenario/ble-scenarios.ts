@@ -3,6 +3,7 @@
  * describes them and why each exists). `default` is the base; every other scenario changes
  * the knobs its name says and nothing else.
  */
+import type { BleGroupWalkKnobs } from './ble-group-walk.ts';
 import type { BleDeviceProfile } from './ble-plan-types.ts';
 
 export const BLE_SCENARIO_NAMES = [
@@ -18,6 +19,7 @@ export const BLE_SCENARIO_NAMES = [
   'companions',
   'irk',
   'multi_set_crowd',
+  'group_walk',
 ] as const;
 
 export type BleScenarioName = (typeof BLE_SCENARIO_NAMES)[number];
@@ -45,6 +47,8 @@ export interface BleScenarioConfig {
   androidTimers: boolean;
   /** Phones (iOS-like first, then Android-like) that carry 1–2 companions: a watch, earbuds or a tag moving with them. */
   companions: number;
+  /** People walking together with their phones and companions (the `group_walk` family); null = none. */
+  groupWalk: BleGroupWalkKnobs | null;
   /** Phones (half iOS-like, half Android-like) that get a real IRK: their RPAs are ah(IRK, prand). */
   irkDevices: number;
   /** Observations per second per advertising set and receiver before losses (the thinning target). */
@@ -96,6 +100,7 @@ const BASE: BleScenarioConfig = {
   androidSets: [1, 1],
   androidTimers: false,
   companions: 0,
+  groupWalk: null,
   irkDevices: 0,
   observationRatePerS: 0.5,
   gapsPerReceiver: 0,
@@ -222,12 +227,29 @@ const SCENARIOS: Record<BleScenarioName, BleScenarioConfig> = {
     description:
       'a dense crowd of 150 multi-set Android-like phones (2–3 concurrent sets each, on the stack timers) of 2 models, so 75 phones share each payload template; 3 receivers, 0.15 obs/s',
   },
+  group_walk: {
+    ...BASE,
+    name: 'group_walk',
+    receivers: 3,
+    population: { ios: 3, android: 3, windows: 0, tracker: 1, wearable: 2, public_beacon: 2, static_beacon: 2, nrpa_broadcaster: 0 },
+    androidSets: [2, 3],
+    androidTimers: true,
+    groupWalk: { people: 20, perRow: 5, spacingM: 2, companions: [0, 2] },
+    observationRatePerS: 0.25,
+    description:
+      '20 people walking together 1–3 m apart, each with an iOS-like or multi-set Android-like phone and 0–2 carried companions (watch, earbuds, tag), among 13 other devices; 3 receivers, 0.25 obs/s. Truth: same device, travelled together (carried, and group)',
+  },
 };
 
 /** The knobs of a named scenario (a copy: callers may change it). */
 export function bleScenarioConfig(name: BleScenarioName): BleScenarioConfig {
   const config = SCENARIOS[name];
-  return { ...config, population: { ...config.population }, crowd: config.crowd ? { ...config.crowd } : null };
+  return {
+    ...config,
+    population: { ...config.population },
+    crowd: config.crowd ? { ...config.crowd } : null,
+    groupWalk: config.groupWalk ? { ...config.groupWalk, companions: [...config.groupWalk.companions] } : null,
+  };
 }
 
 export function isBleScenarioName(name: string): name is BleScenarioName {
