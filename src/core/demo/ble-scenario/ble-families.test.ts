@@ -99,3 +99,38 @@ describe('group_walk', () => {
     expect(truth.travelled_together.every((pair) => inGroup.has(pair.device_a) && inGroup.has(pair.device_b))).toBe(true);
   });
 });
+
+describe('handover', () => {
+  it('hears a device on one receiver at a time, with receiver clocks seconds apart', () => {
+    const { captures, truth } = generate(5, 'handover');
+    expect(truth.receivers).toHaveLength(3);
+    // Receivers whose clocks differ by more than a second (seed 5), drifting.
+    const offsets = truth.receivers.map((receiver) => receiver.clock_offset_ms);
+    expect(Math.max(...offsets) - Math.min(...offsets)).toBeGreaterThan(1000);
+    expect(truth.receivers.some((receiver) => Math.abs(receiver.drift_ppm) > 20)).toBe(true);
+    // (address, 10 s bucket) heard by more than one receiver: the coverages barely touch.
+    const heardBy = new Map<string, Set<number>>();
+    captures.forEach((capture, receiver) => {
+      for (const row of timesOf(capture.table)) {
+        const key = `${row.address}|${Math.floor(row.ts / 10_000)}`;
+        const set = heardBy.get(key) ?? new Set<number>();
+        set.add(receiver);
+        heardBy.set(key, set);
+      }
+    });
+    const shared = [...heardBy.values()].filter((set) => set.size > 1).length;
+    expect(shared / heardBy.size).toBeLessThan(0.02);
+    // Walkers are heard by more than one receiver over the hour: they hand over.
+    const receiversOf = new Map<string, Set<number>>();
+    captures.forEach((capture, receiver) => {
+      for (const row of timesOf(capture.table)) {
+        const device = truth.address_to_device[row.address];
+        if (device === undefined) continue;
+        const set = receiversOf.get(device) ?? new Set<number>();
+        set.add(receiver);
+        receiversOf.set(device, set);
+      }
+    });
+    expect([...receiversOf.values()].filter((set) => set.size > 1).length).toBeGreaterThan(10);
+  });
+});

@@ -5,6 +5,7 @@
 import { seededRandom, type SeededRandom } from '../seeded-random.ts';
 import { BleAddressPool } from './ble-address.ts';
 import { planGroupWalk } from './ble-group-walk.ts';
+import { planHandover } from './ble-handover.ts';
 import { bleAhFor } from '../../tools/ble-analyzer/shared/ah.ts';
 import { buildProfileDevice, earbudsDevice, rotatingEpochs, trackerDevice, trackerLifetime, uniformBetween, watchDevice, type BleProfileContext, type BleProfileDevice } from './ble-device-profiles.ts';
 import type { BleDevicePlan, BleDeviceProfile, BleMotion, BleReceiverPlan, BleScenarioPlan, BleTravelGroup } from './ble-plan-types.ts';
@@ -206,11 +207,14 @@ export function planBleScenario(config: BleScenarioConfig, seed: number, startMs
     }
   }
 
+  const planned = receivers(config, random, startMs, endMs);
+  if (config.handover) planHandover(config.handover, random, devices, planned, startMs, endMs);
+
   return {
     startMs,
     endMs,
     devices,
-    receivers: receivers(config, random, startMs, endMs),
+    receivers: planned,
     radio: {
       pathLossExponent: 2.2,
       shadowingDb: config.shadowingDb,

@@ -4,6 +4,7 @@
  * the knobs its name says and nothing else.
  */
 import type { BleGroupWalkKnobs } from './ble-group-walk.ts';
+import type { BleHandoverKnobs } from './ble-handover.ts';
 import type { BleDeviceProfile } from './ble-plan-types.ts';
 
 export const BLE_SCENARIO_NAMES = [
@@ -20,6 +21,7 @@ export const BLE_SCENARIO_NAMES = [
   'irk',
   'multi_set_crowd',
   'group_walk',
+  'handover',
 ] as const;
 
 export type BleScenarioName = (typeof BLE_SCENARIO_NAMES)[number];
@@ -49,6 +51,8 @@ export interface BleScenarioConfig {
   companions: number;
   /** People walking together with their phones and companions (the `group_walk` family); null = none. */
   groupWalk: BleGroupWalkKnobs | null;
+  /** Receivers with disjoint coverage along a corridor, devices walking zone to zone (the `handover` family); null = the open floor. */
+  handover: BleHandoverKnobs | null;
   /** Phones (half iOS-like, half Android-like) that get a real IRK: their RPAs are ah(IRK, prand). */
   irkDevices: number;
   /** Observations per second per advertising set and receiver before losses (the thinning target). */
@@ -101,6 +105,7 @@ const BASE: BleScenarioConfig = {
   androidTimers: false,
   companions: 0,
   groupWalk: null,
+  handover: null,
   irkDevices: 0,
   observationRatePerS: 0.5,
   gapsPerReceiver: 0,
@@ -239,6 +244,20 @@ const SCENARIOS: Record<BleScenarioName, BleScenarioConfig> = {
     description:
       '20 people walking together 1–3 m apart, each with an iOS-like or multi-set Android-like phone and 0–2 carried companions (watch, earbuds, tag), among 13 other devices; 3 receivers, 0.25 obs/s. Truth: same device, travelled together (carried, and group)',
   },
+  handover: {
+    ...BASE,
+    name: 'handover',
+    durationS: 3600,
+    receivers: 3,
+    population: { ios: 8, android: 8, windows: 0, tracker: 3, wearable: 4, public_beacon: 2, static_beacon: 2, nrpa_broadcaster: 0 },
+    androidSets: [2, 3],
+    androidTimers: true,
+    handover: { spacingM: 60, depthM: 10, sensitivityDbm: -80, walkerShare: 0.7, stayS: [60, 600] },
+    maxClockOffsetMs: 3000,
+    maxDriftPpm: 100,
+    description:
+      '1 h, 3 receivers 60 m apart along a corridor with disjoint coverage (about 8–20 m each at −80 dBm); 27 devices, 70% walking zone to zone (staying 1–10 min in each), the rest in one zone; receiver clocks offset by up to ±3 s and drifting up to ±100 ppm',
+  },
 };
 
 /** The knobs of a named scenario (a copy: callers may change it). */
@@ -249,6 +268,7 @@ export function bleScenarioConfig(name: BleScenarioName): BleScenarioConfig {
     population: { ...config.population },
     crowd: config.crowd ? { ...config.crowd } : null,
     groupWalk: config.groupWalk ? { ...config.groupWalk, companions: [...config.groupWalk.companions] } : null,
+    handover: config.handover ? { ...config.handover, stayS: [...config.handover.stayS] } : null,
   };
 }
 
