@@ -149,6 +149,8 @@ interface FamilyRow {
   travel_group: Summary | null;
   /** Same device over pairs involving a tracker tag; `null` without tags. */
   tracker: Summary | null;
+  /** Per tag profile: rotations between eligible addresses that ended in one cluster, of all such rotations. */
+  tag_rotations: Record<string, { linked: number; total: number }>;
   calibration: Omit<Calibration, 'bins'>;
   candidates: number;
   analyze_ms: number;
@@ -194,6 +196,14 @@ function runFamilies(seeds: number[], only: string | undefined, pooled: { probab
           travel_carried: pooledOrNull(scores.map((score) => score.travelCarried)),
           travel_group: pooledOrNull(scores.map((score) => score.travelGroup)),
           tracker: pooledOrNull(scores.map((score) => score.tracker)),
+          tag_rotations: scores.reduce<Record<string, { linked: number; total: number }>>((sum, score) => {
+            for (const [profile, counts] of Object.entries(score.tagRotations)) {
+              const entry = (sum[profile] ??= { linked: 0, total: 0 });
+              entry.linked += counts.linked;
+              entry.total += counts.total;
+            }
+            return sum;
+          }, {}),
           calibration: calibrationSummary,
           candidates: probabilities.length,
           analyze_ms: Math.round(runs.reduce((sum, run) => sum + run.analyzeMs, 0)),
@@ -206,15 +216,22 @@ function runFamilies(seeds: number[], only: string | undefined, pooled: { probab
   return rows;
 }
 
+const TAG_LABEL: Record<string, string> = { find_my_tag: 'Find My daily', fmdn_tag: 'FMDN', smarttag: 'SmartTag', tracker: 'tag' };
+
+function tagRotations(row: FamilyRow): string {
+  const entries = Object.entries(row.tag_rotations).filter(([, counts]) => counts.total > 0);
+  return entries.length === 0 ? '—' : entries.map(([profile, counts]) => `${TAG_LABEL[profile] ?? profile} ${counts.linked}/${counts.total}`).join(', ');
+}
+
 function familyTable(rows: FamilyRow[]): string {
   const prf = (summary: Summary | null) => (summary ? `${fixed(summary.precision, 2)} / ${fixed(summary.recall, 2)} / ${fixed(summary.f1, 2)}` : '—');
   const lines = [
-    '| family | radio | window s | addresses ≥ 25 obs | devices | predicted | precision | recall | F1 | ARI | travelled together P / R / F1 (carried) | (group) | tracker P / R / F1 | Brier | ECE |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---:|---:|',
+    '| family | radio | window s | addresses ≥ 25 obs | devices | predicted | precision | recall | F1 | ARI | travelled together P / R / F1 (carried) | (group) | tracker P / R / F1 | tag rotations linked | Brier | ECE |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---:|---:|',
   ];
   for (const row of rows) {
     lines.push(
-      `| ${row.scenario} | ${row.radio} | ${row.window_s} | ${row.eligible} | ${row.devices} | ${row.predicted_devices} | ${fixed(row.analyzer.precision)} | ${fixed(row.analyzer.recall)} | ${fixed(row.analyzer.f1)} | ${fixed(row.ari)} | ${prf(row.travel_carried)} | ${prf(row.travel_group)} | ${prf(row.tracker)} | ${fixed(row.calibration.brier)} | ${fixed(row.calibration.ece)} |`,
+      `| ${row.scenario} | ${row.radio} | ${row.window_s} | ${row.eligible} | ${row.devices} | ${row.predicted_devices} | ${fixed(row.analyzer.precision)} | ${fixed(row.analyzer.recall)} | ${fixed(row.analyzer.f1)} | ${fixed(row.ari)} | ${prf(row.travel_carried)} | ${prf(row.travel_group)} | ${prf(row.tracker)} | ${tagRotations(row)} | ${fixed(row.calibration.brier)} | ${fixed(row.calibration.ece)} |`,
     );
   }
   return lines.join('\n');

@@ -28,5 +28,6 @@ export const BLE_EVAL_GRID: ReadonlyArray<{ scenario: string; model: RpaRotation
 export const BLE_FAMILY_GRID: ReadonlyArray<{ scenario: string; model: RpaRotationModelName; windowsS: readonly number[] }> = [
   { scenario: 'group_walk', model: 'spec_default', windowsS: [180] },
   { scenario: 'handover', model: 'spec_default', windowsS: [180] },
+  { scenario: 'trackers', model: 'spec_default', windowsS: [180] },
   { scenario: 'multi_set_crowd', model: 'spec_default', windowsS: [180] },
 ];

@@ -62,6 +62,8 @@ export interface RunScore {
   travelGroup: PairCounts;
   /** Same device, over the pairs within the window with at least one address of a tracker tag. */
   tracker: PairCounts;
+  /** Per tracker-tag profile: the truth's rotations between two eligible addresses, and how many of them ended in one cluster. */
+  tagRotations: Record<string, { linked: number; total: number }>;
   /** IRK devices: pairs with an address of a keyed device, linked at p = 1 vs same device. */
   irk: PairCounts;
 }
@@ -126,6 +128,20 @@ function irkCounts(truth: BleScenarioTruth, analysis: BleAnalysis, eligible: Rea
   return counts;
 }
 
+/** Rotations of tracker tags (a Find My-style daily swap, an FMDN or SmartTag-style rotation) whose two addresses share a cluster. */
+function tagRotationCounts(truth: BleScenarioTruth, eligible: ReadonlySet<string>, predicted: (address: string) => string): Record<string, { linked: number; total: number }> {
+  const profileOf = new Map(truth.devices.map((entry) => [entry.device_id, entry.profile as string]));
+  const counts: Record<string, { linked: number; total: number }> = {};
+  for (const rotation of truth.rotations) {
+    const profile = profileOf.get(rotation.device_id)!;
+    if (!BLE_TRACKER_PROFILES.has(profile) || !eligible.has(rotation.from) || !eligible.has(rotation.to)) continue;
+    const entry = (counts[profile] ??= { linked: 0, total: 0 });
+    entry.total++;
+    if (predicted(rotation.from) === predicted(rotation.to)) entry.linked++;
+  }
+  return counts;
+}
+
 export function scoreRun(truth: BleScenarioTruth, analysis: BleAnalysis, activities: ReadonlyArray<AddressActivity>, options: { windowS: number; minObservations: number }): RunScore {
   const device = (address: string) => truth.address_to_device[address];
   const eligible = activities.filter((activity) => activity.observations >= options.minObservations && device(activity.address) !== undefined);
@@ -175,6 +191,7 @@ export function scoreRun(truth: BleScenarioTruth, analysis: BleAnalysis, activit
     travelCarried: travelCounts(truth, analysis, eligible, 'group'),
     travelGroup: travelCounts(truth, analysis, eligible, 'carried'),
     tracker: pairwiseCounts(eligible, windowMs, predicted, device, (a, b) => trackers.has(device(a)) || trackers.has(device(b))),
+    tagRotations: tagRotationCounts(truth, new Set(addresses), predicted),
     irk: irkCounts(truth, analysis, eligible),
   };
 }

@@ -134,3 +134,97 @@ describe('handover', () => {
     expect([...receiversOf.values()].filter((set) => set.size > 1).length).toBeGreaterThan(10);
   });
 });
+
+describe('trackers', () => {
+  const config = bleScenarioConfig('trackers');
+  const plan = planBleScenario(config, 6, 1_712_131_200_000);
+  const tags = (profile: string) => plan.devices.filter((device) => device.profile === profile);
+  /** The service data or manufacturer data bytes after the UUID or company id. */
+  const adField = (bytes: Uint8Array, type: number): number[] | null => {
+    for (let at = 0; at < bytes.length; at += bytes[at] + 1) if (bytes[at + 1] === type) return Array.from(bytes.subarray(at + 2, at + 1 + bytes[at]));
+    return null;
+  };
+
+  it('swaps a Find My-style key once a day after a ~2 s silence, keeping template and status byte', () => {
+    const findMy = tags('find_my_tag');
+    expect(findMy).toHaveLength(4);
+    for (const tag of findMy) {
+      const [set] = tag.sets;
+      const inSpan = set.epochs.filter((epoch) => epoch.endMs > plan.startMs && epoch.startMs < plan.endMs);
+      expect(inSpan).toHaveLength(2);
+      const [before, after] = inSpan;
+      expect(after.startMs - before.endMs).toBeGreaterThanOrEqual(1500);
+      expect(after.startMs - before.endMs).toBeLessThanOrEqual(2500);
+      expect(before.endMs - before.startMs).toBeCloseTo(86_400_000, -1);
+      // The swap falls at 04:00–04:05 UTC.
+      const hour = ((before.endMs / 3_600_000) % 24 + 24) % 24;
+      expect(hour).toBeGreaterThanOrEqual(4);
+      expect(hour).toBeLessThan(4 + 5 / 60);
+      for (const epoch of inSpan) expect(epoch.address.text[0]).toMatch(/[C-F]/); // top two bits 11
+      const [first, second] = set.payloads.map((change) => adField(plan.payloads[change.payload], 0xff)!);
+      expect(first.slice(0, 4)).toEqual([0x4c, 0x00, 0x12, 0x19]);
+      expect(first).toHaveLength(29);
+      expect(second.slice(0, 5)).toEqual(first.slice(0, 5)); // company, type, length, status byte
+      expect(second.slice(5, 27)).not.toEqual(first.slice(5, 27)); // a new key
+      expect(set.payloads[1].fromMs).toBe(after.startMs);
+    }
+    const { truth } = generate(6, 'trackers');
+    const findMyIds = new Set(truth.devices.filter((device) => device.profile === 'find_my_tag').map((device) => device.device_id));
+    const swaps = truth.rotations.filter((rotation) => findMyIds.has(rotation.device_id));
+    expect(swaps).toHaveLength(4);
+    for (const swap of swaps) expect(truth.addresses.find((address) => address.address === swap.to)!.type).toBe('random_static');
+  });
+
+  it('rotates an FMDN-style identifier and address together every 1024 s, frame 0x40 (0x41 in protection mode)', () => {
+    const fmdn = tags('fmdn_tag');
+    expect(fmdn).toHaveLength(3);
+    const frames = new Set<number>();
+    for (const tag of fmdn) {
+      const [set] = tag.sets;
+      for (let index = 1; index < set.epochs.length; index++) {
+        expect(set.epochs[index].startMs - set.epochs[index - 1].startMs).toBeCloseTo(1_024_000, 3);
+        expect(set.payloads[index].fromMs).toBe(set.epochs[index].startMs);
+      }
+      const data = set.payloads.map((change) => adField(plan.payloads[change.payload], 0x16)!);
+      for (const field of data) {
+        expect(field.slice(0, 2)).toEqual([0xaa, 0xfe]);
+        expect(field).toHaveLength(2 + 1 + 20 + 1);
+        frames.add(field[2]);
+      }
+      expect(new Set(data.map((field) => field.slice(3, 23).join(','))).size).toBe(data.length);
+    }
+    expect([...frames].sort()).toEqual([0x40, 0x41]);
+  });
+
+  it('steps a SmartTag-style aging counter by one per ~15 min rotation, keeping state and flags', () => {
+    const smart = tags('smarttag');
+    expect(smart).toHaveLength(3);
+    for (const tag of smart) {
+      const [set] = tag.sets;
+      const data = set.payloads.map((change) => adField(plan.payloads[change.payload], 0x16)!);
+      const counter = (field: number[]) => field[3] | (field[4] << 8) | (field[5] << 16);
+      for (let index = 1; index < data.length; index++) {
+        expect(data[index].slice(0, 2)).toEqual([0x5a, 0xfd]);
+        expect(counter(data[index]) - counter(data[index - 1])).toBe(1);
+        expect(data[index][2]).toBe(data[0][2]); // state byte
+        expect(data[index][14]).toBe(data[0][14]); // flags byte
+        expect(data[index].slice(6, 14)).not.toEqual(data[index - 1].slice(6, 14)); // privacy id
+        const period = set.epochs[index].startMs - set.epochs[index - 1].startMs;
+        expect(period).toBeGreaterThanOrEqual(898_000);
+        expect(period).toBeLessThanOrEqual(902_000);
+      }
+    }
+  });
+
+  it('lets a phone carry some tags and leaves the others alone', () => {
+    const carried = plan.travelGroups.filter((group) => group.kind === 'carried');
+    expect(carried).toHaveLength(4);
+    for (const group of carried) {
+      expect(plan.devices[group.devices[0]].deviceClass).toBe('phone');
+      expect(plan.devices[group.devices[1]].deviceClass).toBe('tag');
+    }
+    const alone = plan.devices.filter((device, index) => device.deviceClass === 'tag' && !carried.some((group) => group.devices.includes(index)));
+    expect(alone).toHaveLength(6);
+    expect(alone.every((device) => device.motion.t.length === 1)).toBe(true);
+  });
+});

@@ -6,8 +6,11 @@
  */
 import type { BleGeneratedAddress } from './ble-address.ts';
 
-/** OS-like behaviour of a device (docs/ble-scenarios.md, "Profiles"). */
-export type BleDeviceProfile = 'ios' | 'android' | 'windows' | 'tracker' | 'wearable' | 'public_beacon' | 'static_beacon' | 'nrpa_broadcaster';
+/** The profiles a scenario's `population` counts (docs/ble-scenarios.md, "Profiles"). */
+export type BlePopulationProfile = 'ios' | 'android' | 'windows' | 'tracker' | 'wearable' | 'public_beacon' | 'static_beacon' | 'nrpa_broadcaster';
+
+/** OS-like behaviour of a device: a population profile, or one of the tracker tags of the `trackers` family. */
+export type BleDeviceProfile = BlePopulationProfile | 'find_my_tag' | 'fmdn_tag' | 'smarttag';
 
 /** What the device is, for people reading the truth. */
 export type BleDeviceClass = 'phone' | 'laptop' | 'tag' | 'beacon' | 'sensor' | 'broadcaster' | 'watch' | 'earbuds';

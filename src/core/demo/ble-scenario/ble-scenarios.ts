@@ -5,7 +5,8 @@
  */
 import type { BleGroupWalkKnobs } from './ble-group-walk.ts';
 import type { BleHandoverKnobs } from './ble-handover.ts';
-import type { BleDeviceProfile } from './ble-plan-types.ts';
+import type { BleTrackerKnobs } from './ble-tracker-tags.ts';
+import type { BlePopulationProfile } from './ble-plan-types.ts';
 
 export const BLE_SCENARIO_NAMES = [
   'default',
@@ -22,6 +23,7 @@ export const BLE_SCENARIO_NAMES = [
   'multi_set_crowd',
   'group_walk',
   'handover',
+  'trackers',
 ] as const;
 
 export type BleScenarioName = (typeof BLE_SCENARIO_NAMES)[number];
@@ -35,7 +37,7 @@ export interface BleScenarioConfig {
   durationS: number;
   receivers: number;
   /** Devices per profile. */
-  population: Record<BleDeviceProfile, number>;
+  population: Record<BlePopulationProfile, number>;
   /** k extra devices with one identical payload template that rotate within 1 s of each other. */
   crowd: { size: number; profile: 'tracker' } | null;
   rotation: BleRotationRegime;
@@ -53,6 +55,8 @@ export interface BleScenarioConfig {
   groupWalk: BleGroupWalkKnobs | null;
   /** Receivers with disjoint coverage along a corridor, devices walking zone to zone (the `handover` family); null = the open floor. */
   handover: BleHandoverKnobs | null;
+  /** Find My-, FMDN- and SmartTag-style tags, carried by phones or alone (the `trackers` family); null = none. */
+  trackers: BleTrackerKnobs | null;
   /** Phones (half iOS-like, half Android-like) that get a real IRK: their RPAs are ah(IRK, prand). */
   irkDevices: number;
   /** Observations per second per advertising set and receiver before losses (the thinning target). */
@@ -106,6 +110,7 @@ const BASE: BleScenarioConfig = {
   companions: 0,
   groupWalk: null,
   handover: null,
+  trackers: null,
   irkDevices: 0,
   observationRatePerS: 0.5,
   gapsPerReceiver: 0,
@@ -258,6 +263,20 @@ const SCENARIOS: Record<BleScenarioName, BleScenarioConfig> = {
     description:
       '1 h, 3 receivers 60 m apart along a corridor with disjoint coverage (about 8–20 m each at −80 dBm); 27 devices, 70% walking zone to zone (staying 1–10 min in each), the rest in one zone; receiver clocks offset by up to ±3 s and drifting up to ±100 ppm',
   },
+  trackers: {
+    ...BASE,
+    name: 'trackers',
+    durationS: 26 * 3600,
+    receivers: 2,
+    population: { ios: 0, android: 0, windows: 0, tracker: 0, wearable: 0, public_beacon: 1, static_beacon: 1, nrpa_broadcaster: 0 },
+    androidSets: [2, 3],
+    androidTimers: true,
+    trackers: { findMy: { carried: 2, alone: 2 }, fmdn: { carried: 1, alone: 2 }, smartTag: { carried: 1, alone: 2 }, tagRatePerS: 0.08, swapHourUtc: 4, swapSpreadS: 300 },
+    observationRatePerS: 0.04,
+    transientShare: 0,
+    description:
+      '26 h (08:00 to 10:00 the next day), 2 receivers: 4 Find My-style tags in separated mode (random-static-looking addresses swapped once a day at 04:00 with a ~2 s silence, same template and status byte), 3 FMDN-style tags (frame 0x40, one 0x41, identifier and address every 1024 s), 3 SmartTag-style tags (aging counter +1 every ~15 min); 4 of them carried by a phone (iOS-like or multi-set Android-like), the rest left alone; 0.08 obs/s per tag, 0.04 per phone set',
+  },
 };
 
 /** The knobs of a named scenario (a copy: callers may change it). */
@@ -269,6 +288,7 @@ export function bleScenarioConfig(name: BleScenarioName): BleScenarioConfig {
     crowd: config.crowd ? { ...config.crowd } : null,
     groupWalk: config.groupWalk ? { ...config.groupWalk, companions: [...config.groupWalk.companions] } : null,
     handover: config.handover ? { ...config.handover, stayS: [...config.handover.stayS] } : null,
+    trackers: config.trackers ? { ...config.trackers, findMy: { ...config.trackers.findMy }, fmdn: { ...config.trackers.fmdn }, smartTag: { ...config.trackers.smartTag } } : null,
   };
 }
 

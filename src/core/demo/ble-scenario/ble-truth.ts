@@ -152,8 +152,9 @@ export function buildBleTruth(
       for (let index = 1; index < set.epochs.length; index++) {
         const previous = set.epochs[index - 1];
         const next = set.epochs[index];
-        // Bursts of NRPA broadcasters are separate transmissions, not hand-offs.
-        if (next.startMs - previous.endMs > 1) continue;
+        // Bursts of NRPA broadcasters are separate transmissions, not hand-offs (a Find My-style
+        // tag's ~2 s silence while it swaps keys is a hand-off).
+        if (device.profile === 'nrpa_broadcaster' && next.startMs - previous.endMs > 1) continue;
         if (next.startMs < plan.startMs || next.startMs > plan.endMs) continue;
         rotations.push({ device_id: device.deviceId, set: setIndex, from: previous.address.text, to: next.address.text, at_ms: Math.round(next.startMs) });
       }
