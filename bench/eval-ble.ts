@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { analyzeBle, generateBleScenario, parseIrk, type BleAnalysisOptions, type BleScenarioTruth, type RpaRotationModelName } from '../src/core/index.ts';
 import type { Capture } from '../src/core/data/capture.ts';
 import { BLE_RADIO_FEATURES_OFF } from '../src/core/demo/ble-scenario/index.ts';
-import { BLE_EVAL_GRID, BLE_FAMILY_GRID } from './eval/ble-grid.ts';
+import { BLE_EVAL_GRID, BLE_FAMILY_GRID, type BleFamilySetting } from './eval/ble-grid.ts';
 import { addCounts, calibration, precisionRecall, type Calibration, type PairCounts } from './eval/ble-metrics.ts';
 import { addressActivity, scoreRun, type RunScore } from './eval/ble-score.ts';
 
@@ -59,7 +59,14 @@ function generate(scenario: string, seed: number, radio: 'on' | 'off'): { captur
   return generated.value;
 }
 
-function runCell(scenario: string, model: RpaRotationModelName, seed: number, windowS = WINDOW_S, generated = generate(scenario, seed, 'on')): { score: RunScore; observations: number; analyzeMs: number } {
+function runCell(
+  scenario: string,
+  model: RpaRotationModelName,
+  seed: number,
+  setting: BleFamilySetting = { windowS: WINDOW_S, minObservations: MIN_OBSERVATIONS },
+  generated = generate(scenario, seed, 'on'),
+): { score: RunScore; observations: number; analyzeMs: number } {
+  const { windowS, minObservations } = setting;
   const { captures, truth } = generated;
   // The irk scenario is analysed with the keys its truth lists (the analyst has them).
   const irks = scenario === 'irk' ? truth.devices.flatMap((device) => (device.irk ? [{ label: device.device_id, irk: parseIrk(device.irk)! }] : [])) : [];
@@ -70,7 +77,7 @@ function runCell(scenario: string, model: RpaRotationModelName, seed: number, wi
   const options: BleAnalysisOptions = {
     mode: 'both',
     linkageWindowS: windowS,
-    minObservationCount: MIN_OBSERVATIONS,
+    minObservationCount: minObservations,
     rotationModel: model,
     addressColumns: { advertiser: 'advertiser_addr', initiator: 'initiator_addr', scanner: 'scanner_addr' },
     ...(irks.length > 0 ? { irks } : {}),
@@ -80,7 +87,7 @@ function runCell(scenario: string, model: RpaRotationModelName, seed: number, wi
   const analysis = analyzeBle(selection, options);
   const analyzeMs = performance.now() - started;
   const activities = addressActivity(captures.map((capture) => capture.table));
-  return { score: scoreRun(truth, analysis, activities, { windowS, minObservations: MIN_OBSERVATIONS }), observations: selection.rowCount, analyzeMs };
+  return { score: scoreRun(truth, analysis, activities, { windowS, minObservations }), observations: selection.rowCount, analyzeMs };
 }
 
 function markdownTable(rows: GridRow[]): string {
@@ -134,6 +141,7 @@ interface FamilyRow {
   /** `on`: the generator's separating radio features as the scenario sets them; `off`: BLE_RADIO_FEATURES_OFF. */
   radio: 'on' | 'off';
   window_s: number;
+  min_observation_count: number;
   seeds: number[];
   observations: number;
   eligible: number;
@@ -163,17 +171,17 @@ function pooledOrNull(counts: PairCounts[]): Summary | null {
 
 function runFamilies(seeds: number[], only: string | undefined, pooled: { probabilities: number[]; labels: boolean[] }): FamilyRow[] {
   const rows: FamilyRow[] = [];
-  for (const { scenario, model, windowsS } of BLE_FAMILY_GRID) {
+  for (const { scenario, model, settings } of BLE_FAMILY_GRID) {
     if (only && only !== scenario) continue;
     for (const radio of ['on', 'off'] as const) {
       const generated = seeds.map((seed) => generate(scenario, seed, radio));
-      for (const windowS of windowsS) {
-        const runs = seeds.map((seed, index) => runCell(scenario, model, seed, windowS, generated[index]));
+      for (const setting of settings) {
+        const runs = seeds.map((seed, index) => runCell(scenario, model, seed, setting, generated[index]));
         const scores = runs.map((run) => run.score);
         const probabilities = scores.flatMap((score) => score.candidateProbabilities);
         const labels = scores.flatMap((score) => score.candidateLabels);
-        // The pooled calibration counts each candidate once: under the family's first window only.
-        if (windowS === windowsS[0]) {
+        // The pooled calibration counts each candidate once: under the family's first (default) setting only.
+        if (setting === settings[0]) {
           pooled.probabilities.push(...probabilities);
           pooled.labels.push(...labels);
         }
@@ -183,7 +191,8 @@ function runFamilies(seeds: number[], only: string | undefined, pooled: { probab
           scenario,
           model,
           radio,
-          window_s: windowS,
+          window_s: setting.windowS,
+          min_observation_count: setting.minObservations,
           seeds,
           observations: runs.reduce((sum, run) => sum + run.observations, 0),
           eligible: scores.reduce((sum, score) => sum + score.eligible, 0),
@@ -209,7 +218,7 @@ function runFamilies(seeds: number[], only: string | undefined, pooled: { probab
           analyze_ms: Math.round(runs.reduce((sum, run) => sum + run.analyzeMs, 0)),
         };
         rows.push(row);
-        console.error(`${scenario} radio ${radio} window ${windowS} s: P ${fixed(row.analyzer.precision)} R ${fixed(row.analyzer.recall)} F1 ${fixed(row.analyzer.f1)}, ARI ${fixed(row.ari)}, ${row.analyze_ms} ms analysing ${row.observations} rows`);
+        console.error(`${scenario} radio ${radio} window ${setting.windowS} s, min ${setting.minObservations} obs: P ${fixed(row.analyzer.precision)} R ${fixed(row.analyzer.recall)} F1 ${fixed(row.analyzer.f1)}, ARI ${fixed(row.ari)}, ${row.analyze_ms} ms analysing ${row.observations} rows`);
       }
     }
   }
@@ -226,12 +235,12 @@ function tagRotations(row: FamilyRow): string {
 function familyTable(rows: FamilyRow[]): string {
   const prf = (summary: Summary | null) => (summary ? `${fixed(summary.precision, 2)} / ${fixed(summary.recall, 2)} / ${fixed(summary.f1, 2)}` : '—');
   const lines = [
-    '| family | radio | window s | addresses ≥ 25 obs | devices | predicted | precision | recall | F1 | ARI | travelled together P / R / F1 (carried) | (group) | tracker P / R / F1 | tag rotations linked | Brier | ECE |',
+    '| family | radio | window s / min obs | eligible addresses | devices | predicted | precision | recall | F1 | ARI | travelled together P / R / F1 (carried) | (group) | tracker P / R / F1 | tag rotations linked | Brier | ECE |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---:|---:|',
   ];
   for (const row of rows) {
     lines.push(
-      `| ${row.scenario} | ${row.radio} | ${row.window_s} | ${row.eligible} | ${row.devices} | ${row.predicted_devices} | ${fixed(row.analyzer.precision)} | ${fixed(row.analyzer.recall)} | ${fixed(row.analyzer.f1)} | ${fixed(row.ari)} | ${prf(row.travel_carried)} | ${prf(row.travel_group)} | ${prf(row.tracker)} | ${tagRotations(row)} | ${fixed(row.calibration.brier)} | ${fixed(row.calibration.ece)} |`,
+      `| ${row.scenario} | ${row.radio} | ${row.window_s} / ${row.min_observation_count} | ${row.eligible} | ${row.devices} | ${row.predicted_devices} | ${fixed(row.analyzer.precision)} | ${fixed(row.analyzer.recall)} | ${fixed(row.analyzer.f1)} | ${fixed(row.ari)} | ${prf(row.travel_carried)} | ${prf(row.travel_group)} | ${prf(row.tracker)} | ${tagRotations(row)} | ${fixed(row.calibration.brier)} | ${fixed(row.calibration.ece)} |`,
     );
   }
   return lines.join('\n');

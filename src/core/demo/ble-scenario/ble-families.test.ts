@@ -228,3 +228,30 @@ describe('trackers', () => {
     expect(alone.every((device) => device.motion.t.length === 1)).toBe(true);
   });
 });
+
+describe('sparse_scan', () => {
+  it('hears only during 20–30 s scans about every 15 min', () => {
+    const { captures, truth } = generate(7, 'sparse_scan');
+    expect(captures).toHaveLength(1);
+    const times = timesOf(captures[0].table).map((row) => row.ts);
+    // Bursts: split where nothing was heard for a minute.
+    const bursts: Array<[number, number]> = [];
+    for (const t of times) {
+      const last = bursts[bursts.length - 1];
+      if (last && t - last[1] < 60_000) last[1] = t;
+      else bursts.push([t, t]);
+    }
+    expect(bursts.length).toBeGreaterThanOrEqual(15);
+    expect(bursts.length).toBeLessThanOrEqual(17);
+    for (const [start, end] of bursts) expect(end - start).toBeLessThanOrEqual(30_000);
+    for (let index = 1; index < bursts.length; index++) {
+      expect(bursts[index][0] - bursts[index - 1][0]).toBeGreaterThan(840_000);
+      expect(bursts[index][0] - bursts[index - 1][0]).toBeLessThan(960_000);
+    }
+    // The truth's gaps are the complement of the scans: the receiver listens 2–4 % of the time.
+    const span = truth.end_ms - truth.start_ms;
+    const deaf = truth.receivers[0].gaps.reduce((sum, gap) => sum + Math.min(gap.end_ms, truth.end_ms) - Math.max(gap.start_ms, truth.start_ms), 0);
+    expect(1 - deaf / span).toBeGreaterThan(0.02);
+    expect(1 - deaf / span).toBeLessThan(0.04);
+  });
+});

@@ -6,6 +6,7 @@ import { seededRandom, type SeededRandom } from '../seeded-random.ts';
 import { BleAddressPool } from './ble-address.ts';
 import { planGroupWalk } from './ble-group-walk.ts';
 import { planHandover } from './ble-handover.ts';
+import { planSparseScan } from './ble-sparse-scan.ts';
 import { planTrackers } from './ble-tracker-tags.ts';
 import { bleAhFor } from '../../tools/ble-analyzer/shared/ah.ts';
 import { buildProfileDevice, earbudsDevice, rotatingEpochs, trackerDevice, trackerLifetime, uniformBetween, watchDevice, type BleProfileContext, type BleProfileDevice } from './ble-device-profiles.ts';
@@ -212,6 +213,7 @@ export function planBleScenario(config: BleScenarioConfig, seed: number, startMs
 
   const planned = receivers(config, random, startMs, endMs);
   if (config.handover) planHandover(config.handover, random, devices, planned, startMs, endMs);
+  if (config.scanDuty) planSparseScan(config.scanDuty, random, planned, startMs, endMs);
 
   return {
     startMs,

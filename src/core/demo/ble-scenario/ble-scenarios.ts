@@ -5,6 +5,7 @@
  */
 import type { BleGroupWalkKnobs } from './ble-group-walk.ts';
 import type { BleHandoverKnobs } from './ble-handover.ts';
+import type { BleScanDutyKnobs } from './ble-sparse-scan.ts';
 import type { BleTrackerKnobs } from './ble-tracker-tags.ts';
 import type { BlePopulationProfile } from './ble-plan-types.ts';
 
@@ -24,6 +25,7 @@ export const BLE_SCENARIO_NAMES = [
   'group_walk',
   'handover',
   'trackers',
+  'sparse_scan',
 ] as const;
 
 export type BleScenarioName = (typeof BLE_SCENARIO_NAMES)[number];
@@ -57,6 +59,8 @@ export interface BleScenarioConfig {
   handover: BleHandoverKnobs | null;
   /** Find My-, FMDN- and SmartTag-style tags, carried by phones or alone (the `trackers` family); null = none. */
   trackers: BleTrackerKnobs | null;
+  /** Receivers that only scan now and then (the `sparse_scan` family); null = they listen all the time. */
+  scanDuty: BleScanDutyKnobs | null;
   /** Phones (half iOS-like, half Android-like) that get a real IRK: their RPAs are ah(IRK, prand). */
   irkDevices: number;
   /** Observations per second per advertising set and receiver before losses (the thinning target). */
@@ -111,6 +115,7 @@ const BASE: BleScenarioConfig = {
   groupWalk: null,
   handover: null,
   trackers: null,
+  scanDuty: null,
   irkDevices: 0,
   observationRatePerS: 0.5,
   gapsPerReceiver: 0,
@@ -277,6 +282,20 @@ const SCENARIOS: Record<BleScenarioName, BleScenarioConfig> = {
     description:
       '26 h (08:00 to 10:00 the next day), 2 receivers: 4 Find My-style tags in separated mode (random-static-looking addresses swapped once a day at 04:00 with a ~2 s silence, same template and status byte), 3 FMDN-style tags (frame 0x40, one 0x41, identifier and address every 1024 s), 3 SmartTag-style tags (aging counter +1 every ~15 min); 4 of them carried by a phone (iOS-like or multi-set Android-like), the rest left alone; 0.08 obs/s per tag, 0.04 per phone set',
   },
+  sparse_scan: {
+    ...BASE,
+    name: 'sparse_scan',
+    durationS: 4 * 3600,
+    receivers: 1,
+    population: { ios: 6, android: 5, windows: 0, tracker: 0, wearable: 3, public_beacon: 2, static_beacon: 2, nrpa_broadcaster: 0 },
+    androidSets: [2, 3],
+    androidTimers: true,
+    trackers: { findMy: { carried: 0, alone: 0 }, fmdn: { carried: 0, alone: 1 }, smartTag: { carried: 1, alone: 2 }, tagRatePerS: 2, swapHourUtc: 4, swapSpreadS: 300 },
+    scanDuty: { periodS: 900, periodJitterS: 30, windowS: [20, 30] },
+    observationRatePerS: 2,
+    description:
+      '4 h heard by one phone-side observer that scans 20–30 s about every 15 min (everything it hears while scanning, 2 obs/s per set); 6 iOS-like and 6 multi-set Android-like phones, wearables, beacons, 3 SmartTag-style tags (aging counter) and an FMDN-style tag: every gap between scans is longer than the default 180 s window',
+  },
 };
 
 /** The knobs of a named scenario (a copy: callers may change it). */
@@ -288,6 +307,7 @@ export function bleScenarioConfig(name: BleScenarioName): BleScenarioConfig {
     crowd: config.crowd ? { ...config.crowd } : null,
     groupWalk: config.groupWalk ? { ...config.groupWalk, companions: [...config.groupWalk.companions] } : null,
     handover: config.handover ? { ...config.handover, stayS: [...config.handover.stayS] } : null,
+    scanDuty: config.scanDuty ? { ...config.scanDuty, windowS: [...config.scanDuty.windowS] } : null,
     trackers: config.trackers ? { ...config.trackers, findMy: { ...config.trackers.findMy }, fmdn: { ...config.trackers.fmdn }, smartTag: { ...config.trackers.smartTag } } : null,
   };
 }
