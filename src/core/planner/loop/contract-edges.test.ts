@@ -3,7 +3,7 @@ import type { RunRequest, RunnerResponse, ToolRunner } from '../../executor/runn
 import type { ChatMessage } from '../provider-types.ts';
 import { echoCall, eventsOf, finalCall, runSession, startSession, turnOf } from './loop-test-support.ts';
 import { TOOL_TIMEOUT_MESSAGE } from './planner-session.ts';
-import { resolvePlannerConfig } from './planner-settings.ts';
+import { MIN_TOOL_RESPONSE_MAX_BYTES, resolvePlannerConfig } from './planner-settings.ts';
 
 /**
  * The four contract edges found by replaying the peer project's agent-contract scenarios through
@@ -91,8 +91,18 @@ describe('edge 3: toolTimeout is the planner’s own deadline', () => {
   });
 });
 
-describe('edge 4: toolResponseMaxBytes below the notice', () => {
-  it.each([1, 10, 30, 64])('accepts %i bytes and never sends a longer tool message', async (limit) => {
+describe('edge 4: toolResponseMaxBytes at and below the notice', () => {
+  it.each([1, 10, 30, 64, 127])('refuses %i bytes: no room for the whole [TRUNCATED] notice (INVALID_SETTING)', (limit) => {
+    const resolved = resolvePlannerConfig([{ name: 'run', values: { toolResponseMaxBytes: limit } }]);
+    expect(resolved.ok).toBe(false);
+    if (!resolved.ok) {
+      expect(resolved.error).toMatchObject({ code: 'INVALID_SETTING', field: 'toolResponseMaxBytes' });
+      expect(resolved.error.message).toContain(`>= ${MIN_TOOL_RESPONSE_MAX_BYTES}`);
+    }
+  });
+
+  it('at the smallest accepted limit the tool message holds the whole notice and never exceeds the limit', async () => {
+    const limit = MIN_TOOL_RESPONSE_MAX_BYTES;
     expect(resolvePlannerConfig([{ name: 'run', values: { toolResponseMaxBytes: limit } }]).ok).toBe(true);
     const { result } = await runSession({
       scripts: [[turnOf(echoCall('big', { text: 'é😀'.repeat(100) })), turnOf(finalCall('f'))]],
@@ -100,7 +110,7 @@ describe('edge 4: toolResponseMaxBytes below the notice', () => {
     });
     const [message] = toolMessages(result.conversation);
     expect(bytes(message.content)).toBeLessThanOrEqual(limit);
-    expect(message.content).not.toContain('truncated to 0 bytes');
+    expect(message.content).toMatch(/^\[TRUNCATED\] Original size \d+ bytes; truncated to \d+ bytes\.\n./);
     expect(result.success).toBe(true);
   });
 });

@@ -66,10 +66,12 @@ export const DEFAULT_CONTEXT_WINDOWS: Readonly<Record<ProviderKind, number>> = O
 });
 
 /**
- * The smallest tool response limit accepted. Any positive limit holds (agent-contract.md §2): below
- * the truncation notice's own size (about 60 bytes) the notice itself is cut to the limit.
+ * The smallest tool response limit accepted: one that always holds the whole truncation notice
+ * (54 bytes of text, X's digits — a JS string is under 2^31 UTF-8 bytes, so at most 10 — and Y's,
+ * at most 3 here) with room for the content's first bytes. A smaller limit cannot give the model
+ * the notice agent-contract.md §1 requires, and a cut notice says nothing true (issue 24).
  */
-export const MIN_TOOL_RESPONSE_MAX_BYTES = 1;
+export const MIN_TOOL_RESPONSE_MAX_BYTES = 128;
 
 /** One configuration layer, lowest priority first when passed to `resolvePlannerConfig`. */
 export interface PlannerConfigLayer {
@@ -146,7 +148,9 @@ const SETTING_CHECKS: Record<keyof PlannerSettings, SettingCheck> = {
   llmIdleTimeout: positiveInteger,
   llmResponseMaxBytes: positiveInteger,
   toolResponseMaxBytes: (value) =>
-    Number.isInteger(value) && (value as number) >= MIN_TOOL_RESPONSE_MAX_BYTES ? null : `must be an integer >= ${MIN_TOOL_RESPONSE_MAX_BYTES}`,
+    Number.isInteger(value) && (value as number) >= MIN_TOOL_RESPONSE_MAX_BYTES
+      ? null
+      : `must be an integer >= ${MIN_TOOL_RESPONSE_MAX_BYTES} (room for the whole [TRUNCATED] notice and the start of the response)`,
   contextWindow: (value) => (value === null ? null : positiveInteger(value)),
   contextWindowBufferTokens: nonNegativeInteger,
   maxOutputTokens: positiveInteger,
