@@ -35,7 +35,10 @@ import type { Io } from '../io.ts';
 import { UsageError } from '../usage-error.ts';
 import { loadPlannerConfig } from '../planner-config.ts';
 import { ThreadRunner } from '../thread-runner.ts';
-import { DEFAULT_MCP_STARTUP_TIMEOUT_MS, startMcpServers, type McpServerReport } from '../mcp/plan-servers.ts';
+import type { McpServerReport, StartedMcpServers } from '../mcp/plan-servers.ts';
+
+/** Time each MCP server has to start (or be reached), initialize and list its tools (`--mcp-timeout-ms`). */
+export const DEFAULT_MCP_STARTUP_TIMEOUT_MS = 30_000;
 
 export const PLAN_USAGE = `Usage:
   sextant plan --prompt TEXT [--config FILE] [--provider SPEC]... [--test-tools] [--no-offline-repair]
@@ -71,6 +74,9 @@ and mcpServers (per configured server: ready with its tools, or failed with a co
 
 Exit codes: 0 success; 1 session failure; 3 an MCP server is missing or failed to start;
 4 bad arguments or configuration.`;
+
+/** No servers configured: nothing to start, and the MCP SDK is never loaded. */
+const NO_MCP_SERVERS: StartedMcpServers = { reports: [], ok: true, offered: [], queues: new Map(), close: async () => {} };
 
 const KEY_VARIABLES: Partial<Record<ProviderKind, string>> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 
@@ -219,7 +225,11 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
     ...Object.values(config.apiKeys),
     ...Object.values(config.mcpServers).flatMap((server) => (server.transport === 'http' ? Object.values(server.headers) : [])),
   ];
-  const servers = await startMcpServers(config.mcpServers, { timeoutMs: mcpTimeoutMs, clock: deps.clock });
+  // The SDK's client loads only when a server is configured (a plan without servers starts as before).
+  const servers =
+    Object.keys(config.mcpServers).length === 0
+      ? NO_MCP_SERVERS
+      : await (await import('../mcp/plan-servers.ts')).startMcpServers(config.mcpServers, { timeoutMs: mcpTimeoutMs, clock: deps.clock });
   const mcpServers = servers.reports;
   if (!servers.ok) {
     const failures = mcpServers.filter((report): report is Extract<McpServerReport, { status: 'failed' }> => report.status === 'failed');

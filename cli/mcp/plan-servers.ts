@@ -16,9 +16,6 @@ import {
 } from '../../src/core/index.ts';
 import { connectMcp, type McpTarget, type OpenMcpClient } from './connect.ts';
 
-/** Time allowed to start or reach a server, initialize it and list its tools (`--mcp-timeout-ms`). */
-export const DEFAULT_MCP_STARTUP_TIMEOUT_MS = 30_000;
-
 /** Why a configured server cannot be used, as printed in `mcpServers[].code`. */
 export type McpServerFailureCode = 'MCP_SERVER_MISSING' | 'MCP_SERVER_TIMEOUT' | 'MCP_SERVER_FAILED';
 
