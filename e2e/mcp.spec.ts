@@ -74,7 +74,8 @@ test('a switched-on server\'s tool is offered to the planner as server__tool and
         {
           id: 'call_echo',
           name: 'mcp_servers_everything__echo',
-          arguments: { capture_selection: { capture_id: 'cap_2026_03_14_a' }, arguments: { message: 'through the planner' } },
+          // An MCP tool reads no capture: its envelope has only arguments (issue 24).
+          arguments: { arguments: { message: 'through the planner' } },
         },
       ],
       usage: { input_tokens: 900, output_tokens: 40 },

@@ -5,7 +5,7 @@ import {
   createExecutor,
   createMcpRunner,
   isJsonObject,
-  mcpPlannerTools,
+  mcpPlannerToolSet,
   readToolEntries,
   validationWarmUp,
   type McpConnection,
@@ -69,7 +69,7 @@ export class SextantRuntime {
    */
   canRun(manifest: Pick<ToolManifest, 'name' | 'version'>): boolean {
     const key = `${manifest.name}@${manifest.version}`;
-    return this.builtinNames.has(manifest.name) || this.endpoints.has(key) || this.mcpBindings.has(key) || this.mcpOfferedBindings.has(key);
+    return this.builtinNames.has(manifest.name) || this.endpoints.has(key) || this.mcpBindings.has(key) || this.mcpOfferedBinding(manifest.name, manifest.version) !== null;
   }
 
   /** The saved manifests, loaded once; `loadSavedManifests` reloads them after a save. */
@@ -142,8 +142,8 @@ export class SextantRuntime {
 
   /** Manifests of the tools of switched-on MCP servers (`server__tool`), offered to the planner. */
   private mcpOffered: ToolManifest[] = [];
-  /** Their bindings, by `name@version`. */
-  private mcpOfferedBindings = new Map<string, McpRunBinding>();
+  /** Their bindings (the runner's `bindingFor`). */
+  private mcpOfferedBinding: (name: string, version: string) => McpRunBinding | null = () => null;
   private mcpFollowed = false;
   private mcpSignature = '';
 
@@ -161,17 +161,13 @@ export class SextantRuntime {
     this.mcpFollowed = true;
     const update = () => {
       const switchedOn = store.snapshot().filter((server) => server.enabled && server.status === 'connected');
-      const offered = mcpPlannerTools(switchedOn.map((server) => ({ name: server.name, tools: server.tools })));
-      const signature = JSON.stringify(offered.map((entry) => [entry.manifest.name, switchedOn[entry.server].url, entry.tool.raw]));
+      const signature = JSON.stringify(switchedOn.map((server) => [server.name, server.url, server.tools.map((tool) => tool.raw)]));
       if (signature === this.mcpSignature) return;
       this.mcpSignature = signature;
-      this.mcpOffered = offered.map((entry) => entry.manifest);
-      this.mcpOfferedBindings = new Map(
-        offered.map((entry) => {
-          const url = switchedOn[entry.server].url;
-          return [`${entry.manifest.name}@${entry.manifest.version}`, { tool: entry.tool, connect: () => store.connection(url) }];
-        }),
-      );
+      // The same tool set as `sextant plan`'s mcpServers (core's mcpPlannerToolSet).
+      const offered = mcpPlannerToolSet(switchedOn.map((server) => ({ name: server.name, tools: server.tools, connect: () => store.connection(server.url) })));
+      this.mcpOffered = offered.manifests;
+      this.mcpOfferedBinding = offered.bindingFor;
       this.rebuild();
     };
     store.subscribe(update);
@@ -338,7 +334,7 @@ export class SextantRuntime {
       fallback: local,
     });
     const runner = createMcpRunner({
-      bindingFor: (name, version) => this.mcpBindings.get(`${name}@${version}`) ?? this.mcpOfferedBindings.get(`${name}@${version}`) ?? null,
+      bindingFor: (name, version) => this.mcpBindings.get(`${name}@${version}`) ?? this.mcpOfferedBinding(name, version),
       fallback: endpoints,
     });
     return createExecutor({ registry: this.registry, catalog, runner });
