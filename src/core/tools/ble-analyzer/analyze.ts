@@ -4,7 +4,8 @@ import { formatBleCount as formatCount } from './shared/count-format.ts';
 import { compareAscending } from './shared/number-order.ts';
 import { BleScanner } from './scan/observations.ts';
 import type { BleObservationStore } from './scan/observation-store.ts';
-import { scanWarnings } from './scan/scan-warnings.ts';
+import { scanPauseWarnings, scanWarnings } from './scan/scan-warnings.ts';
+import { findScanPauses } from './scan/scan-pauses.ts';
 import { profileAddresses } from './profile/profile-addresses.ts';
 import { foldAddresses } from './profile/fold-addresses.ts';
 import { activitySegments } from './profile/activity-segments.ts';
@@ -48,7 +49,9 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   if (options.mode !== 'classification') {
     const { dataStartMs, dataEndMs } = profiled;
     const linkable = linkableAddresses(store, profiled, classifier.typeOf, folding.isFolded, irkOf);
-    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloads: store, receiverNames: store.receiverNames, receivers: profiled.receivers, dataStartMs, dataEndMs, irkLabels, uncalibrated: options.uncalibrated ?? false, describeCandidates: options.includeCandidates ?? false };
+    const pauses = findScanPauses(store.events.time, profiled.byAddress);
+    warnings.push(...scanPauseWarnings(pauses, options.linkageWindowS));
+    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloads: store, receiverNames: store.receiverNames, receivers: profiled.receivers, dataStartMs, dataEndMs, pauses, irkLabels, uncalibrated: options.uncalibrated ?? false, describeCandidates: options.includeCandidates ?? false };
     const handoffs = linkHandoffs(linkable, context, options, warnings);
     const links = handoffs.links;
     if (options.rotationModel === 'learned') {

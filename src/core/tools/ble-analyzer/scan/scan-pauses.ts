@@ -1,0 +1,146 @@
+/**
+ * Scan pauses: stretches of the capture in which no receiver heard any packet at all, longer
+ * than a device's advertising can explain, and which were the scanner's rather than the devices'.
+ * A phone-side observer that scans 20–30 s every 15 minutes makes one per cycle; an outage of
+ * every receiver makes one too. A single silence may instead be every device leaving, so it
+ * counts only when an address was heard on both sides of it (it was alive throughout, so the
+ * scanner was not listening), or when the capture has DUTY_CYCLE_SILENCES silences or more. The hand-off linkage
+ * reads them to know which hand-offs it could not have seen (handoff-model.ts), and the scan
+ * warns when every one of them is longer than the linkage window (scan-warnings.ts).
+ */
+
+/** A silence shorter than this is advertising (the spec's longest interval is 10.24 s), not a pause. */
+export const SCAN_PAUSE_MIN_MS = 12_000;
+
+/** Silences that make a duty cycle by themselves, witnessed or not. */
+export const DUTY_CYCLE_SILENCES = 3;
+
+/** An address's first and last packet (an address profile). */
+export interface BleHeardSpan {
+  readonly firstMs: number;
+  readonly lastMs: number;
+}
+
+/** Most bins the silence search uses: 4 MB of first/last times; a longer capture gets wider bins. */
+const MAX_BINS = 1 << 18;
+
+export class BleScanPauses {
+  /** Time of the last packet before each pause and of the first after it (ms), ascending. */
+  readonly startMs: Float64Array;
+  readonly endMs: Float64Array;
+  /** Total length of the pauses before pause i (i = 0…count): scanning time is clock time less these. */
+  private readonly pausedBefore: Float64Array;
+
+  constructor(startMs: Float64Array, endMs: Float64Array) {
+    this.startMs = startMs;
+    this.endMs = endMs;
+    this.pausedBefore = new Float64Array(startMs.length + 1);
+    for (let i = 0; i < startMs.length; i++) this.pausedBefore[i + 1] = this.pausedBefore[i] + (endMs[i] - startMs[i]);
+  }
+
+  get count(): number {
+    return this.startMs.length;
+  }
+
+  /**
+   * Scanning time at clock time `t` (ms): `t` less every pause that ended by then. Packets are
+   * never inside a pause, so for a packet's time this is exact; with no pause it is `t` itself.
+   */
+  scanningMs(t: number): number {
+    if (this.startMs.length === 0) return t;
+    // Pauses that ended at or before t.
+    let low = 0;
+    let high = this.endMs.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.endMs[mid] <= t) low = mid + 1;
+      else high = mid;
+    }
+    return t - this.pausedBefore[low];
+  }
+
+  /** Length (ms) of the pause that begins within `marginMs` after a packet at `t`, or 0. */
+  pauseAfter(t: number, marginMs: number): number {
+    const i = this.firstStartingAtOrAfter(t);
+    return i < this.startMs.length && this.startMs[i] - t <= marginMs ? this.endMs[i] - this.startMs[i] : 0;
+  }
+
+  /** Length (ms) of the pause that ends within `marginMs` before a packet at `t`, or 0. */
+  pauseBefore(t: number, marginMs: number): number {
+    // The last pause ending at or before t.
+    let low = 0;
+    let high = this.endMs.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.endMs[mid] <= t) low = mid + 1;
+      else high = mid;
+    }
+    const i = low - 1;
+    return i >= 0 && t - this.endMs[i] <= marginMs ? this.endMs[i] - this.startMs[i] : 0;
+  }
+
+  private firstStartingAtOrAfter(t: number): number {
+    let low = 0;
+    let high = this.startMs.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.startMs[mid] < t) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+}
+
+/**
+ * The scan pauses of a capture from its packet times (any order) and its addresses' spans: one
+ * pass puts each time in a bin of at least a second, keeping each bin's first and last time;
+ * silences between the last packet of one occupied bin and the first of the next that last
+ * SCAN_PAUSE_MIN_MS or more are the candidates, kept as the file's header says. Linear in the
+ * packets, no sort.
+ */
+export function findScanPauses(times: Float64Array, spans: ReadonlyArray<BleHeardSpan | undefined>): BleScanPauses {
+  let first = Infinity;
+  let last = -Infinity;
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i];
+    if (t < first) first = t;
+    if (t > last) last = t;
+  }
+  if (!(last - first >= SCAN_PAUSE_MIN_MS)) return new BleScanPauses(new Float64Array(0), new Float64Array(0));
+  const binMs = Math.max(1000, Math.ceil((last - first) / (MAX_BINS - 1)));
+  const bins = Math.floor((last - first) / binMs) + 1;
+  const binFirst = new Float64Array(bins).fill(Infinity);
+  const binLast = new Float64Array(bins).fill(-Infinity);
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i];
+    const bin = Math.floor((t - first) / binMs);
+    if (t < binFirst[bin]) binFirst[bin] = t;
+    if (t > binLast[bin]) binLast[bin] = t;
+  }
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let previousLast = binLast[0];
+  for (let bin = 1; bin < bins; bin++) {
+    if (binFirst[bin] === Infinity) continue;
+    if (binFirst[bin] - previousLast >= SCAN_PAUSE_MIN_MS) {
+      starts.push(previousLast);
+      ends.push(binFirst[bin]);
+    }
+    previousLast = binLast[bin];
+  }
+  if (starts.length === 0 || starts.length >= DUTY_CYCLE_SILENCES) return new BleScanPauses(Float64Array.from(starts), Float64Array.from(ends));
+  // Few silences: keep those an address spans (its first packet before, its last after).
+  const witnessed = new Uint8Array(starts.length);
+  for (const span of spans) {
+    if (!span) continue;
+    for (let i = 0; i < starts.length; i++) if (span.firstMs <= starts[i] && span.lastMs >= ends[i]) witnessed[i] = 1;
+  }
+  const keptStarts: number[] = [];
+  const keptEnds: number[] = [];
+  for (let i = 0; i < starts.length; i++) {
+    if (!witnessed[i]) continue;
+    keptStarts.push(starts[i]);
+    keptEnds.push(ends[i]);
+  }
+  return new BleScanPauses(Float64Array.from(keptStarts), Float64Array.from(keptEnds));
+}
