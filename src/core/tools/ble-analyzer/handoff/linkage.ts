@@ -42,7 +42,8 @@ export type { BlePayloadSource } from './payload-rarity.ts';
  *
  * 1. Candidates come from a time sweep: B is a candidate successor of A when B starts at most
  *    `linkageWindowS` after A's last packet and at most OVERLAP_LIMIT_S before it (and outlives
- *    A). Each A keeps its MAX_CANDIDATES nearest. Never across a longer gap. Times are
+ *    A). Each A keeps its MAX_CANDIDATES nearest (MAX_CANDIDATES_ACROSS_PAUSE when a scan pause
+ *    hides its end). Never across a longer gap. Times are
  *    scanning times: scan pauses (scan-pauses.ts, a duty-cycled observer) are left out, so the
  *    window reaches the next burst however long the pause.
  * 2. Each candidate gets a naive-Bayes log-likelihood ratio (same emitter vs not) summed over
@@ -75,6 +76,11 @@ export interface BleLinks extends BleScoredPairs {
 
 /** Candidates kept per earlier address. */
 const MAX_CANDIDATES = 16;
+/**
+ * …and per earlier address whose end a scan pause hides: its successor is any address first
+ * heard when scanning resumes, all about equally near, so the nearest 16 would be a draw.
+ */
+const MAX_CANDIDATES_ACROSS_PAUSE = 24;
 
 /**
  * `describePair` without the descriptions, over per-address arrays made once: the same terms
@@ -248,14 +254,25 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
     firsts[k] = firstOf[byFirst[k]];
     lasts[k] = lastOf[byFirst[k]];
   }
-  const earlier = new Int32Array(count * MAX_CANDIDATES);
-  const later = new Int32Array(count * MAX_CANDIDATES);
+  // Each A's cap, and room for all of them.
+  const caps = new Uint8Array(count).fill(MAX_CANDIDATES);
+  let room = count * MAX_CANDIDATES;
+  if (scanning) {
+    for (let index = 0; index < count; index++) {
+      if (edgesOutsidePauses(addresses[index].profile, scanning) & END_SEEN) continue;
+      caps[index] = MAX_CANDIDATES_ACROSS_PAUSE;
+      room += MAX_CANDIDATES_ACROSS_PAUSE - MAX_CANDIDATES;
+    }
+  }
+  const earlier = new Int32Array(room);
+  const later = new Int32Array(room);
   let pairs = 0;
   const windowMs = linkageWindowS * 1000;
   // Sweep positions of the candidates taken for one A (at most MAX_CANDIDATES plus ties).
   const taken = new Int32Array(count);
   const takenDistance = new Float64Array(count);
   for (let ai = 0; ai < count; ai++) {
+    const cap = caps[ai];
     const aFirst = firstOf[ai];
     const aLast = lastOf[ai];
     const from = lowerBoundFloat64(firsts, aLast - OVERLAP_LIMIT_S * 1000, 0, count);
@@ -275,7 +292,7 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
       const rightDistance = right < to ? firsts[right] - aLast : Infinity;
       const distance = Math.min(leftDistance, rightDistance);
       if (distance === Infinity) break;
-      if (kept >= MAX_CANDIDATES && distance !== farthest) {
+      if (kept >= cap && distance !== farthest) {
         more = true;
         break;
       }
@@ -285,7 +302,7 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
     }
     // Insertion sort of the few taken: by sweep position when they are all the qualifying ones,
     // else by (distance, index), keeping the MAX_CANDIDATES first (ties at the last distance are all in).
-    const nearest = more || kept > MAX_CANDIDATES;
+    const nearest = more || kept > cap;
     for (let index = 1; index < kept; index++) {
       const k = taken[index];
       const distance = takenDistance[index];
@@ -299,7 +316,7 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
       taken[at] = k;
       takenDistance[at] = distance;
     }
-    if (nearest) kept = MAX_CANDIDATES;
+    if (nearest) kept = cap;
     for (let index = 0; index < kept; index++) {
       earlier[pairs] = ai;
       later[pairs++] = byFirst[taken[index]];
