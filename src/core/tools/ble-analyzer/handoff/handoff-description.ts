@@ -15,6 +15,7 @@ import {
   irkMismatchLlr,
   OVERLAP_CONTRADICTION_LLR,
   OVERLAP_TOLERANCE_S,
+  overlapToleranceS,
   payloadPeers,
   payloadShare,
   edgePacketsOf,
@@ -107,7 +108,7 @@ function handoffTiming(pa: BleAddressProfile, pb: BleAddressProfile, context: Bl
   const gapS = (pb.firstMs - pa.lastMs) / 1000;
   const pauses = context.pauses && context.pauses.count > 0 ? context.pauses : undefined;
   const aEndSeen = (edgesOutsidePauses(pa, pauses) & END_SEEN) !== 0;
-  if (gapS < -OVERLAP_TOLERANCE_S) return { gapS, scanningGapS: gapS, kind: 'overlap', aEndSeen };
+  if (gapS < -overlapToleranceS(context.clockSkewMs)) return { gapS, scanningGapS: gapS, kind: 'overlap', aEndSeen };
   const scanningGapMs = pauses ? pauses.scanningMs(pb.firstMs) - pauses.scanningMs(pa.lastMs) : pb.firstMs - pa.lastMs;
   const bStartSeen = (edgesOutsidePauses(pb, pauses) & START_SEEN) !== 0;
   const marginsMs = pauses ? edgeMarginMs(pa, pauses) + edgeMarginMs(pb, pauses) : 0;
@@ -198,7 +199,7 @@ export function describePair(a: BleLinkableAddress, b: BleLinkableAddress, conte
     factors.push({
       name: 'co_occurrence',
       llr: OVERLAP_CONTRADICTION_LLR,
-      text: `activity overlaps by ${toFixedOne(-gapS)} s, beyond the ${OVERLAP_TOLERANCE_S} s a hand-off tolerates: both addresses were alive at once, so neither follows the other (${signed(OVERLAP_CONTRADICTION_LLR)})`,
+      text: `activity overlaps by ${toFixedOne(-gapS)} s, beyond the ${toFixedOne(overlapToleranceS(context.clockSkewMs))} s a hand-off tolerates${context.clockSkewMs ? ` (${OVERLAP_TOLERANCE_S} s and the receivers' measured clock skew)` : ''}: both addresses were alive at once, so neither follows the other (${signed(OVERLAP_CONTRADICTION_LLR)})`,
     });
   }
 

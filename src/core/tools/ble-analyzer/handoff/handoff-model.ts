@@ -14,6 +14,11 @@ import type { BleLinkableAddress, BleLinkContext } from './handoff-types.ts';
 export const OVERLAP_LIMIT_S = 30;
 /** Clock offsets between receivers and out-of-sync payload windows: overlaps this short are hand-offs. */
 export const OVERLAP_TOLERANCE_S = 1;
+
+/** The overlap a hand-off tolerates (s): OVERLAP_TOLERANCE_S plus the clock skew measured between receivers (clock-skew.ts). */
+export function overlapToleranceS(clockSkewMs: number | undefined): number {
+  return OVERLAP_TOLERANCE_S + (clockSkewMs ?? 0) / 1000;
+}
 /**
  * co_occurrence beyond the tolerance: two addresses alive together for longer are not one
  * address after the other, whatever else they share (concurrent advertising sets of one phone are
@@ -110,7 +115,7 @@ export function handoffScaleS(intervalA: number, intervalB: number): number {
 }
 
 /**
- * handoff_gap, for a gap of at least −OVERLAP_TOLERANCE_S. Same emitter: mostly within a few
+ * handoff_gap, for a gap of at least −overlapToleranceS. Same emitter: mostly within a few
  * advertising intervals (exponential), with a 15% chance of a capture gap anywhere in the
  * window. Different emitters: uniform over the sweep range (window + OVERLAP_LIMIT_S). The gap
  * is in scanning time (scan pauses left out, scan-pauses.ts).

@@ -38,6 +38,8 @@ export interface BleLinkContext {
    * hand-off inside a pause is not timed. Absent: scanning never paused.
    */
   pauses?: BleScanPauses;
+  /** The clock skew measured between receivers (ms, clock-skew.ts), added to the overlap tolerance. Absent: 0. */
+  clockSkewMs?: number;
   irkLabels: ReadonlyArray<string>;
   /** Skip the fitted calibration (calibration.ts). */
   uncalibrated?: boolean;

@@ -19,7 +19,7 @@ import {
   LOG_K_LIMIT,
   OVERLAP_CONTRADICTION_LLR,
   OVERLAP_LIMIT_S,
-  OVERLAP_TOLERANCE_S,
+  overlapToleranceS,
   payloadPeers,
   payloadShare,
   edgePacketsOf,
@@ -94,6 +94,8 @@ class PairScorer {
   private readonly scanLast: Float64Array;
   /** START_SEEN | END_SEEN unless a scan pause hides that end (edgesOutsidePauses). */
   private readonly edges: Uint8Array;
+  /** The overlap a hand-off tolerates (s, overlapToleranceS). */
+  private readonly tolerance: number;
   /** edgeMarginMs of each address (0 without pauses). */
   private readonly margin: Float64Array;
   private readonly interval: Float64Array;
@@ -171,6 +173,7 @@ class PairScorer {
       }
     }
     this.window = context.linkageWindowS;
+    this.tolerance = overlapToleranceS(context.clockSkewMs);
   }
 
   /**
@@ -180,7 +183,7 @@ class PairScorer {
    * locals: a method call per pair re-read a dozen fields and cost a call.
    */
   scoreAll(pairs: BleCandidatePairs, priorPerCandidate: Float64Array, logK: Float64Array): void {
-    const { first, last, scanFirst, scanLast, edges, margin, interval, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, tailRssi, headRssi, edgePackets, receivers, window } = this;
+    const { first, last, scanFirst, scanLast, edges, margin, interval, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, tailRssi, headRssi, edgePackets, receivers, window, tolerance } = this;
     const sameSignature = this.sameSignatureLlr;
     const sameTemplate = this.sameTemplateLlr;
     const different = this.differentLlr;
@@ -195,7 +198,7 @@ class PairScorer {
       let total = 0;
       const intervalA = interval[a];
       const intervalB = interval[b];
-      if ((first[b] - last[a]) / 1000 >= -OVERLAP_TOLERANCE_S) {
+      if ((first[b] - last[a]) / 1000 >= -tolerance) {
         const gapMs = scanFirst[b] - scanLast[a];
         if (handoffUnseen(gapMs, margin[a] + margin[b], (edges[a] & END_SEEN) !== 0, (edges[b] & START_SEEN) !== 0)) total += UNSEEN_HANDOFF_LLR;
         else total += handoffGapLlr(gapMs / 1000, intervalA, intervalB, nrpa[a] === 1, window);
@@ -376,13 +379,14 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
   }
   // Calibrated in place, after the marginals were read; a shared IRK is certain, an overlap impossible.
   const probability = marginals;
+  const tolerance = overlapToleranceS(context.clockSkewMs);
   if (!context.uncalibrated) calibrateInPlace('handoff', probability);
   for (let e = 0; e < count; e++) {
     const ai = pairs.earlier[e];
     const bi = pairs.later[e];
     if (irk[ai] >= 0 && irk[ai] === irk[bi]) probability[e] = 1;
     // Alive together beyond the tolerance: ruled out (co_occurrence), not the base rate of its calibration bin.
-    else if (addresses[bi].profile.firstMs - addresses[ai].profile.lastMs < -OVERLAP_TOLERANCE_S * 1000) probability[e] = 0;
+    else if ((addresses[bi].profile.firstMs - addresses[ai].profile.lastMs) / 1000 < -tolerance) probability[e] = 0;
   }
   return { earlier: pairs.earlier, later: pairs.later, probability, factors, handoffs: new BleHandoffDescriber(addresses, context, rarity, pairs, described, factors) };
 }

@@ -73,3 +73,25 @@ describe('contradictions', () => {
     expect(analysis.clusters).toEqual([]);
   });
 });
+
+describe('receivers whose clocks disagree', () => {
+  /** Rows as two receivers hear them: rx-2's clock runs `skewMs` ahead of rx-1's. */
+  const heardByBoth = (addr: string, from: number, to: number, extra: Partial<BleTestRow>, skewMs: number): BleTestRow[] => [
+    ...bleTestStream(addr, from, to, 1000, { ...extra, receiver: 'rx-1' }),
+    ...bleTestStream(addr, from + skewMs + 300, to + skewMs + 300, 1000, { ...extra, receiver: 'rx-2' }),
+  ];
+
+  it('measures the skew from addresses both heard and tolerates that much overlap in a hand-off', () => {
+    const skewMs = 3000;
+    const rows: BleTestRow[] = [];
+    for (let beacon = 0; beacon < 6; beacon++) rows.push(...heardByBoth(`00:1A:7D:DA:71:1${beacon}`, T0, T0 + 1800 * S, { txAdd: 0, rssi: -60 - 3 * beacon, payload: `beacon-${beacon}` }, skewMs));
+    rows.push(...heardByBoth('7A:4C:21:9D:10:EF', T0 + 10 * S, T0 + 900 * S, { rssi: -62, payload: 'p' }, skewMs));
+    rows.push(...heardByBoth('61:D2:88:3C:A4:19', T0 + 901 * S, T0 + 1790 * S, { rssi: -62, payload: 'p' }, skewMs));
+    const analysis = analyze(rows, { minObservationCount: 25 });
+    expect(analysis.warnings.find((warning) => warning.code === 'RECEIVER_CLOCK_SKEW')?.message).toBe(
+      'receiver clocks disagree by up to 3.3 s (measured from addresses several receivers heard): hand-offs tolerate 4.3 s of overlap instead of 1 s',
+    );
+    // rx-2 hears the old address 3.3 s after rx-1 hears the new one: an overlap the skew explains.
+    expect(candidate(analysis, '7A:4C:21:9D:10:EF', '61:D2:88:3C:A4:19')?.probability).toBeGreaterThan(0.9);
+  });
+});
