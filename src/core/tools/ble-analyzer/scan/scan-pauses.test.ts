@@ -27,6 +27,12 @@ describe('scan pauses', () => {
     expect(pauses.pauseBefore(910 * S, 2 * S)).toBe(0);
   });
 
+  it('finds both edges of a burst shorter than a bin (an HCI log of instant scan reports)', () => {
+    const pauses = findScanPauses(bursts([[0, 25], [900.2, 900.4], [1800, 1825], [2700, 2720]]), []);
+    expect([...pauses.startMs]).toEqual([25 * S, 900.4 * S, 1825 * S]);
+    expect([...pauses.endMs]).toEqual([900.2 * S, 1800 * S, 2700 * S]);
+  });
+
   it('ignores silences a slow advertiser explains and counts a lone silence only when an address spans it', () => {
     // 10 s between packets (the longest advertising interval is 10.24 s): no pause.
     expect(findScanPauses(bursts([[0, 600]], 10_000), []).count).toBe(0);

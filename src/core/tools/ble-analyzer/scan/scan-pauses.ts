@@ -92,41 +92,79 @@ export class BleScanPauses {
 }
 
 /**
- * The scan pauses of a capture from its packet times (any order) and its addresses' spans: one
- * pass puts each time in a bin of at least a second, keeping each bin's first and last time;
- * silences between the last packet of one occupied bin and the first of the next that last
- * SCAN_PAUSE_MIN_MS or more are the candidates, kept as the file's header says. Linear in the
- * packets, no sort.
+ * The scan pauses of a capture from its packet times (any order) and its addresses' spans. A
+ * first pass marks the bins (at least a second wide) that hold a packet; runs of empty bins long
+ * enough to hold a silence of SCAN_PAUSE_MIN_MS are the candidates, and only when there are any
+ * does a second pass find the exact last packet before each and first after it. Linear in the
+ * packets, no sort: a dense capture pays one pass of a compare, a multiply and a byte store per
+ * packet. The candidates are kept as the file's header says.
  */
 export function findScanPauses(times: Float64Array, spans: ReadonlyArray<BleHeardSpan | undefined>): BleScanPauses {
+  const none = new BleScanPauses(new Float64Array(0), new Float64Array(0));
   let first = Infinity;
   let last = -Infinity;
-  for (let i = 0; i < times.length; i++) {
-    const t = times[i];
-    if (t < first) first = t;
-    if (t > last) last = t;
+  for (const span of spans) {
+    if (!span) continue;
+    if (span.firstMs < first) first = span.firstMs;
+    if (span.lastMs > last) last = span.lastMs;
   }
-  if (!(last - first >= SCAN_PAUSE_MIN_MS)) return new BleScanPauses(new Float64Array(0), new Float64Array(0));
+  if (spans.length === 0) {
+    for (let i = 0; i < times.length; i++) {
+      if (times[i] < first) first = times[i];
+      if (times[i] > last) last = times[i];
+    }
+  }
+  if (!(last - first >= SCAN_PAUSE_MIN_MS)) return none;
   const binMs = Math.max(1000, Math.ceil((last - first) / (MAX_BINS - 1)));
-  const bins = Math.floor((last - first) / binMs) + 1;
-  const binFirst = new Float64Array(bins).fill(Infinity);
-  const binLast = new Float64Array(bins).fill(-Infinity);
+  const perMs = 1 / binMs;
+  const bins = Math.floor((last - first) * perMs) + 1;
+  const occupied = new Uint8Array(bins);
+  for (let i = 0; i < times.length; i++) {
+    const bin = ((times[i] - first) * perMs) | 0;
+    if (bin >= 0 && bin < bins) occupied[bin] = 1;
+  }
+  // A silence of SCAN_PAUSE_MIN_MS leaves at least this many whole bins empty.
+  const emptyBins = Math.max(1, Math.floor(SCAN_PAUSE_MIN_MS / binMs) - 1);
+  const before: number[] = [];
+  const after: number[] = [];
+  let run = 0;
+  for (let bin = 0; bin < bins; bin++) {
+    if (!occupied[bin]) {
+      run++;
+      continue;
+    }
+    if (run >= emptyBins && bin - run - 1 >= 0) {
+      before.push(bin - run - 1);
+      after.push(bin);
+    }
+    run = 0;
+  }
+  if (before.length === 0) return none;
+  // Exact edges: the last packet of each bin before a run and the first of each bin after it (one
+  // bin can be both: a short burst between two runs).
+  const endsRun = new Int32Array(bins).fill(-1);
+  const startsRun = new Int32Array(bins).fill(-1);
+  for (let k = 0; k < before.length; k++) {
+    endsRun[before[k]] = k;
+    startsRun[after[k]] = k;
+  }
+  const lastBefore = new Float64Array(before.length).fill(-Infinity);
+  const firstAfter = new Float64Array(before.length).fill(Infinity);
   for (let i = 0; i < times.length; i++) {
     const t = times[i];
-    const bin = Math.floor((t - first) / binMs);
-    if (t < binFirst[bin]) binFirst[bin] = t;
-    if (t > binLast[bin]) binLast[bin] = t;
+    const bin = ((t - first) * perMs) | 0;
+    if (bin < 0 || bin >= bins) continue;
+    const k = endsRun[bin];
+    if (k >= 0 && t > lastBefore[k]) lastBefore[k] = t;
+    const j = startsRun[bin];
+    if (j >= 0 && t < firstAfter[j]) firstAfter[j] = t;
   }
   const starts: number[] = [];
   const ends: number[] = [];
-  let previousLast = binLast[0];
-  for (let bin = 1; bin < bins; bin++) {
-    if (binFirst[bin] === Infinity) continue;
-    if (binFirst[bin] - previousLast >= SCAN_PAUSE_MIN_MS) {
-      starts.push(previousLast);
-      ends.push(binFirst[bin]);
-    }
-    previousLast = binLast[bin];
+  for (let k = 0; k < before.length; k++) {
+    if (firstAfter[k] - lastBefore[k] < SCAN_PAUSE_MIN_MS) continue;
+    starts.push(lastBefore[k]);
+    ends.push(firstAfter[k]);
   }
   if (starts.length === 0 || starts.length >= DUTY_CYCLE_SILENCES) return new BleScanPauses(Float64Array.from(starts), Float64Array.from(ends));
   // Few silences: keep those an address spans (its first packet before, its last after).
