@@ -4,7 +4,8 @@ import { formatBleCount as formatCount } from './shared/count-format.ts';
 import { compareAscending } from './shared/number-order.ts';
 import { BleScanner } from './scan/observations.ts';
 import type { BleObservationStore } from './scan/observation-store.ts';
-import { scanWarnings } from './scan/scan-warnings.ts';
+import { scanPauseWarnings, scanWarnings } from './scan/scan-warnings.ts';
+import { findScanPauses } from './scan/scan-pauses.ts';
 import { profileAddresses } from './profile/profile-addresses.ts';
 import { foldAddresses } from './profile/fold-addresses.ts';
 import { activitySegments } from './profile/activity-segments.ts';
@@ -12,6 +13,7 @@ import { resolveIrks } from './classify/resolve-irks.ts';
 import { BleAddressClassifier } from './classify/classify-addresses.ts';
 import { BLE_NEUTRAL_ROTATION, bleRotationModel, type BleRotationModel } from './classify/rotation-model.ts';
 import { linkableAddresses, linkHandoffs } from './handoff/link-handoffs.ts';
+import { clockSkewWarnings, measureClockSkewMs } from './handoff/clock-skew.ts';
 import { scoreChainPairs } from './co-location/co-location.ts';
 import { buildChains, buildClusters } from './cluster/clusters.ts';
 import { travelRelations } from './cluster/travelled-together.ts';
@@ -48,7 +50,11 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   if (options.mode !== 'classification') {
     const { dataStartMs, dataEndMs } = profiled;
     const linkable = linkableAddresses(store, profiled, classifier.typeOf, folding.isFolded, irkOf);
-    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloads: store, receiverNames: store.receiverNames, receivers: profiled.receivers, dataStartMs, dataEndMs, irkLabels, uncalibrated: options.uncalibrated ?? false, describeCandidates: options.includeCandidates ?? false };
+    const pauses = findScanPauses(store.events.time, profiled.byAddress);
+    warnings.push(...scanPauseWarnings(pauses, options.linkageWindowS));
+    const clockSkewMs = measureClockSkewMs(store.events, profiled.byAddress, profiled.receivers, store.receiverNames.length);
+    warnings.push(...clockSkewWarnings(clockSkewMs));
+    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloads: store, receiverNames: store.receiverNames, receivers: profiled.receivers, dataStartMs, dataEndMs, pauses, clockSkewMs, irkLabels, uncalibrated: options.uncalibrated ?? false, describeCandidates: options.includeCandidates ?? false };
     const handoffs = linkHandoffs(linkable, context, options, warnings);
     const links = handoffs.links;
     if (options.rotationModel === 'learned') {

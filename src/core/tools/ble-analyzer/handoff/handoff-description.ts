@@ -1,23 +1,31 @@
-import type { BleAddressProfile } from '../profile/address-profiles.ts';
+import { EDGE_PACKETS, type BleAddressProfile } from '../profile/address-profiles.ts';
 import type { BleCandidatePairs } from './matching-marginals.ts';
 import type { BlePayloadRarity } from './payload-rarity.ts';
 import { toFixedOne } from '../shared/fixed-one.ts';
 import type { BleLinkableAddress, BleLinkContext, BleLinkFactor } from './handoff-types.ts';
 import {
   ADDRESS_KIND_LLR,
-  coOccurrenceBase,
-  coOccurrenceLlr,
   differentContentLlr,
+  edgeMarginMs,
+  edgesOutsidePauses,
+  END_SEEN,
   handoffGapLlr,
+  handoffUnseen,
   intervalSimilarityLlr,
   irkMismatchLlr,
+  OVERLAP_CONTRADICTION_LLR,
   OVERLAP_TOLERANCE_S,
+  overlapToleranceS,
   payloadPeers,
   payloadShare,
+  edgePacketsOf,
+  RSSI_FLOOR_LLR,
   RSSI_RECEIVER_WEIGHT,
   rssiContinuityLlr,
   sameSignatureLlr,
   sameTemplateLlr,
+  START_SEEN,
+  UNSEEN_HANDOFF_LLR,
 } from './handoff-model.ts';
 
 /**
@@ -53,14 +61,19 @@ function pushSigned(out: Pieces, llr: number): void {
 function rssiContinuity(pa: BleAddressProfile, pb: BleAddressProfile, context: BleLinkContext, out: Pieces, separator: string): number {
   let rssiLlr = 0;
   let heard = false;
-  const { from, receiver, headRssi, tailRssi } = context.receivers;
+  let floored = false;
+  const { from, receiver, count, headRssi, tailRssi } = context.receivers;
   for (let ra = from[pa.id]; ra < from[pa.id + 1]; ra++) {
     if (Number.isNaN(tailRssi[ra])) continue;
     let rb = -1;
     for (let candidate = from[pb.id]; candidate < from[pb.id + 1]; candidate++) if (receiver[candidate] === receiver[ra]) rb = candidate;
     if (rb < 0 || Number.isNaN(headRssi[rb])) continue;
     const d = headRssi[rb] - tailRssi[ra];
-    rssiLlr += RSSI_RECEIVER_WEIGHT * rssiContinuityLlr(d);
+    const headPackets = edgePacketsOf(count[rb]);
+    const tailPackets = edgePacketsOf(count[ra]);
+    const llr = rssiContinuityLlr(d, headPackets, tailPackets);
+    rssiLlr += RSSI_RECEIVER_WEIGHT * llr;
+    floored ||= llr === RSSI_FLOOR_LLR;
     if (heard) out.push(', ');
     else {
       if (out.length > 0) out.push(separator);
@@ -68,12 +81,40 @@ function rssiContinuity(pa: BleAddressProfile, pb: BleAddressProfile, context: B
       heard = true;
     }
     out.push(context.receiverNames[receiver[ra]], ' Δ', toFixedOne(Math.abs(d)), ' dB');
+    // Means of few packets scatter more, which is why a jump between them weighs less.
+    if (Math.min(headPackets, tailPackets) < EDGE_PACKETS) out.push(' (means of ', tailPackets, ' → ', headPackets, ' packets)');
   }
   if (!heard) return Number.NaN;
   out.push(' (');
   pushSigned(out, rssiLlr);
+  // Why a large jump weighs what it does: the floor is the whole story of such a term.
+  if (floored) out.push('; floored: one emitter moved past a receiver, pocketed or body-shadowed jumps this much, so a jump counts against, not as a veto');
   out.push(')');
   return rssiLlr;
+}
+
+/** How a hand-off's timing is weighed (PairScorer.scoreAll in linkage.ts does the same per pair). */
+interface HandoffTiming {
+  /** B's first packet less A's last, clock time (s). */
+  gapS: number;
+  /** The same in scanning time (scan pauses left out). */
+  scanningGapS: number;
+  kind: 'seen' | 'unseen' | 'overlap';
+  /** Whose edge a scan pause hid, for the text of an unseen hand-off. */
+  aEndSeen: boolean;
+}
+
+function handoffTiming(pa: BleAddressProfile, pb: BleAddressProfile, context: BleLinkContext): HandoffTiming {
+  const gapS = (pb.firstMs - pa.lastMs) / 1000;
+  const pauses = context.pauses && context.pauses.count > 0 ? context.pauses : undefined;
+  const aEndSeen = (edgesOutsidePauses(pa, pauses) & END_SEEN) !== 0;
+  if (gapS < -overlapToleranceS(context.clockSkewMs)) return { gapS, scanningGapS: gapS, kind: 'overlap', aEndSeen };
+  const scanningGapMs = pauses ? pauses.scanningMs(pb.firstMs) - pauses.scanningMs(pa.lastMs) : pb.firstMs - pa.lastMs;
+  const bStartSeen = (edgesOutsidePauses(pb, pauses) & START_SEEN) !== 0;
+  const marginsMs = pauses ? edgeMarginMs(pa, pauses) + edgeMarginMs(pb, pauses) : 0;
+  const scanningGapS = scanningGapMs / 1000;
+  if (handoffUnseen(scanningGapMs, marginsMs, aEndSeen, bStartSeen)) return { gapS, scanningGapS, kind: 'unseen', aEndSeen };
+  return { gapS, scanningGapS, kind: 'seen', aEndSeen };
 }
 
 /**
@@ -120,17 +161,16 @@ function intervalSimilarity(pa: BleAddressProfile, pb: BleAddressProfile, out: P
 }
 
 /** The rotation_interval_fit factor (the prior, `successorPriorLogOdds` in handoff-model.ts) in words. */
-export function describePrior(a: BleLinkableAddress, context: BleLinkContext, logOdds: number): BleLinkFactor {
+export function describePrior(a: BleLinkableAddress, context: BleLinkContext, logOdds: number, edgesSeen: number): BleLinkFactor {
   const p = a.profile;
   const lifetimeS = (p.lastMs - p.firstMs) / 1000;
-  const startSeen = p.firstMs - context.dataStartMs > 5_000;
+  const unseen = edgesSeen === (START_SEEN | END_SEEN) ? '' : edgesSeen & END_SEEN ? ' (start not seen)' : edgesSeen & START_SEEN ? ' (end not seen: scanning paused)' : ' (start and end not seen)';
   return {
     name: 'rotation_interval_fit',
     llr: logOdds,
-    text: `lifetime ${lifetimeS >= 120 ? `${toFixedOne(lifetimeS / 60)} min` : `${Math.round(lifetimeS)} s`}${startSeen ? '' : ' (start not seen)'} vs ${context.model.name} (${signed(logOdds)})`,
+    text: `lifetime ${lifetimeS >= 120 ? `${toFixedOne(lifetimeS / 60)} min` : `${Math.round(lifetimeS)} s`}${unseen} vs ${context.model.name} (${signed(logOdds)})`,
   };
 }
-
 
 /**
  * Every factor of one candidate pair (A earlier, B later), each log-likelihood-ratio term
@@ -141,16 +181,26 @@ export function describePair(a: BleLinkableAddress, b: BleLinkableAddress, conte
   const window = context.linkageWindowS;
   const pa = a.profile;
   const pb = b.profile;
-  const gapS = (pb.firstMs - pa.lastMs) / 1000;
+  const timing = handoffTiming(pa, pb, context);
+  const { gapS, scanningGapS } = timing;
 
-  // Hand-off gap, or overlap beyond the tolerance.
-  if (gapS >= -OVERLAP_TOLERANCE_S) {
-    const llr = handoffGapLlr(gapS, pa.advIntervalS, pb.advIntervalS, a.type === 'nrpa', window);
-    factors.push({ name: 'handoff_gap', llr, text: `hand-off gap ${toFixedOne(gapS)} s (${signed(llr)})` });
+  // Hand-off gap (in scanning time), unseen in a scan pause, or overlap beyond the tolerance.
+  if (timing.kind === 'unseen') {
+    factors.push({
+      name: 'handoff_gap',
+      llr: UNSEEN_HANDOFF_LLR,
+      text: `hand-off not seen: ${timing.aEndSeen ? `${b.address} was first heard as scanning resumed` : `${a.address} was last heard as scanning paused`} (${toFixedOne(gapS)} s apart, ${toFixedOne(gapS - scanningGapS)} s of it a scan pause), so the gap says nothing (${signed(UNSEEN_HANDOFF_LLR)})`,
+    });
+  } else if (timing.kind === 'seen') {
+    const llr = handoffGapLlr(scanningGapS, pa.advIntervalS, pb.advIntervalS, a.type === 'nrpa', window);
+    const paused = gapS - scanningGapS;
+    factors.push({ name: 'handoff_gap', llr, text: `hand-off gap ${toFixedOne(scanningGapS)} s${paused > 0 ? ` of scanning (and ${toFixedOne(paused)} s of scan pause)` : ''} (${signed(llr)})` });
   } else {
-    const overlapS = -gapS;
-    const llr = coOccurrenceLlr(overlapS, coOccurrenceBase(window));
-    factors.push({ name: 'co_occurrence', llr, text: `activity overlaps by ${toFixedOne(overlapS)} s (${signed(llr)})` });
+    factors.push({
+      name: 'co_occurrence',
+      llr: OVERLAP_CONTRADICTION_LLR,
+      text: `activity overlaps by ${toFixedOne(-gapS)} s, beyond the ${toFixedOne(overlapToleranceS(context.clockSkewMs))} s a hand-off tolerates${context.clockSkewMs ? ` (${OVERLAP_TOLERANCE_S} s and the receivers' measured clock skew)` : ''}: both addresses were alive at once, so neither follows the other (${signed(OVERLAP_CONTRADICTION_LLR)})`,
+    });
   }
 
   // RSSI continuity, payload and advertising interval: the factors clusters quote.

@@ -1,4 +1,6 @@
 import { rotationFitRatio } from '../classify/rotation-model.ts';
+import { EDGE_PACKETS, type BleAddressProfile } from '../profile/address-profiles.ts';
+import type { BleScanPauses } from '../scan/scan-pauses.ts';
 import type { BleLinkableAddress, BleLinkContext } from './handoff-types.ts';
 
 /**
@@ -12,14 +14,34 @@ import type { BleLinkableAddress, BleLinkContext } from './handoff-types.ts';
 export const OVERLAP_LIMIT_S = 30;
 /** Clock offsets between receivers and out-of-sync payload windows: overlaps this short are hand-offs. */
 export const OVERLAP_TOLERANCE_S = 1;
+
+/** The overlap a hand-off tolerates (s): OVERLAP_TOLERANCE_S plus the clock skew measured between receivers (clock-skew.ts). */
+export function overlapToleranceS(clockSkewMs: number | undefined): number {
+  return OVERLAP_TOLERANCE_S + (clockSkewMs ?? 0) / 1000;
+}
+/**
+ * co_occurrence beyond the tolerance: two addresses alive together for longer are not one
+ * address after the other, whatever else they share (concurrent advertising sets of one phone are
+ * the co-location stage's to join), so the pair is ruled out rather than weighed.
+ */
+export const OVERLAP_CONTRADICTION_LLR = -25;
 /** The largest log weight of a pair either way (a shared IRK is this, a different one minus this). */
-export const LOG_K_LIMIT = 25;
-/** Head/tail RSSI means of one emitter across a hand-off differ by about this much (dB, σ). */
+export const LOG_K_LIMIT = -OVERLAP_CONTRADICTION_LLR;
+/** Head/tail RSSI means of one emitter across a hand-off differ by about this much (dB, σ), for means of EDGE_PACKETS packets each. */
 export const RSSI_SAME_SD_DB = 2.5;
 /** …and those of two emitters by about this much (spread of levels in a room). */
 export const RSSI_DIFFERENT_SD_DB = 10;
-/** The constant term of the RSSI continuity log ratio (one Math.log less per receiver and pair). */
-const RSSI_LOG_SD_RATIO = Math.log(RSSI_DIFFERENT_SD_DB / RSSI_SAME_SD_DB);
+/** One packet's RSSI scatters about the emitter's level by this much (fading, dB, σ). */
+export const RSSI_PACKET_SD_DB = 5;
+/** The level change of one emitter across a hand-off, without packet scatter (dB²): RSSI_SAME_SD_DB less the scatter of two full means. */
+const RSSI_LEVEL_VARIANCE = RSSI_SAME_SD_DB * RSSI_SAME_SD_DB - (2 * RSSI_PACKET_SD_DB * RSSI_PACKET_SD_DB) / EDGE_PACKETS;
+/**
+ * The rssi_continuity floor: a large jump on one receiver is strong but bounded evidence of two
+ * emitters. One emitter's level can jump 10–20 dB within seconds: a phone taken out of a pocket
+ * or carried behind a body, or a device walking past the receiver (path loss changes by 10·n·log10
+ * of the distance ratio: 1 m to 3 m is about 14 dB at n = 3).
+ */
+export const RSSI_FLOOR_LLR = -4;
 /** Each receiver's RSSI continuity counts this much (receivers that hear both are not independent). */
 export const RSSI_RECEIVER_WEIGHT = 0.8;
 /** The constant term of the advertising-interval log ratio. */
@@ -31,15 +53,54 @@ export function clamp(value: number, low: number, high: number): number {
   return Math.max(low, Math.min(high, value));
 }
 
+/** Bits of `lifetimeEdgesSeen`. */
+export const START_SEEN = 1;
+export const END_SEEN = 2;
+
+/**
+ * How far (ms) a scan pause may begin after an address's last packet, or end before its first,
+ * and still hide that end: three of its mean gaps between packets in scanning time (a slowly
+ * heard address may simply not have been heard yet when scanning paused), at least two gap
+ * scales, at most a minute.
+ */
+export function edgeMarginMs(p: BleAddressProfile, pauses: BleScanPauses): number {
+  const heardMs = pauses.scanningMs(p.lastMs) - pauses.scanningMs(p.firstMs);
+  const meanGapMs = p.count > 1 ? heardMs / (p.count - 1) : 0;
+  return Math.min(60_000, Math.max(2000 * handoffScaleS(p.advIntervalS, p.advIntervalS), 3 * meanGapMs));
+}
+
+/**
+ * The ends of an address's life that no scan pause hides (START_SEEN | END_SEEN): its start is
+ * hidden when a pause ended just before its first packet, its end when one began just after its
+ * last (within edgeMarginMs). Without pauses both are seen.
+ */
+export function edgesOutsidePauses(p: BleAddressProfile, pauses: BleScanPauses | undefined): number {
+  if (!pauses || pauses.count === 0) return START_SEEN | END_SEEN;
+  const marginMs = edgeMarginMs(p, pauses);
+  return (pauses.pauseBefore(p.firstMs, marginMs) > 0 ? 0 : START_SEEN) | (pauses.pauseAfter(p.lastMs, marginMs) > 0 ? 0 : END_SEEN);
+}
+
+/**
+ * Which ends of an address's life were seen (START_SEEN | END_SEEN): not its start when it was
+ * active within 5 s of the data's start, and neither end where a scan pause hides it
+ * (edgesOutsidePauses; the data's end is weighed on its own, in the prior). An unseen end makes
+ * the observed lifetime a lower bound.
+ */
+export function lifetimeEdgesSeen(a: BleLinkableAddress, context: BleLinkContext): number {
+  const p = a.profile;
+  const edges = edgesOutsidePauses(p, context.pauses);
+  return p.firstMs - context.dataStartMs > 5_000 ? edges : edges & ~START_SEEN;
+}
+
 /**
  * rotation_interval_fit, the prior: log odds that A's successor is visible at all, from the fit
- * of A's lifetime to the rotation model and the room left after A.
+ * of A's lifetime to the rotation model (a lower bound when an end was not seen:
+ * lifetimeEdgesSeen) and the room left after A.
  */
-export function successorPriorLogOdds(a: BleLinkableAddress, context: BleLinkContext): number {
+export function successorPriorLogOdds(a: BleLinkableAddress, context: BleLinkContext, edgesSeen: number): number {
   const p = a.profile;
   const lifetimeS = (p.lastMs - p.firstMs) / 1000;
-  const startSeen = p.firstMs - context.dataStartMs > 5_000;
-  const ratio = rotationFitRatio(context.model, lifetimeS, startSeen);
+  const ratio = rotationFitRatio(context.model, lifetimeS, edgesSeen === (START_SEEN | END_SEEN));
   let logOdds = Math.log(ratio);
   // Still active when the data ends: a successor cannot be seen.
   if (context.dataEndMs - p.lastMs < 5_000) logOdds -= 4;
@@ -47,14 +108,20 @@ export function successorPriorLogOdds(a: BleLinkableAddress, context: BleLinkCon
   return logOdds;
 }
 
+/** The same-emitter scale of the hand-off gap (s): two of the slower advertising interval, at least 1 s. */
+export function handoffScaleS(intervalA: number, intervalB: number): number {
+  const slower = Math.max(Number.isFinite(intervalA) ? intervalA : 1, Number.isFinite(intervalB) ? intervalB : 1);
+  return Math.max(1, 2 * slower);
+}
+
 /**
- * handoff_gap, for a gap of at least −OVERLAP_TOLERANCE_S. Same emitter: mostly within a few
+ * handoff_gap, for a gap of at least −overlapToleranceS. Same emitter: mostly within a few
  * advertising intervals (exponential), with a 15% chance of a capture gap anywhere in the
- * window. Different emitters: uniform over the sweep range (window + OVERLAP_LIMIT_S).
+ * window. Different emitters: uniform over the sweep range (window + OVERLAP_LIMIT_S). The gap
+ * is in scanning time (scan pauses left out, scan-pauses.ts).
  */
 export function handoffGapLlr(gapS: number, intervalA: number, intervalB: number, nrpaA: boolean, windowS: number): number {
-  const slower = Math.max(Number.isFinite(intervalA) ? intervalA : 1, Number.isFinite(intervalB) ? intervalB : 1);
-  const scale = Math.max(1, 2 * slower);
+  const scale = handoffScaleS(intervalA, intervalB);
   const span = windowS + OVERLAP_LIMIT_S;
   const g = Math.max(0, gapS);
   // NRPA broadcasters change address per burst and pause between bursts: their next address
@@ -65,25 +132,35 @@ export function handoffGapLlr(gapS: number, intervalA: number, intervalB: number
   return Math.log(same * span);
 }
 
-/** The co_occurrence term before its overlap part (a constant of the window). */
-export function coOccurrenceBase(windowS: number): number {
-  return Math.log((0.03 * (windowS + OVERLAP_LIMIT_S)) / OVERLAP_LIMIT_S);
+/**
+ * Whether the hand-off could not be seen: scanning paused right after A's last packet or right
+ * before B's first (edgesOutsidePauses), and the scanning time between them is within the two
+ * edge margins (`marginsMs`). Every address heard first when a burst begins then starts "right
+ * after" A, so the gap says nothing about which one is A's successor: UNSEEN_HANDOFF_LLR.
+ */
+export function handoffUnseen(scanningGapMs: number, marginsMs: number, aEndSeen: boolean, bStartSeen: boolean): boolean {
+  return !(aEndSeen && bStartSeen) && scanningGapMs <= marginsMs;
+}
+
+/** handoff_gap of a hand-off that fell in a scan pause: no evidence either way. */
+export const UNSEEN_HANDOFF_LLR = 0;
+
+/** Packets in a head or tail RSSI mean of an address heard `heard` times on the receiver. */
+export function edgePacketsOf(heard: number): number {
+  return Math.min(EDGE_PACKETS, heard);
 }
 
 /**
- * co_occurrence, for activity overlapping beyond the tolerance: each second of it is strong
- * evidence of two emitters (but not proof: a phone's advertising sets overlap), hence the floor
- * instead of −∞. `base` is coOccurrenceBase of the window.
+ * rssi_continuity on one receiver, before its RSSI_RECEIVER_WEIGHT: B's head mean less A's tail
+ * mean, `d` dB, over `headPackets` and `tailPackets` packets (at most EDGE_PACKETS; fewer
+ * packets scatter more, so a jump between two single packets says less), floored at
+ * RSSI_FLOOR_LLR.
  */
-export function coOccurrenceLlr(overlapS: number, base: number): number {
-  return Math.max(-8, base - 0.25 * overlapS);
-}
-
-/** rssi_continuity on one receiver, before its RSSI_RECEIVER_WEIGHT: B's head mean less A's tail mean, `d` dB. */
-export function rssiContinuityLlr(d: number): number {
-  const same = RSSI_SAME_SD_DB;
-  const different = RSSI_DIFFERENT_SD_DB;
-  return clamp(RSSI_LOG_SD_RATIO - (d * d) / (2 * same * same) + (d * d) / (2 * different * different), -4, 2);
+export function rssiContinuityLlr(d: number, headPackets: number, tailPackets: number): number {
+  const scatter = RSSI_PACKET_SD_DB * RSSI_PACKET_SD_DB * (1 / Math.max(1, headPackets) + 1 / Math.max(1, tailPackets));
+  const same = RSSI_LEVEL_VARIANCE + scatter;
+  const different = RSSI_DIFFERENT_SD_DB * RSSI_DIFFERENT_SD_DB + scatter;
+  return clamp(0.5 * Math.log(different / same) - (d * d) / (2 * same) + (d * d) / (2 * different), RSSI_FLOOR_LLR, 2);
 }
 
 /** Addresses other than the one asking that share a signature or template carried by `count` addresses (an unseen one counts as its own). */

@@ -3,6 +3,7 @@ import type { BleAddressProfile, BleProfileReceivers } from '../profile/address-
 import type { BleRotationModel } from '../classify/rotation-model.ts';
 import type { BlePayloadSource } from './payload-rarity.ts';
 import type { BleTrackerKind } from '../shared/tracker-kind.ts';
+import type { BleScanPauses } from '../scan/scan-pauses.ts';
 
 /** The shapes the hand-off stage shares with its model, its describer and the later stages (co-location, clusters). */
 
@@ -32,6 +33,13 @@ export interface BleLinkContext {
   /** Time span of the analysed data (ms): addresses active at its edges are censored. */
   dataStartMs: number;
   dataEndMs: number;
+  /**
+   * Scan pauses (scan-pauses.ts): the window and hand-off gaps count scanning time, and a
+   * hand-off inside a pause is not timed. Absent: scanning never paused.
+   */
+  pauses?: BleScanPauses;
+  /** The clock skew measured between receivers (ms, clock-skew.ts), added to the overlap tolerance. Absent: 0. */
+  clockSkewMs?: number;
   irkLabels: ReadonlyArray<string>;
   /** Skip the fitted calibration (calibration.ts). */
   uncalibrated?: boolean;

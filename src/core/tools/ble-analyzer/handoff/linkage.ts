@@ -7,23 +7,31 @@ import { BleHandoffDescriber, describePair, describePrior, DESCRIBE_ABOVE, type 
 import {
   ADDRESS_KIND_LLR,
   clamp,
-  coOccurrenceBase,
-  coOccurrenceLlr,
   differentContentLlr,
+  edgeMarginMs,
+  edgesOutsidePauses,
+  END_SEEN,
   handoffGapLlr,
+  handoffUnseen,
   intervalSimilarityLlr,
   irkMismatchLlr,
+  lifetimeEdgesSeen,
   LOG_K_LIMIT,
+  OVERLAP_CONTRADICTION_LLR,
   OVERLAP_LIMIT_S,
-  OVERLAP_TOLERANCE_S,
+  overlapToleranceS,
   payloadPeers,
   payloadShare,
+  edgePacketsOf,
   RSSI_RECEIVER_WEIGHT,
   rssiContinuityLlr,
   sameSignatureLlr,
   sameTemplateLlr,
+  START_SEEN,
   successorPriorLogOdds,
+  UNSEEN_HANDOFF_LLR,
 } from './handoff-model.ts';
+import type { BleScanPauses } from '../scan/scan-pauses.ts';
 import type { BleLinkableAddress, BleLinkContext, BleLinkFactor, BleScoredPairs } from './handoff-types.ts';
 
 export type { BleCandidatePairs } from './matching-marginals.ts';
@@ -34,7 +42,10 @@ export type { BlePayloadSource } from './payload-rarity.ts';
  *
  * 1. Candidates come from a time sweep: B is a candidate successor of A when B starts at most
  *    `linkageWindowS` after A's last packet and at most OVERLAP_LIMIT_S before it (and outlives
- *    A). Each A keeps its MAX_CANDIDATES nearest. Never across a longer gap.
+ *    A). Each A keeps its MAX_CANDIDATES nearest (MAX_CANDIDATES_ACROSS_PAUSE when a scan pause
+ *    hides its end). Never across a longer gap. Times are
+ *    scanning times: scan pauses (scan-pauses.ts, a duty-cycled observer) are left out, so the
+ *    window reaches the next burst however long the pause.
  * 2. Each candidate gets a naive-Bayes log-likelihood ratio (same emitter vs not) summed over
  *    independent-ish factors: hand-off gap, RSSI continuity per receiver, payload signature /
  *    AD template match weighted by how common the template is, advertising-interval similarity,
@@ -65,6 +76,11 @@ export interface BleLinks extends BleScoredPairs {
 
 /** Candidates kept per earlier address. */
 const MAX_CANDIDATES = 16;
+/**
+ * …and per earlier address whose end a scan pause hides: its successor is any address first
+ * heard when scanning resumes, all about equally near, so the nearest 16 would be a draw.
+ */
+const MAX_CANDIDATES_ACROSS_PAUSE = 24;
 
 /**
  * `describePair` without the descriptions, over per-address arrays made once: the same terms
@@ -73,6 +89,15 @@ const MAX_CANDIDATES = 16;
 class PairScorer {
   private readonly first: Float64Array;
   private readonly last: Float64Array;
+  /** First and last packet in scanning time (scan pauses left out; the clock times without pauses). */
+  private readonly scanFirst: Float64Array;
+  private readonly scanLast: Float64Array;
+  /** START_SEEN | END_SEEN unless a scan pause hides that end (edgesOutsidePauses). */
+  private readonly edges: Uint8Array;
+  /** The overlap a hand-off tolerates (s, overlapToleranceS). */
+  private readonly tolerance: number;
+  /** edgeMarginMs of each address (0 without pauses). */
+  private readonly margin: Float64Array;
   private readonly interval: Float64Array;
   private readonly nrpa: Uint8Array;
   private readonly irk: Int32Array;
@@ -87,16 +112,21 @@ class PairScorer {
   /** Per address × receiver: mean RSSI of the last / first packets, NaN where not heard. */
   private readonly tailRssi: Float64Array;
   private readonly headRssi: Float64Array;
+  /** Per address × receiver: packets in those means (at most EDGE_PACKETS). */
+  private readonly edgePackets: Uint8Array;
   private readonly receivers: number;
   private readonly window: number;
-  /** The co-occurrence term before its overlap part. */
-  private readonly overlapLlr: number;
 
   constructor(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext, rarity: BlePayloadRarity) {
     const count = addresses.length;
     this.receivers = context.receiverNames.length;
     this.first = new Float64Array(count);
     this.last = new Float64Array(count);
+    const pauses = context.pauses && context.pauses.count > 0 ? context.pauses : undefined;
+    this.scanFirst = pauses ? new Float64Array(count) : this.first;
+    this.scanLast = pauses ? new Float64Array(count) : this.last;
+    this.edges = new Uint8Array(count);
+    this.margin = new Float64Array(count);
     this.interval = new Float64Array(count);
     this.nrpa = new Uint8Array(count);
     this.irk = new Int32Array(count);
@@ -109,12 +139,19 @@ class PairScorer {
     this.differentLlr = new Float64Array(count);
     this.tailRssi = new Float64Array(count * this.receivers).fill(Number.NaN);
     this.headRssi = new Float64Array(count * this.receivers).fill(Number.NaN);
+    this.edgePackets = new Uint8Array(count * this.receivers);
     // As in describePair: shares among the other addresses, floored.
     const n = payloadPeers(rarity.total);
     for (let i = 0; i < count; i++) {
       const { profile, type, irk } = addresses[i];
       this.first[i] = profile.firstMs;
       this.last[i] = profile.lastMs;
+      if (pauses) {
+        this.scanFirst[i] = pauses.scanningMs(profile.firstMs);
+        this.scanLast[i] = pauses.scanningMs(profile.lastMs);
+        this.margin[i] = edgeMarginMs(profile, pauses);
+      }
+      this.edges[i] = edgesOutsidePauses(profile, pauses);
       this.interval[i] = profile.advIntervalS;
       this.nrpa[i] = type === 'nrpa' ? 1 : 0;
       this.irk[i] = irk;
@@ -128,14 +165,15 @@ class PairScorer {
       this.sameSignatureLlr[i] = sameSignatureLlr(signatureShare);
       this.sameTemplateLlr[i] = sameTemplateLlr(templateShare);
       this.differentLlr[i] = differentContentLlr(templateShare);
-      const { from, receiver, headRssi, tailRssi } = context.receivers;
+      const { from, receiver, count: heard, headRssi, tailRssi } = context.receivers;
       for (let row = from[profile.id]; row < from[profile.id + 1]; row++) {
         this.tailRssi[i * this.receivers + receiver[row]] = tailRssi[row];
         this.headRssi[i * this.receivers + receiver[row]] = headRssi[row];
+        this.edgePackets[i * this.receivers + receiver[row]] = edgePacketsOf(heard[row]);
       }
     }
     this.window = context.linkageWindowS;
-    this.overlapLlr = coOccurrenceBase(this.window);
+    this.tolerance = overlapToleranceS(context.clockSkewMs);
   }
 
   /**
@@ -145,7 +183,7 @@ class PairScorer {
    * locals: a method call per pair re-read a dozen fields and cost a call.
    */
   scoreAll(pairs: BleCandidatePairs, priorPerCandidate: Float64Array, logK: Float64Array): void {
-    const { first, last, interval, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, tailRssi, headRssi, receivers, window, overlapLlr } = this;
+    const { first, last, scanFirst, scanLast, edges, margin, interval, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, tailRssi, headRssi, edgePackets, receivers, window, tolerance } = this;
     const sameSignature = this.sameSignatureLlr;
     const sameTemplate = this.sameTemplateLlr;
     const different = this.differentLlr;
@@ -158,11 +196,13 @@ class PairScorer {
         continue;
       }
       let total = 0;
-      const gapS = (first[b] - last[a]) / 1000;
       const intervalA = interval[a];
       const intervalB = interval[b];
-      if (gapS >= -OVERLAP_TOLERANCE_S) total += handoffGapLlr(gapS, intervalA, intervalB, nrpa[a] === 1, window);
-      else total += coOccurrenceLlr(-gapS, overlapLlr);
+      if ((first[b] - last[a]) / 1000 >= -tolerance) {
+        const gapMs = scanFirst[b] - scanLast[a];
+        if (handoffUnseen(gapMs, margin[a] + margin[b], (edges[a] & END_SEEN) !== 0, (edges[b] & START_SEEN) !== 0)) total += UNSEEN_HANDOFF_LLR;
+        else total += handoffGapLlr(gapMs / 1000, intervalA, intervalB, nrpa[a] === 1, window);
+      } else total += OVERLAP_CONTRADICTION_LLR;
 
       let rssiLlr = 0;
       let heardBoth = 0;
@@ -171,7 +211,7 @@ class PairScorer {
         if (Number.isNaN(tail)) continue;
         const head = headRssi[b * receivers + receiver];
         if (Number.isNaN(head)) continue;
-        rssiLlr += RSSI_RECEIVER_WEIGHT * rssiContinuityLlr(head - tail);
+        rssiLlr += RSSI_RECEIVER_WEIGHT * rssiContinuityLlr(head - tail, edgePackets[b * receivers + receiver], edgePackets[a * receivers + receiver]);
         heardBoth++;
       }
       if (heardBoth > 0) total += rssiLlr;
@@ -198,13 +238,16 @@ class PairScorer {
  * the earlier address (in index order); within a group in sweep order when there are at most
  * MAX_CANDIDATES, else the MAX_CANDIDATES nearest by (|B's start − A's end|, B's index), ascending.
  */
-export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, linkageWindowS: number): BleCandidatePairs {
+export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, linkageWindowS: number, pauses?: BleScanPauses): BleCandidatePairs {
   const count = addresses.length;
   const firstOf = new Float64Array(count);
   const lastOf = new Float64Array(count);
+  // In scanning time: the window and the nearness of candidates leave scan pauses out.
+  const scanning = pauses && pauses.count > 0 ? pauses : undefined;
   for (let index = 0; index < count; index++) {
-    firstOf[index] = addresses[index].profile.firstMs;
-    lastOf[index] = addresses[index].profile.lastMs;
+    const { firstMs, lastMs } = addresses[index].profile;
+    firstOf[index] = scanning ? scanning.scanningMs(firstMs) : firstMs;
+    lastOf[index] = scanning ? scanning.scanningMs(lastMs) : lastMs;
   }
   const byFirst = indicesByKey(firstOf, (x, y) => addresses[x].address < addresses[y].address);
   // Parallel arrays in sweep order: the inner loop reads nothing else.
@@ -214,14 +257,25 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
     firsts[k] = firstOf[byFirst[k]];
     lasts[k] = lastOf[byFirst[k]];
   }
-  const earlier = new Int32Array(count * MAX_CANDIDATES);
-  const later = new Int32Array(count * MAX_CANDIDATES);
+  // Each A's cap, and room for all of them.
+  const caps = new Uint8Array(count).fill(MAX_CANDIDATES);
+  let room = count * MAX_CANDIDATES;
+  if (scanning) {
+    for (let index = 0; index < count; index++) {
+      if (edgesOutsidePauses(addresses[index].profile, scanning) & END_SEEN) continue;
+      caps[index] = MAX_CANDIDATES_ACROSS_PAUSE;
+      room += MAX_CANDIDATES_ACROSS_PAUSE - MAX_CANDIDATES;
+    }
+  }
+  const earlier = new Int32Array(room);
+  const later = new Int32Array(room);
   let pairs = 0;
   const windowMs = linkageWindowS * 1000;
   // Sweep positions of the candidates taken for one A (at most MAX_CANDIDATES plus ties).
   const taken = new Int32Array(count);
   const takenDistance = new Float64Array(count);
   for (let ai = 0; ai < count; ai++) {
+    const cap = caps[ai];
     const aFirst = firstOf[ai];
     const aLast = lastOf[ai];
     const from = lowerBoundFloat64(firsts, aLast - OVERLAP_LIMIT_S * 1000, 0, count);
@@ -241,7 +295,7 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
       const rightDistance = right < to ? firsts[right] - aLast : Infinity;
       const distance = Math.min(leftDistance, rightDistance);
       if (distance === Infinity) break;
-      if (kept >= MAX_CANDIDATES && distance !== farthest) {
+      if (kept >= cap && distance !== farthest) {
         more = true;
         break;
       }
@@ -251,7 +305,7 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
     }
     // Insertion sort of the few taken: by sweep position when they are all the qualifying ones,
     // else by (distance, index), keeping the MAX_CANDIDATES first (ties at the last distance are all in).
-    const nearest = more || kept > MAX_CANDIDATES;
+    const nearest = more || kept > cap;
     for (let index = 1; index < kept; index++) {
       const k = taken[index];
       const distance = takenDistance[index];
@@ -265,7 +319,7 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
       taken[at] = k;
       takenDistance[at] = distance;
     }
-    if (nearest) kept = MAX_CANDIDATES;
+    if (nearest) kept = cap;
     for (let index = 0; index < kept; index++) {
       earlier[pairs] = ai;
       later[pairs++] = byFirst[taken[index]];
@@ -278,7 +332,7 @@ export function sweepCandidates(addresses: ReadonlyArray<BleLinkableAddress>, li
 
 /** Scores and calibrates every candidate pair. */
 export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext): BleLinks {
-  const pairs = sweepCandidates(addresses, context.linkageWindowS);
+  const pairs = sweepCandidates(addresses, context.linkageWindowS, context.pauses);
   const rarity = new BlePayloadRarity(
     addresses.map((address) => address.profile),
     context.payloads,
@@ -288,11 +342,13 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
   const candidateCount = new Int32Array(addresses.length);
   for (let e = 0; e < count; e++) candidateCount[pairs.earlier[e]]++;
   const priors = new Float64Array(addresses.length);
+  const edgesSeen = new Uint8Array(addresses.length);
   // The prior spread over A's candidates, in log odds.
   const priorPerCandidate = new Float64Array(addresses.length);
   const irk = new Int32Array(addresses.length);
   for (let index = 0; index < addresses.length; index++) {
-    priors[index] = successorPriorLogOdds(addresses[index], context);
+    edgesSeen[index] = lifetimeEdgesSeen(addresses[index], context);
+    priors[index] = successorPriorLogOdds(addresses[index], context, edgesSeen[index]);
     if (candidateCount[index] > 0) priorPerCandidate[index] = priors[index] - Math.log(candidateCount[index]);
     irk[index] = addresses[index].irk;
   }
@@ -317,13 +373,20 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     if (!every) continue;
     const a = addresses[ai];
     scratch.length = 0;
-    scratch.push(sameKey ? { name: 'irk_resolution', llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` } : describePrior(a, context, priors[ai]));
+    scratch.push(sameKey ? { name: 'irk_resolution', llr: Infinity, text: `both resolve under IRK '${context.irkLabels[a.irk]}'` } : describePrior(a, context, priors[ai], edgesSeen[ai]));
     describePair(a, addresses[bi], context, rarity, scratch);
     factors[e] = scratch.slice();
   }
-  // Calibrated in place, after the marginals were read; a shared IRK is certain.
+  // Calibrated in place, after the marginals were read; a shared IRK is certain, an overlap impossible.
   const probability = marginals;
+  const tolerance = overlapToleranceS(context.clockSkewMs);
   if (!context.uncalibrated) calibrateInPlace('handoff', probability);
-  for (let e = 0; e < count; e++) if (irk[pairs.earlier[e]] >= 0 && irk[pairs.earlier[e]] === irk[pairs.later[e]]) probability[e] = 1;
+  for (let e = 0; e < count; e++) {
+    const ai = pairs.earlier[e];
+    const bi = pairs.later[e];
+    if (irk[ai] >= 0 && irk[ai] === irk[bi]) probability[e] = 1;
+    // Alive together beyond the tolerance: ruled out (co_occurrence), not the base rate of its calibration bin.
+    else if ((addresses[bi].profile.firstMs - addresses[ai].profile.lastMs) / 1000 < -tolerance) probability[e] = 0;
+  }
   return { earlier: pairs.earlier, later: pairs.later, probability, factors, handoffs: new BleHandoffDescriber(addresses, context, rarity, pairs, described, factors) };
 }

@@ -166,7 +166,7 @@ export function segmentsOf(segments: BleProfileSegments, id: number): BleSegment
 }
 
 /** Packets on each receiver that make up the "head" and "tail" of an address's life. */
-const EDGE_PACKETS = 12;
+export const EDGE_PACKETS = 12;
 /** Packets closer than this are one advertising event (several channels, several receivers). */
 const SAME_EVENT_MS = 15;
 /** Gaps longer than this are not advertising intervals (the spec's maximum is 10.24 s). */
