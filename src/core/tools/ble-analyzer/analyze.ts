@@ -16,6 +16,8 @@ import { scoreChainPairs } from './co-location/co-location.ts';
 import { buildChains, buildClusters } from './cluster/clusters.ts';
 import { travelRelations } from './cluster/travelled-together.ts';
 import { candidateList } from './output/candidate-list.ts';
+import { recognizeTrackers } from './trackers/recognize-trackers.ts';
+import { describeTrackerClusters, markTrackerClassification } from './trackers/tracker-findings.ts';
 
 /**
  * The whole analysis, stage by stage (each in its folder): scan → profiles → folding of
@@ -39,6 +41,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   const model0: BleRotationModel = options.rotationModel === 'learned' ? BLE_NEUTRAL_ROTATION : bleRotationModel(options.rotationModel);
   const classifier = new BleAddressClassifier(store, profiled, folding, irkOf, irkLabels, options.minObservationCount, model0);
   classifier.classify(model0);
+  const trackers = recognizeTrackers(profiled.byAddress, folding.isFolded, store, warnings);
 
   let candidates: LinkCandidate[] = [];
   let candidatePairs = 0;
@@ -47,7 +50,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   let model = model0;
   if (options.mode !== 'classification') {
     const { dataStartMs, dataEndMs } = profiled;
-    const linkable = linkableAddresses(store, profiled, classifier.typeOf, folding.isFolded, irkOf);
+    const linkable = linkableAddresses(store, profiled, classifier.typeOf, folding.isFolded, irkOf, trackers.kindOf);
     const context = { linkageWindowS: options.linkageWindowS, model: model0, payloads: store, receiverNames: store.receiverNames, receivers: profiled.receivers, dataStartMs, dataEndMs, irkLabels, uncalibrated: options.uncalibrated ?? false, describeCandidates: options.includeCandidates ?? false };
     const handoffs = linkHandoffs(linkable, context, options, warnings);
     const links = handoffs.links;
@@ -61,6 +64,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
     candidatePairs = links.earlier.length + pairs.length;
     if (options.includeCandidates) candidates = candidateList(linkable, links, pairs);
     clusters = buildClusters(linkable, chained, pairs, irkLabels, links.handoffs);
+    describeTrackerClusters(clusters, linkable, chained, links.trackers, trackers);
     travelledTogether = travelRelations(linkable, chained.chains, pairs, clusters);
   }
   const sparse = classifier.sparse;
@@ -73,6 +77,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
 
   const segments = activitySegments(store, profiled.segments, folding.isFolded);
   const classification = classifier.classification;
+  markTrackerClassification(classification, store.addressIds, trackers, (id) => profiled.byAddress[id]?.dominantPayload ?? -1);
   // Nearly in order already (addresses get their ids by first packet): the sort builtin's runs beat itemsByKey here.
   classification.sort((x, y) => compareAscending(x.firstSeenMs, y.firstSeenMs) || (x.address < y.address ? -1 : 1));
   return {

@@ -95,6 +95,11 @@ export const bleAnalyzerOutputSchema: JsonSchema = {
           type: { type: 'string', enum: ['public', 'random_static', 'rpa', 'nrpa', 'unknown'] },
           confidence: { type: 'number', minimum: 0, maximum: 1 },
           evidence: { type: 'array', items: { type: 'string' } },
+          tracker_kind: {
+            type: 'string',
+            enum: ['find_my', 'fmdn', 'smarttag'],
+            description: 'Since 1.2.0: the tracker format its payloads show (Find My-style, Google FMDN-style, Samsung SmartTag-style); absent for other addresses.',
+          },
         },
         required: ['address', 'type', 'confidence', 'evidence'],
       },
@@ -115,6 +120,11 @@ export const bleAnalyzerOutputSchema: JsonSchema = {
             type: 'array',
             description: 'Since 1.1.0: the hand-off chains (one per advertising set) the cluster is made of, each in time order; chains are joined by co-location.',
             items: { type: 'array', items: { type: 'string' } },
+          },
+          tracker_kind: {
+            type: 'string',
+            enum: ['find_my', 'fmdn', 'smarttag'],
+            description: 'Since 1.2.0: set when the cluster is one tracker tag followed across its rotations (its rationale begins with a tracker_rotation line naming the rotation, e.g. the daily one of Find My separated mode).',
           },
         },
         required: ['cluster_id', 'addresses', 'pairwise_probability_matrix', 'rationale'],
