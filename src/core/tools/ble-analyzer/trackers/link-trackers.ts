@@ -10,6 +10,7 @@ import {
   counterSteps,
   FIND_MY_MODE_CHANGE_LLR,
   fmdnLifetimeLlr,
+  SMARTTAG_SKIPPED_WITNESS_LLR,
   smartTagCounterLlr,
   smartTagStepRange,
   TRACKER_MAX_CANDIDATES,
@@ -17,6 +18,7 @@ import {
   trackerGapLlr,
   trackerGapScaleS,
   trackerPriorLogOdds,
+  trackerRssiWeight,
   trackerStateLlr,
   trackerTemplateLlr,
   trackerWindowS,
@@ -96,7 +98,13 @@ export function linkTrackers(addresses: ReadonlyArray<BleLinkableAddress>, conte
   for (let e = 0; e < count; e++) candidateCount[pairs.earlier[e]]++;
   const logK = new Float64Array(count);
   const kinds = new Array<BleTrackerKind>(count);
-  const scorer = new TrackerPairScorer(addresses, context, ends, stateCounts, kindCounts);
+  const laterOf = new Map<number, number[]>();
+  for (let e = 0; e < count; e++) {
+    const list = laterOf.get(pairs.earlier[e]);
+    if (list) list.push(pairs.later[e]);
+    else laterOf.set(pairs.earlier[e], [pairs.later[e]]);
+  }
+  const scorer = new TrackerPairScorer(addresses, context, ends, stateCounts, kindCounts, laterOf);
   for (let e = 0; e < count; e++) {
     const a = pairs.earlier[e];
     const kind = addresses[a].tracker as BleTrackerKind;
@@ -181,7 +189,26 @@ class TrackerPairScorer {
     private readonly ends: ReadonlyMap<number, TagEnds>,
     private readonly stateCounts: ReadonlyMap<string, number>,
     private readonly kindCounts: ReadonlyMap<BleTrackerKind, number>,
+    /** Each earlier address's candidate successors. */
+    private readonly laterOf: ReadonlyMap<number, ReadonlyArray<number>>,
   ) {}
+
+  /** A candidate successor of `a` on air strictly between `a` and `b` whose counter lies strictly between theirs (smarttag), or −1. */
+  private skippedWitness(a: number, b: number, from: number, steps: number): number {
+    const { addresses } = this;
+    const aLast = addresses[a].profile.lastMs;
+    const bFirst = addresses[b].profile.firstMs;
+    for (const c of this.laterOf.get(a) ?? []) {
+      if (c === b) continue;
+      const pc = addresses[c].profile;
+      if (pc.firstMs < aLast || pc.lastMs > bFirst) continue;
+      const head = this.ends.get(c)?.head;
+      if (head?.kind !== 'smarttag') continue;
+      const between = counterSteps(from, head.agingCounter);
+      if (between > 0 && between < steps) return c;
+    }
+    return -1;
+  }
 
   score(a: number, b: number, factors: BleLinkFactor[] | undefined): number {
     const { addresses, context } = this;
@@ -198,6 +225,7 @@ class TrackerPairScorer {
     factors?.push({ name: 'handoff_gap', llr: gapLlr, text: `swap gap ${toFixedOne(gapS)} s (${signed(gapLlr)})` });
 
     let rssiLlr = 0;
+    const rssiWeight = RSSI_RECEIVER_WEIGHT * trackerRssiWeight(gapS);
     const rssiTexts: string[] = [];
     const { from, receiver, headRssi, tailRssi } = context.receivers;
     for (let ra = from[pa.id]; ra < from[pa.id + 1]; ra++) {
@@ -205,7 +233,7 @@ class TrackerPairScorer {
       for (let rb = from[pb.id]; rb < from[pb.id + 1]; rb++) {
         if (receiver[rb] !== receiver[ra] || Number.isNaN(headRssi[rb])) continue;
         const d = headRssi[rb] - tailRssi[ra];
-        rssiLlr += RSSI_RECEIVER_WEIGHT * rssiContinuityLlr(d);
+        rssiLlr += rssiWeight * rssiContinuityLlr(d);
         if (factors) rssiTexts.push(`${context.receiverNames[receiver[ra]]} Δ${toFixedOne(Math.abs(d))} dB`);
       }
     }
@@ -259,6 +287,11 @@ class TrackerPairScorer {
       const llr = smartTagCounterLlr(steps, least, most);
       trackerLlr += llr;
       parts.push(`aging counter ${tail.agingCounter} → ${head.agingCounter}: ${steps === 0 ? 'unchanged' : `${steps} step${steps === 1 ? '' : 's'}`}, the gap allows ${least === most ? least : `${least}–${most}`} (${signed(llr)})`);
+      const witness = steps > 1 && llr > 0 ? this.skippedWitness(a, b, tail.agingCounter, steps) : -1;
+      if (witness >= 0) {
+        trackerLlr += SMARTTAG_SKIPPED_WITNESS_LLR;
+        parts.push(`a skipped counter value is on air at ${addresses[witness].address} in between (${signed(SMARTTAG_SKIPPED_WITNESS_LLR)})`);
+      }
       const same = tail.state === head.state;
       const state = same ? 0.5 : -1;
       trackerLlr += state;

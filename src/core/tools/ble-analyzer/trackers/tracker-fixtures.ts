@@ -25,6 +25,8 @@ export interface TrackerFixtureOptions {
   receivers: number;
   /** Share of packets lost on each receiver. */
   loss: number;
+  /** Sparse scanning: the receivers listen `onS` seconds every `everyS` seconds (a phone-side observer). */
+  scan?: { onS: number; everyS: number };
 }
 
 export interface TrackerFixture {
@@ -120,6 +122,7 @@ export function trackerFixture(overrides: Partial<TrackerFixtureOptions> = {}): 
     const air = Uint8Array.from(address).reverse();
     for (let ts = fromMs; ts < toMs; ts += intervalMs + 10 * random.uniform()) {
       if (ts < 0 || ts >= durationMs) continue;
+      if (options.scan && (ts / 1000) % options.scan.everyS >= options.scan.onS) continue;
       for (let receiver = 0; receiver < options.receivers; receiver++) {
         if (random.uniform() < options.loss) continue;
         const rssi = Math.round(path.level(receiver, ts / 1000) + offsetDb + 2 * random.normal());
@@ -209,12 +212,20 @@ export function trackerFixture(overrides: Partial<TrackerFixtureOptions> = {}): 
   return { table: writer.toTable('trackers', new Map()), deviceOf, tags, findMySwaps };
 }
 
-/** Pairwise precision, recall and F1 over the address pairs involving a tag (predicted: one cluster). */
-export function tagPairScore(analysis: BleAnalysis, fixture: TrackerFixture): { precision: number; recall: number; f1: number; truePairs: number } {
+/**
+ * Pairwise precision, recall and F1 over the address pairs involving a tag. Predicted: one
+ * cluster, or with `level` 'chain' one hand-off chain (what the hand-off linkage alone says,
+ * before co-location joins chains into devices).
+ */
+export function tagPairScore(analysis: BleAnalysis, fixture: TrackerFixture, level: 'cluster' | 'chain' = 'cluster'): { precision: number; recall: number; f1: number; truePairs: number } {
   const clusterOf = new Map<string, number>();
-  analysis.clusters.forEach((cluster, index) => {
-    for (const address of cluster.addresses) clusterOf.set(address, index);
-  });
+  let group = 0;
+  for (const cluster of analysis.clusters) {
+    for (const members of level === 'chain' ? (cluster.chains ?? [cluster.addresses]) : [cluster.addresses]) {
+      for (const address of members) clusterOf.set(address, group);
+      group++;
+    }
+  }
   const addresses = [...fixture.deviceOf.keys()].filter((address) => analysis.classification.some((item) => item.address === address));
   let tp = 0;
   let fp = 0;

@@ -59,6 +59,18 @@ export function trackerGapLlr(gapS: number, scaleS: number, windowS: number): nu
   return Math.log(same * span);
 }
 
+/**
+ * The weight of RSSI continuity across a gap of `gapS`: full across a swap, fading over minutes
+ * (a carried tag's level drifts as its carrier walks; across a scan gap of a quarter hour it says
+ * little).
+ */
+export function trackerRssiWeight(gapS: number): number {
+  return 1 / (1 + Math.max(0, gapS) / TRACKER_RSSI_FADE_S);
+}
+
+/** The gap over which RSSI continuity loses half its weight (s). */
+export const TRACKER_RSSI_FADE_S = 60;
+
 /** The gap scale of a kind: its advertising interval, at least the Find My swap gap. */
 export function trackerGapScaleS(intervalA: number, intervalB: number): number {
   const slower = Math.max(Number.isFinite(intervalA) ? intervalA : FIND_MY_SWAP_GAP_S, Number.isFinite(intervalB) ? intervalB : FIND_MY_SWAP_GAP_S);
@@ -109,6 +121,14 @@ export function smartTagCounterLlr(steps: number, least: number, most: number): 
   if (steps < least || steps > most) return -8;
   return Math.min(8, Math.log(SMARTTAG_COUNTER_SPREAD / (most - least + 1)));
 }
+
+/**
+ * SmartTag: a link that skips counter values while another address of the kind, on air between
+ * the two, shows one of the skipped values. If A and B were one tag, that address would be the
+ * tag itself one rotation on, so B is not A's direct successor (without this, every address's
+ * next-but-one competes with its next one, and the two interleaved chains split the probability).
+ */
+export const SMARTTAG_SKIPPED_WITNESS_LLR = -6;
 
 /** Steps from counter `a` to counter `b` of a 24-bit counter. */
 export function counterSteps(a: number, b: number): number {
