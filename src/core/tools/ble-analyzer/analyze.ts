@@ -41,7 +41,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   const model0: BleRotationModel = options.rotationModel === 'learned' ? BLE_NEUTRAL_ROTATION : bleRotationModel(options.rotationModel);
   const classifier = new BleAddressClassifier(store, profiled, folding, irkOf, irkLabels, options.minObservationCount, model0);
   classifier.classify(model0);
-  const trackers = recognizeTrackers(profiled.byAddress, folding.isFolded, store, warnings);
+  const trackers = recognizeTrackers(profiled.byAddress, folding.isFolded, classifier.typeOf, store, warnings);
 
   let candidates: LinkCandidate[] = [];
   let candidatePairs = 0;
