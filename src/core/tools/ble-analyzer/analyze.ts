@@ -17,7 +17,7 @@ import { buildChains, buildClusters } from './cluster/clusters.ts';
 import { travelRelations } from './cluster/travelled-together.ts';
 import { candidateList } from './output/candidate-list.ts';
 import { recognizeTrackers } from './trackers/recognize-trackers.ts';
-import { describeTrackerClusters, markTrackerClassification } from './trackers/tracker-findings.ts';
+import { describeTrackerClusters, markTrackerClassification, markTrackerRelations } from './trackers/tracker-findings.ts';
 
 /**
  * The whole analysis, stage by stage (each in its folder): scan → profiles → folding of
@@ -66,6 +66,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
     clusters = buildClusters(linkable, chained, pairs, irkLabels, links.handoffs);
     describeTrackerClusters(clusters, linkable, chained, links.trackers, trackers);
     travelledTogether = travelRelations(linkable, chained.chains, pairs, clusters);
+    markTrackerRelations(travelledTogether, linkable);
   }
   const sparse = classifier.sparse;
   if (sparse > 0) {

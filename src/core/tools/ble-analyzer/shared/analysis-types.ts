@@ -80,6 +80,8 @@ export interface TravelledTogether {
   clusterA?: string;
   clusterB?: string;
   probability: number;
+  /** Set when one side is a tracker tag (its kind; the trackers/ stage): "this tag moved with this phone". */
+  trackerKind?: BleTrackerKind;
   /** When both were heard together, ms in the capture clock. */
   fromMs: number;
   toMs: number;

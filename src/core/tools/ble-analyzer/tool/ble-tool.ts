@@ -232,6 +232,7 @@ export function runBleAnalyzer(args: JsonObject, context: ToolRunContext): ToolO
       addresses_b: relation.b,
       ...(relation.clusterA ? { cluster_a: relation.clusterA } : {}),
       ...(relation.clusterB ? { cluster_b: relation.clusterB } : {}),
+      ...(relation.trackerKind ? { tracker_kind: relation.trackerKind } : {}),
       probability: Math.round(relation.probability * 1000) / 1000,
       start_ts: rfc3339(relation.fromMs, originMs),
       end_ts: rfc3339(relation.toMs, originMs),

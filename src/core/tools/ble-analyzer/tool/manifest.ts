@@ -141,6 +141,11 @@ export const bleAnalyzerOutputSchema: JsonSchema = {
           addresses_b: { type: 'array', items: { type: 'string' }, minItems: 1 },
           cluster_a: { type: 'string' },
           cluster_b: { type: 'string' },
+          tracker_kind: {
+            type: 'string',
+            enum: ['find_my', 'fmdn', 'smarttag'],
+            description: 'Since 1.2.0: set when one side is a tracker tag (its kind): a tag that moved with a phone.',
+          },
           probability: { type: 'number', minimum: 0, maximum: 1 },
           start_ts: { type: 'string', description: 'RFC3339 timestamp' },
           end_ts: { type: 'string', description: 'RFC3339 timestamp' },

@@ -4,7 +4,9 @@ import type { JsonObject } from '../../../util/json.ts';
 import { ADV_TYPE } from '../../../data/ble/adv-types.ts';
 import { RecordWriter } from '../../../data/ble/record-writer.ts';
 import { analyzeBle } from '../analyze.ts';
-import type { BleAnalysis } from '../shared/analysis-types.ts';
+import type { BleAnalysis, TravelledTogether } from '../shared/analysis-types.ts';
+import type { BleLinkableAddress } from '../handoff/handoff-types.ts';
+import { markTrackerRelations } from './tracker-findings.ts';
 import { bleAnalysisOptions, selectAllRows } from '../shared/test-support.ts';
 import { runBleAnalyzer } from '../tool/ble-tool.ts';
 import { readTrackerPayload, type BleTrackerReading } from './tracker-payloads.ts';
@@ -169,5 +171,16 @@ describe('tracker payloads that do not hold their format', () => {
     const warning = analysis.warnings.find((item) => item.code === 'TRACKER_PAYLOAD_MALFORMED');
     expect(warning?.message).toMatch(/^3 distinct payloads claim a tracker format \(Find My, FMDN or SmartTag\) but are truncated or malformed: read as unknown payloads$/);
     expect(analysis.classification.every((row) => row.trackerKind === undefined)).toBe(true);
+  });
+});
+
+describe('markTrackerRelations', () => {
+  it('names the tag side of a travelled-together relation, and nothing else', () => {
+    const tag = (address: string, tracker?: 'find_my' | 'fmdn' | 'smarttag') => ({ address, tracker }) as unknown as BleLinkableAddress;
+    const linkable = [tag('T1', 'find_my'), tag('T2', 'find_my'), tag('S1', 'smarttag'), tag('P1'), tag('P2')];
+    const relation = (a: string[], b: string[]): TravelledTogether => ({ a, b, probability: 0.9, fromMs: 0, toMs: 1, rationale: [] }) as TravelledTogether;
+    const relations = [relation(['P1', 'P2'], ['T1', 'T2']), relation(['S1'], ['P1']), relation(['P1'], ['P2']), relation(['T1', 'S1'], ['P2'])];
+    markTrackerRelations(relations, linkable);
+    expect(relations.map((item) => item.trackerKind)).toEqual(['find_my', 'smarttag', undefined, undefined]);
   });
 });

@@ -1,4 +1,4 @@
-import type { AddressClassification, AddressCluster } from '../shared/analysis-types.ts';
+import type { AddressClassification, AddressCluster, TravelledTogether } from '../shared/analysis-types.ts';
 import type { BleLinkableAddress } from '../handoff/handoff-types.ts';
 import type { BleChains } from '../cluster/clusters.ts';
 import type { BleTrackerKind } from '../shared/tracker-kind.ts';
@@ -99,5 +99,28 @@ export function describeTrackerClusters(
       kind = memberKind;
     }
     if (single && kind) cluster.trackerKind = kind;
+  }
+}
+
+/** The tracker kind all of `addresses` carry, if they are tags of one kind. */
+function sideKind(addresses: ReadonlyArray<string>, kindOf: ReadonlyMap<string, BleTrackerKind>): BleTrackerKind | undefined {
+  let kind: BleTrackerKind | undefined;
+  for (const address of addresses) {
+    const own = kindOf.get(address);
+    if (!own || (kind && own !== kind)) return undefined;
+    kind = own;
+  }
+  return kind;
+}
+
+/** Sets `trackerKind` on the travelled-together relations one side of which is a tag (of one kind). */
+export function markTrackerRelations(relations: TravelledTogether[], linkable: ReadonlyArray<BleLinkableAddress>): void {
+  if (relations.length === 0) return;
+  const kindOf = new Map<string, BleTrackerKind>();
+  for (const address of linkable) if (address.tracker) kindOf.set(address.address, address.tracker);
+  if (kindOf.size === 0) return;
+  for (const relation of relations) {
+    const kind = sideKind(relation.a, kindOf) ?? sideKind(relation.b, kindOf);
+    if (kind) relation.trackerKind = kind;
   }
 }
