@@ -37,6 +37,8 @@ export interface TrackerFixture {
   tags: Set<string>;
   /** The Find My daily swaps in the capture: [old address, new address]. */
   findMySwaps: Array<[string, string]>;
+  /** The phone that carries each carried tag (by device). */
+  carrierOf: Map<string, string>;
 }
 
 interface Emission {
@@ -115,6 +117,7 @@ export function trackerFixture(overrides: Partial<TrackerFixtureOptions> = {}): 
   const deviceOf = new Map<string, string>();
   const tags = new Set<string>();
   const findMySwaps: Array<[string, string]> = [];
+  const carrierOf = new Map<string, string>();
   const phonePaths: Path[] = [];
 
   const emit = (device: string, path: Path, offsetDb: number, address: Uint8Array, ad: Uint8Array, fromMs: number, toMs: number, intervalMs: number) => {
@@ -143,12 +146,17 @@ export function trackerFixture(overrides: Partial<TrackerFixtureOptions> = {}): 
       start = end;
     }
   }
-  const tagPath = (): Path => (phonePaths.length > 0 && random.uniform() < options.carriedShare ? phonePaths[Math.floor(random.uniform() * phonePaths.length)] : new Path(random, options.receivers, options.durationS));
+  const tagPath = (device: string): Path => {
+    if (phonePaths.length === 0 || random.uniform() >= options.carriedShare) return new Path(random, options.receivers, options.durationS);
+    const phone = Math.floor(random.uniform() * phonePaths.length);
+    carrierOf.set(device, `phone-${phone}`);
+    return phonePaths[phone];
+  };
 
   for (let index = 0; index < options.findMy; index++) {
     const device = `findmy-${index}`;
     tags.add(device);
-    const path = tagPath();
+    const path = tagPath(device);
     const offset = -6 + 4 * random.normal();
     // Separated for more than a day: one swap in the capture, with the same status byte.
     const status = [0x10, 0x10, 0x50, 0x90][Math.floor(random.uniform() * 4)];
@@ -169,7 +177,7 @@ export function trackerFixture(overrides: Partial<TrackerFixtureOptions> = {}): 
   for (let index = 0; index < options.fmdn; index++) {
     const device = `fmdn-${index}`;
     tags.add(device);
-    const path = tagPath();
+    const path = tagPath(device);
     const offset = -6 + 4 * random.normal();
     const phase = random.uniform() * 1024;
     let start = -1;
@@ -183,7 +191,7 @@ export function trackerFixture(overrides: Partial<TrackerFixtureOptions> = {}): 
   for (let index = 0; index < options.smarttag; index++) {
     const device = `smarttag-${index}`;
     tags.add(device);
-    const path = tagPath();
+    const path = tagPath(device);
     const offset = -6 + 4 * random.normal();
     let counter = 1000 + Math.floor(random.uniform() * 60_000);
     let start = -random.uniform() * 900_000;
@@ -209,7 +217,7 @@ export function trackerFixture(overrides: Partial<TrackerFixtureOptions> = {}): 
     writer.setAdData(emission.ad, 0, emission.ad.length);
     writer.end();
   });
-  return { table: writer.toTable('trackers', new Map()), deviceOf, tags, findMySwaps };
+  return { table: writer.toTable('trackers', new Map()), deviceOf, tags, findMySwaps, carrierOf };
 }
 
 /**
