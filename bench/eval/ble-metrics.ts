@@ -67,6 +67,8 @@ export function pairwiseCounts(
   windowMs: number,
   predictedLabel: (address: string) => string,
   trueLabel: (address: string) => string,
+  /** Restricts the universe further (e.g. to pairs involving a tracker tag); default every pair. */
+  include?: (a: string, b: string) => boolean,
 ): PairCounts {
   const sorted = [...eligible].sort((a, b) => a.firstMs - b.firstMs || a.address.localeCompare(b.address));
   const counts: PairCounts = { truePositives: 0, falsePositives: 0, falseNegatives: 0, pairs: 0 };
@@ -78,6 +80,7 @@ export function pairwiseCounts(
     active = active.filter((other) => sorted[other].lastMs + windowMs >= current.firstMs);
     for (const other of active) {
       if (activityGapMs(sorted[other], current) > windowMs) continue;
+      if (include && !include(sorted[other].address, current.address)) continue;
       counts.pairs++;
       const samePredicted = predicted[other] === predicted[index];
       const sameTrue = truth[other] === truth[index];

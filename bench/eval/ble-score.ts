@@ -7,6 +7,9 @@ import type { BleAnalysis, BleScenarioTruth } from '../../src/core/index.ts';
 import { naiveHandoffLabels } from './ble-baseline.ts';
 import { adjustedRandIndex, pairwiseCounts, type AddressActivity, type PairCounts } from './ble-metrics.ts';
 
+/** Profiles whose devices are tracker tags (the tracker F1's pairs involve one of them). */
+export const BLE_TRACKER_PROFILES: ReadonlySet<string> = new Set(['tracker', 'find_my_tag', 'fmdn_tag', 'smarttag']);
+
 /** CRC-good observations, first and last time of every advertiser address in the tables. */
 export function addressActivity(tables: ReadonlyArray<Table>): AddressActivity[] {
   const byAddress = new Map<string, AddressActivity>();
@@ -53,6 +56,14 @@ export interface RunScore {
   classifiedCorrectly: number;
   /** Travelled together, over eligible address pairs of distinct devices active together ≥ 60 s. */
   travel: PairCounts;
+  /** The same, over the pairs the truth does not call `group` (one person's devices vs strangers). */
+  travelCarried: PairCounts;
+  /** The same, over the pairs the truth does not call `carried` (members of a walking group vs strangers). */
+  travelGroup: PairCounts;
+  /** Same device, over the pairs within the window with at least one address of a tracker tag. */
+  tracker: PairCounts;
+  /** Per tracker-tag profile: the truth's rotations between two eligible addresses, and how many of them ended in one cluster. */
+  tagRotations: Record<string, { linked: number; total: number }>;
   /** IRK devices: pairs with an address of a keyed device, linked at p = 1 vs same device. */
   irk: PairCounts;
 }
@@ -62,9 +73,11 @@ export interface RunScore {
  * together for at least a minute; the truth says whether the two devices travelled together, the
  * analysis whether a travelled-together relation joins their sides.
  */
-function travelCounts(truth: BleScenarioTruth, analysis: BleAnalysis, eligible: ReadonlyArray<AddressActivity>): PairCounts {
+function travelCounts(truth: BleScenarioTruth, analysis: BleAnalysis, eligible: ReadonlyArray<AddressActivity>, leaveOut?: 'carried' | 'group'): PairCounts {
   const device = (address: string) => truth.address_to_device[address];
-  const together = new Set((truth.travelled_together ?? []).map((pair) => [pair.device_a, pair.device_b].sort().join('|')));
+  const kindOf = (pair: { kind?: 'carried' | 'group' }) => pair.kind ?? 'carried';
+  const together = new Set((truth.travelled_together ?? []).filter((pair) => kindOf(pair) !== leaveOut).map((pair) => [pair.device_a, pair.device_b].sort().join('|')));
+  const leftOut = new Set((truth.travelled_together ?? []).filter((pair) => kindOf(pair) === leaveOut).map((pair) => [pair.device_a, pair.device_b].sort().join('|')));
   const predicted = new Set<string>();
   for (const relation of analysis.travelledTogether) for (const a of relation.a) for (const b of relation.b) predicted.add([a, b].sort().join('|'));
   const counts: PairCounts = { truePositives: 0, falsePositives: 0, falseNegatives: 0, pairs: 0 };
@@ -75,8 +88,10 @@ function travelCounts(truth: BleScenarioTruth, analysis: BleAnalysis, eligible: 
       const dx = device(x.address);
       const dy = device(y.address);
       if (dx === dy || Math.min(x.lastMs, y.lastMs) - Math.max(x.firstMs, y.firstMs) < 60_000) continue;
+      const devicePair = [dx, dy].sort().join('|');
+      if (leftOut.has(devicePair)) continue;
       counts.pairs++;
-      const truthSays = together.has([dx, dy].sort().join('|'));
+      const truthSays = together.has(devicePair);
       const says = predicted.has([x.address, y.address].sort().join('|'));
       if (says && truthSays) counts.truePositives++;
       else if (says) counts.falsePositives++;
@@ -113,6 +128,20 @@ function irkCounts(truth: BleScenarioTruth, analysis: BleAnalysis, eligible: Rea
   return counts;
 }
 
+/** Rotations of tracker tags (a Find My-style daily swap, an FMDN or SmartTag-style rotation) whose two addresses share a cluster. */
+function tagRotationCounts(truth: BleScenarioTruth, eligible: ReadonlySet<string>, predicted: (address: string) => string): Record<string, { linked: number; total: number }> {
+  const profileOf = new Map(truth.devices.map((entry) => [entry.device_id, entry.profile as string]));
+  const counts: Record<string, { linked: number; total: number }> = {};
+  for (const rotation of truth.rotations) {
+    const profile = profileOf.get(rotation.device_id)!;
+    if (!BLE_TRACKER_PROFILES.has(profile) || !eligible.has(rotation.from) || !eligible.has(rotation.to)) continue;
+    const entry = (counts[profile] ??= { linked: 0, total: 0 });
+    entry.total++;
+    if (predicted(rotation.from) === predicted(rotation.to)) entry.linked++;
+  }
+  return counts;
+}
+
 export function scoreRun(truth: BleScenarioTruth, analysis: BleAnalysis, activities: ReadonlyArray<AddressActivity>, options: { windowS: number; minObservations: number }): RunScore {
   const device = (address: string) => truth.address_to_device[address];
   const eligible = activities.filter((activity) => activity.observations >= options.minObservations && device(activity.address) !== undefined);
@@ -144,6 +173,7 @@ export function scoreRun(truth: BleScenarioTruth, analysis: BleAnalysis, activit
   for (const activity of eligible) if (typeOf.get(activity.address) === truthType.get(activity.address)) classifiedCorrectly++;
 
   const addresses = eligible.map((activity) => activity.address);
+  const trackers = new Set(truth.devices.filter((entry) => BLE_TRACKER_PROFILES.has(entry.profile)).map((entry) => entry.device_id));
   return {
     eligible: eligible.length,
     devices: new Set(addresses.map(device)).size,
@@ -158,6 +188,10 @@ export function scoreRun(truth: BleScenarioTruth, analysis: BleAnalysis, activit
     classified: eligible.length,
     classifiedCorrectly,
     travel: travelCounts(truth, analysis, eligible),
+    travelCarried: travelCounts(truth, analysis, eligible, 'group'),
+    travelGroup: travelCounts(truth, analysis, eligible, 'carried'),
+    tracker: pairwiseCounts(eligible, windowMs, predicted, device, (a, b) => trackers.has(device(a)) || trackers.has(device(b))),
+    tagRotations: tagRotationCounts(truth, new Set(addresses), predicted),
     irk: irkCounts(truth, analysis, eligible),
   };
 }

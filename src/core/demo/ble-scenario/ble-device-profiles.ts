@@ -7,7 +7,7 @@ import { ADV_TYPE } from '../../data/ble/adv-types.ts';
 import type { SeededRandom } from '../seeded-random.ts';
 import type { BleAddressPool, BleGeneratedAddress, BleTruthAddressType } from './ble-address.ts';
 import { BLE_COMPANY, BLE_SERVICE, bleAdBytes } from './ble-payloads.ts';
-import type { BleAdvertisingSet, BleAddressEpoch, BleDeviceClass, BleDeviceProfile, BlePayloadChange } from './ble-plan-types.ts';
+import type { BleAdvertisingSet, BleAddressEpoch, BleDeviceClass, BlePayloadChange, BlePopulationProfile } from './ble-plan-types.ts';
 import type { BleRotationRegime } from './ble-scenarios.ts';
 
 /** What a profile builder needs from the planner. */
@@ -351,7 +351,7 @@ function nrpaBroadcaster(context: BleProfileContext): BleProfileDevice {
 }
 
 /** Builds one device of `profile`; `index` numbers devices within their profile. */
-export function buildProfileDevice(context: BleProfileContext, profile: BleDeviceProfile, templateId: string, index: number): BleProfileDevice {
+export function buildProfileDevice(context: BleProfileContext, profile: BlePopulationProfile, templateId: string, index: number): BleProfileDevice {
   switch (profile) {
     case 'ios':
       return iosDevice(context, templateId);

@@ -46,6 +46,8 @@ export const BLE_SERVICE = {
   /** Eddystone; Find My Device Network frames (0x40/0x41) ride on it. */
   eddystone: 0xfeaa,
   exposureNotification: 0xfd6f,
+  /** Samsung offline finding (SmartTag-style trackers). */
+  samsungOfflineFinding: 0xfd5a,
   tile: 0xfeed,
   environmentalSensing: 0x181a,
   battery: 0x180f,

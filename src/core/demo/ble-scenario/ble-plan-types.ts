@@ -6,8 +6,11 @@
  */
 import type { BleGeneratedAddress } from './ble-address.ts';
 
-/** OS-like behaviour of a device (docs/ble-scenarios.md, "Profiles"). */
-export type BleDeviceProfile = 'ios' | 'android' | 'windows' | 'tracker' | 'wearable' | 'public_beacon' | 'static_beacon' | 'nrpa_broadcaster';
+/** The profiles a scenario's `population` counts (docs/ble-scenarios.md, "Profiles"). */
+export type BlePopulationProfile = 'ios' | 'android' | 'windows' | 'tracker' | 'wearable' | 'public_beacon' | 'static_beacon' | 'nrpa_broadcaster';
+
+/** OS-like behaviour of a device: a population profile, or one of the tracker tags of the `trackers` family. */
+export type BleDeviceProfile = BlePopulationProfile | 'find_my_tag' | 'fmdn_tag' | 'smarttag';
 
 /** What the device is, for people reading the truth. */
 export type BleDeviceClass = 'phone' | 'laptop' | 'tag' | 'beacon' | 'sensor' | 'broadcaster' | 'watch' | 'earbuds';
@@ -67,14 +70,25 @@ export interface BleDevicePlan {
   synchronizedSets?: boolean;
   /** Identity resolving key, 16 bytes MSB first, when the device's RPAs are real ah() RPAs. */
   irk?: Uint8Array;
+  /**
+   * Index of the device whose body shadows this one (a watch, earbuds or tag carried by a person
+   * shares the shadowing of the carrier's phone per receiver, plus `BLE_CARRIED_SHADOWING_DELTA_DB`);
+   * absent = its own shadowing per receiver.
+   */
+  shadowingOf?: number;
 }
 
-/** Devices that move together (a phone and the watch, earbuds or tag it carries). */
+/**
+ * Devices that move together. `carried`: one person's devices (a phone and the watch, earbuds
+ * or tag it carries; the first is the carrier). `group`: the devices of people walking together.
+ */
 export interface BleTravelGroup {
   /** Device indices; the first is the carrier. */
   devices: number[];
   fromMs: number;
   toMs: number;
+  /** Absent = `carried`. */
+  kind?: 'carried' | 'group';
 }
 
 export interface BleReceiverPlan {
@@ -112,6 +126,11 @@ export interface BleRadioPlan {
    * any time, timestamps unrounded.
    */
   advertisingClock?: boolean;
+  /**
+   * Receivers stamp to this resolution, ms (1: a sniffer's or HCI log's millisecond timestamps);
+   * absent = µs with the advertising clock, unrounded without it.
+   */
+  timestampResolutionMs?: number;
   /** Share of packets that fail their CRC. */
   crcBadRate: number;
   /** Of the CRC-bad packets, the share whose bit errors hit the address (the rest hit the payload). */

@@ -10,6 +10,12 @@ import { bleDeviceClock, blePacketTime } from './ble-advertising-clock.ts';
 import { bleMultipathGainDb } from './ble-multipath.ts';
 import type { BleAddressEpoch, BleDevicePlan, BleMotion, BleReceiverPlan, BleScenarioPlan } from './ble-plan-types.ts';
 
+/**
+ * How far a carried device's shadowing departs from its carrier's, σ in dB: a phone in a pocket
+ * and a watch on the wrist are shadowed by the same body, not identically.
+ */
+export const BLE_CARRIED_SHADOWING_DELTA_DB = 1.5;
+
 /** One address of the scenario, with whose it is. */
 export interface BleRenderedAddress {
   epoch: BleAddressEpoch;
@@ -138,9 +144,17 @@ export function renderBleObservations(plan: BleScenarioPlan, seed: number): BleO
   const position = new Float64Array(2);
   const cursor = new Int32Array(1);
 
+  const shadows: number[][] = [];
+  const resolutionMs = radio.timestampResolutionMs;
   plan.devices.forEach((device, deviceIndex) => {
-    // Shadowing belongs to the device–receiver path, not to an address: it survives rotation.
-    const shadow = receivers.map(() => radio.shadowingDb * random.normal());
+    // Shadowing belongs to the device–receiver path, not to an address: it survives rotation. A
+    // carried device shares its carrier's body (same draws either way, so the stream stays aligned).
+    const carrierShadow = device.shadowingOf === undefined ? undefined : shadows[device.shadowingOf];
+    const shadow = receivers.map((_, r) => {
+      const draw = random.normal();
+      return carrierShadow ? carrierShadow[r] + BLE_CARRIED_SHADOWING_DELTA_DB * draw : radio.shadowingDb * draw;
+    });
+    shadows.push(shadow);
     // One controller schedules all of the device's sets on one slot grid (ble-advertising-clock.ts).
     const clock = radio.advertisingClock ? bleDeviceClock(seed, deviceIndex) : undefined;
     device.sets.forEach((set, setIndex) => {
@@ -173,8 +187,9 @@ export function renderBleObservations(plan: BleScenarioPlan, seed: number): BleO
           const dbm = plannedDevice.powerAt1mDbm + (set.txOffsetDb ?? 0) - 10 * radio.pathLossExponent * Math.log10(distance) + shadow[r] + multipath + radio.fadingDb * random.normal();
           if (dbm < receiver.sensitivityDbm) continue;
           const sent = clock ? blePacketTime(clock, t, channelSlot, plan.payloads[set.payloads[payloadIndex].payload].length) : t;
-          // Receivers time-stamp to the microsecond.
-          const local = clock ? Math.round((sent + receiver.clockOffsetMs + (sent - plan.startMs) * receiver.driftPpm * 1e-6) * 1000) / 1000 : t + receiver.clockOffsetMs + (t - plan.startMs) * receiver.driftPpm * 1e-6;
+          // Receivers time-stamp to the microsecond (or to `timestampResolutionMs`).
+          let local = clock ? Math.round((sent + receiver.clockOffsetMs + (sent - plan.startMs) * receiver.driftPpm * 1e-6) * 1000) / 1000 : t + receiver.clockOffsetMs + (t - plan.startMs) * receiver.driftPpm * 1e-6;
+          if (resolutionMs !== undefined) local = Math.round(local / resolutionMs) * resolutionMs;
           if (local < plan.startMs || local > plan.endMs) continue;
           const row = out.add();
           out.tsMs[row] = local;

@@ -4,15 +4,19 @@
  */
 import { seededRandom, type SeededRandom } from '../seeded-random.ts';
 import { BleAddressPool } from './ble-address.ts';
+import { planGroupWalk } from './ble-group-walk.ts';
+import { planHandover } from './ble-handover.ts';
+import { planSparseScan } from './ble-sparse-scan.ts';
+import { planTrackers } from './ble-tracker-tags.ts';
 import { bleAhFor } from '../../tools/ble-analyzer/shared/ah.ts';
 import { buildProfileDevice, earbudsDevice, rotatingEpochs, trackerDevice, trackerLifetime, uniformBetween, watchDevice, type BleProfileContext, type BleProfileDevice } from './ble-device-profiles.ts';
-import type { BleDevicePlan, BleDeviceProfile, BleMotion, BleReceiverPlan, BleScenarioPlan, BleTravelGroup } from './ble-plan-types.ts';
+import type { BleDevicePlan, BleDeviceProfile, BleMotion, BlePopulationProfile, BleReceiverPlan, BleScenarioPlan, BleTravelGroup } from './ble-plan-types.ts';
 import type { BleScenarioConfig } from './ble-scenarios.ts';
 
 /** The floor the devices and receivers are on, metres. */
 export const BLE_FLOOR = { width: 40, depth: 20 } as const;
 
-const PROFILE_ORDER: readonly BleDeviceProfile[] = ['ios', 'android', 'windows', 'tracker', 'wearable', 'public_beacon', 'static_beacon', 'nrpa_broadcaster'];
+const PROFILE_ORDER: readonly BlePopulationProfile[] = ['ios', 'android', 'windows', 'tracker', 'wearable', 'public_beacon', 'static_beacon', 'nrpa_broadcaster'];
 
 /** Receivers spread over the floor: the first four at fixed spots, more at random ones. */
 const RECEIVER_SPOTS: ReadonlyArray<[number, number]> = [
@@ -175,6 +179,7 @@ export function planBleScenario(config: BleScenarioConfig, seed: number, startMs
         const dy = uniformBetween(random, -0.5, 0.5);
         group.push(devices.length);
         devices.push({
+          ...(config.carriedShadowing === 'carrier' ? { shadowingOf: carrierIndex } : {}),
           deviceId: `dev-${String(devices.length + 1).padStart(3, '0')}`,
           profile: kind === 'tag' ? 'tracker' : 'wearable',
           deviceClass: built.deviceClass,
@@ -191,6 +196,10 @@ export function planBleScenario(config: BleScenarioConfig, seed: number, startMs
     });
   }
 
+  if (config.groupWalk) planGroupWalk(config.groupWalk, config, context, devices, travelGroups, BLE_FLOOR);
+
+  if (config.trackers) planTrackers(config.trackers, config, context, devices, travelGroups, BLE_FLOOR);
+
   if (config.crowd) {
     // One rotation schedule for the whole crowd; each twin rotates within 1 s of it.
     const shared = rotatingEpochs(context, 'rpa', trackerLifetime(context));
@@ -202,17 +211,22 @@ export function planBleScenario(config: BleScenarioConfig, seed: number, startMs
     }
   }
 
+  const planned = receivers(config, random, startMs, endMs);
+  if (config.handover) planHandover(config.handover, random, devices, planned, startMs, endMs);
+  if (config.scanDuty) planSparseScan(config.scanDuty, random, planned, startMs, endMs);
+
   return {
     startMs,
     endMs,
     devices,
-    receivers: receivers(config, random, startMs, endMs),
+    receivers: planned,
     radio: {
       pathLossExponent: 2.2,
       shadowingDb: config.shadowingDb,
       fadingDb: config.fadingDb,
       multipathDb: config.multipathDb,
-      advertisingClock: true,
+      advertisingClock: config.advertisingClock,
+      ...(config.advertisingClock ? {} : { timestampResolutionMs: 1 }),
       crcBadRate: config.crcBadRate,
       crcAddressShare: config.crcAddressShare,
     },

@@ -50,10 +50,14 @@ export interface BleTruthRotation {
   at_ms: number;
 }
 
-/** Two distinct devices that moved together (a phone and its watch, earbuds or tag). */
+/**
+ * Two distinct devices that moved together: `carried` when one person carries both (a phone and
+ * its watch, earbuds or tag), `group` when they belong to two people walking together.
+ */
 export interface BleTruthTravel {
   device_a: string;
   device_b: string;
+  kind: 'carried' | 'group';
   /** When both were in range together (true time, epoch ms). */
   from_ms: number;
   to_ms: number;
@@ -148,8 +152,9 @@ export function buildBleTruth(
       for (let index = 1; index < set.epochs.length; index++) {
         const previous = set.epochs[index - 1];
         const next = set.epochs[index];
-        // Bursts of NRPA broadcasters are separate transmissions, not hand-offs.
-        if (next.startMs - previous.endMs > 1) continue;
+        // Bursts of NRPA broadcasters are separate transmissions, not hand-offs (a Find My-style
+        // tag's ~2 s silence while it swaps keys is a hand-off).
+        if (device.profile === 'nrpa_broadcaster' && next.startMs - previous.endMs > 1) continue;
         if (next.startMs < plan.startMs || next.startMs > plan.endMs) continue;
         rotations.push({ device_id: device.deviceId, set: setIndex, from: previous.address.text, to: next.address.text, at_ms: Math.round(next.startMs) });
       }
@@ -196,11 +201,7 @@ export function buildBleTruth(
     addresses,
     address_to_device: Object.fromEntries(addresses.map((address) => [address.address, address.device_id])),
     rotations,
-    travelled_together: plan.travelGroups.flatMap((group) =>
-      group.devices.flatMap((a, i) =>
-        group.devices.slice(i + 1).map((b) => ({ device_a: plan.devices[a].deviceId, device_b: plan.devices[b].deviceId, from_ms: Math.round(group.fromMs), to_ms: Math.round(group.toMs) })),
-      ),
-    ),
+    travelled_together: travelPairs(plan),
     phantom_addresses: phantoms,
     counts: {
       observations: observations.count,
@@ -211,6 +212,24 @@ export function buildBleTruth(
       phantom_addresses: Object.keys(phantoms).length,
     },
   };
+}
+
+/** Every pair of devices of a travel group; a pair one person carries is `carried` even inside a walking group. */
+function travelPairs(plan: BleScenarioPlan): BleTruthTravel[] {
+  const pairs: BleTruthTravel[] = [];
+  const seen = new Set<string>();
+  const ordered = [...plan.travelGroups.filter((group) => group.kind !== 'group'), ...plan.travelGroups.filter((group) => group.kind === 'group')];
+  for (const group of ordered) {
+    group.devices.forEach((a, i) => {
+      for (const b of group.devices.slice(i + 1)) {
+        const key = a < b ? `${a}|${b}` : `${b}|${a}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        pairs.push({ device_a: plan.devices[a].deviceId, device_b: plan.devices[b].deviceId, kind: group.kind ?? 'carried', from_ms: Math.round(group.fromMs), to_ms: Math.round(group.toMs) });
+      }
+    });
+  }
+  return pairs;
 }
 
 function round(value: number, digits: number): number {

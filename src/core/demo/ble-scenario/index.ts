@@ -4,7 +4,7 @@
 export type { BleScenarioOptions, BleScenario, BleScenarioProblem } from './generate-ble-scenario.ts';
 export { generateBleScenario, BLE_SCENARIO_DEFAULT_START_MS } from './generate-ble-scenario.ts';
 export type { BleScenarioName, BleScenarioConfig, BleRotationRegime } from './ble-scenarios.ts';
-export { BLE_SCENARIO_NAMES, bleScenarioConfig, isBleScenarioName } from './ble-scenarios.ts';
+export { BLE_SCENARIO_NAMES, BLE_RADIO_FEATURES_OFF, bleScenarioConfig, isBleScenarioName } from './ble-scenarios.ts';
 export type { BleScenarioTruth, BleTruthAddress, BleTruthDevice, BleTruthRotation, BleTruthReceiver, BleTruthTravel } from './ble-truth.ts';
 export { BLE_TRUTH_FORMAT } from './ble-truth.ts';
 export type { BleTruthAddressType } from './ble-address.ts';
