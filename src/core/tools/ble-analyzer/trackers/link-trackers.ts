@@ -10,11 +10,11 @@ import {
   counterSteps,
   FIND_MY_MODE_CHANGE_LLR,
   fmdnLifetimeLlr,
-  SMARTTAG_SKIPPED_WITNESS_LLR,
   smartTagCounterLlr,
   smartTagStepRange,
   TRACKER_MAX_CANDIDATES,
   TRACKER_OVERLAP_TOLERANCE_S,
+  TRACKER_RSSI_FLOOR_LLR,
   trackerGapLlr,
   trackerGapScaleS,
   trackerPriorLogOdds,
@@ -92,19 +92,13 @@ export function linkTrackers(addresses: ReadonlyArray<BleLinkableAddress>, conte
     stateCounts.set(key, (stateCounts.get(key) ?? 0) + 1);
     kindCounts.set(tracker as BleTrackerKind, (kindCounts.get(tracker as BleTrackerKind) ?? 0) + 1);
   }
-  const pairs = trackerCandidates(addresses, tags, context.linkageWindowS);
+  const pairs = directSuccessors(trackerCandidates(addresses, tags, context.linkageWindowS), addresses, ends);
   const count = pairs.earlier.length;
   const candidateCount = new Int32Array(addresses.length);
   for (let e = 0; e < count; e++) candidateCount[pairs.earlier[e]]++;
   const logK = new Float64Array(count);
   const kinds = new Array<BleTrackerKind>(count);
-  const laterOf = new Map<number, number[]>();
-  for (let e = 0; e < count; e++) {
-    const list = laterOf.get(pairs.earlier[e]);
-    if (list) list.push(pairs.later[e]);
-    else laterOf.set(pairs.earlier[e], [pairs.later[e]]);
-  }
-  const scorer = new TrackerPairScorer(addresses, context, ends, stateCounts, kindCounts, laterOf);
+  const scorer = new TrackerPairScorer(addresses, context, ends, stateCounts, kindCounts);
   for (let e = 0; e < count; e++) {
     const a = pairs.earlier[e];
     const kind = addresses[a].tracker as BleTrackerKind;
@@ -158,6 +152,45 @@ export function trackerCandidates(addresses: ReadonlyArray<BleLinkableAddress>, 
   return { earlier: Int32Array.from(earlier), later: Int32Array.from(later) };
 }
 
+/**
+ * The candidates left when those that skip an observed rotation are dropped: a SmartTag pair
+ * A → C whose counter skips values one of A's other candidates B shows, on air between them. If
+ * A and C were one tag, B would be that tag one rotation on, so C is not A's direct successor —
+ * and were the pair kept, every address's next-but-one would compete with its next one (two
+ * interleaved chains splitting the probability), and its near-zero probability would be listed
+ * for a pair of one device.
+ */
+export function directSuccessors(pairs: BleCandidatePairs, addresses: ReadonlyArray<BleLinkableAddress>, ends: ReadonlyMap<number, TagEnds>): BleCandidatePairs {
+  const counterOf = (index: number, end: 'head' | 'tail'): number => {
+    const reading = ends.get(index)?.[end];
+    return reading?.kind === 'smarttag' ? reading.agingCounter : -1;
+  };
+  const keep: number[] = [];
+  for (let from = 0; from < pairs.earlier.length; ) {
+    const a = pairs.earlier[from];
+    let to = from;
+    while (to < pairs.earlier.length && pairs.earlier[to] === a) to++;
+    const tail = counterOf(a, 'tail');
+    for (let e = from; e < to; e++) {
+      const c = pairs.later[e];
+      const head = tail < 0 ? -1 : counterOf(c, 'head');
+      const steps = head < 0 ? 0 : counterSteps(tail, head);
+      let skipped = false;
+      for (let other = from; other < to && steps > 1 && !skipped; other++) {
+        const b = pairs.later[other];
+        const pb = addresses[b].profile;
+        if (b === c || pb.firstMs < addresses[a].profile.lastMs || pb.lastMs > addresses[c].profile.firstMs) continue;
+        const between = counterOf(b, 'head');
+        skipped = between >= 0 && counterSteps(tail, between) > 0 && counterSteps(tail, between) < steps;
+      }
+      if (!skipped) keep.push(e);
+    }
+    from = to;
+  }
+  if (keep.length === pairs.earlier.length) return pairs;
+  return { earlier: Int32Array.from(keep, (e) => pairs.earlier[e]), later: Int32Array.from(keep, (e) => pairs.later[e]) };
+}
+
 /** The first position whose value is at least `value` in an ascending list. */
 function lowerBound(values: ReadonlyArray<number>, value: number): number {
   let low = 0;
@@ -189,26 +222,7 @@ class TrackerPairScorer {
     private readonly ends: ReadonlyMap<number, TagEnds>,
     private readonly stateCounts: ReadonlyMap<string, number>,
     private readonly kindCounts: ReadonlyMap<BleTrackerKind, number>,
-    /** Each earlier address's candidate successors. */
-    private readonly laterOf: ReadonlyMap<number, ReadonlyArray<number>>,
   ) {}
-
-  /** A candidate successor of `a` on air strictly between `a` and `b` whose counter lies strictly between theirs (smarttag), or −1. */
-  private skippedWitness(a: number, b: number, from: number, steps: number): number {
-    const { addresses } = this;
-    const aLast = addresses[a].profile.lastMs;
-    const bFirst = addresses[b].profile.firstMs;
-    for (const c of this.laterOf.get(a) ?? []) {
-      if (c === b) continue;
-      const pc = addresses[c].profile;
-      if (pc.firstMs < aLast || pc.lastMs > bFirst) continue;
-      const head = this.ends.get(c)?.head;
-      if (head?.kind !== 'smarttag') continue;
-      const between = counterSteps(from, head.agingCounter);
-      if (between > 0 && between < steps) return c;
-    }
-    return -1;
-  }
 
   score(a: number, b: number, factors: BleLinkFactor[] | undefined): number {
     const { addresses, context } = this;
@@ -237,6 +251,7 @@ class TrackerPairScorer {
         if (factors) rssiTexts.push(`${context.receiverNames[receiver[ra]]} Δ${toFixedOne(Math.abs(d))} dB`);
       }
     }
+    rssiLlr = Math.max(TRACKER_RSSI_FLOOR_LLR, rssiLlr);
     total += rssiLlr;
     if (factors && rssiTexts.length > 0) factors.push({ name: 'rssi_continuity', llr: rssiLlr, text: `RSSI ${rssiTexts.join(', ')} (${signed(rssiLlr)})` });
 
@@ -287,11 +302,6 @@ class TrackerPairScorer {
       const llr = smartTagCounterLlr(steps, least, most);
       trackerLlr += llr;
       parts.push(`aging counter ${tail.agingCounter} → ${head.agingCounter}: ${steps === 0 ? 'unchanged' : `${steps} step${steps === 1 ? '' : 's'}`}, the gap allows ${least === most ? least : `${least}–${most}`} (${signed(llr)})`);
-      const witness = steps > 1 && llr > 0 ? this.skippedWitness(a, b, tail.agingCounter, steps) : -1;
-      if (witness >= 0) {
-        trackerLlr += SMARTTAG_SKIPPED_WITNESS_LLR;
-        parts.push(`a skipped counter value is on air at ${addresses[witness].address} in between (${signed(SMARTTAG_SKIPPED_WITNESS_LLR)})`);
-      }
       const same = tail.state === head.state;
       const state = same ? 0.5 : -1;
       trackerLlr += state;

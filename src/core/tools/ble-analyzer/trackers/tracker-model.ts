@@ -68,6 +68,13 @@ export function trackerRssiWeight(gapS: number): number {
   return 1 / (1 + Math.max(0, gapS) / TRACKER_RSSI_FADE_S);
 }
 
+/**
+ * The least the summed RSSI continuity of a tag pair may count: a carried tag's level jumps with
+ * its carrier's body and fading, and a few packets per address average little of it out, so
+ * RSSI alone never vetoes a swap whose format fields carry over.
+ */
+export const TRACKER_RSSI_FLOOR_LLR = -2;
+
 /** The gap over which RSSI continuity loses half its weight (s). */
 export const TRACKER_RSSI_FADE_S = 60;
 
@@ -121,14 +128,6 @@ export function smartTagCounterLlr(steps: number, least: number, most: number): 
   if (steps < least || steps > most) return -8;
   return Math.min(8, Math.log(SMARTTAG_COUNTER_SPREAD / (most - least + 1)));
 }
-
-/**
- * SmartTag: a link that skips counter values while another address of the kind, on air between
- * the two, shows one of the skipped values. If A and B were one tag, that address would be the
- * tag itself one rotation on, so B is not A's direct successor (without this, every address's
- * next-but-one competes with its next one, and the two interleaved chains split the probability).
- */
-export const SMARTTAG_SKIPPED_WITNESS_LLR = -6;
 
 /** Steps from counter `a` to counter `b` of a 24-bit counter. */
 export function counterSteps(a: number, b: number): number {
