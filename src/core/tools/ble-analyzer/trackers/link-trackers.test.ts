@@ -178,7 +178,7 @@ describe('markTrackerRelations', () => {
   it('names the tag side of a travelled-together relation, and nothing else', () => {
     const tag = (address: string, tracker?: 'find_my' | 'fmdn' | 'smarttag') => ({ address, tracker }) as unknown as BleLinkableAddress;
     const linkable = [tag('T1', 'find_my'), tag('T2', 'find_my'), tag('S1', 'smarttag'), tag('P1'), tag('P2')];
-    const relation = (a: string[], b: string[]): TravelledTogether => ({ a, b, probability: 0.9, fromMs: 0, toMs: 1, rationale: [] }) as TravelledTogether;
+    const relation = (a: string[], b: string[]): TravelledTogether => ({ a, b, probability: 0.9, fromMs: 0, toMs: 1, rationale: [] }) as unknown as TravelledTogether;
     const relations = [relation(['P1', 'P2'], ['T1', 'T2']), relation(['S1'], ['P1']), relation(['P1'], ['P2']), relation(['T1', 'S1'], ['P2'])];
     markTrackerRelations(relations, linkable);
     expect(relations.map((item) => item.trackerKind)).toEqual(['find_my', 'smarttag', undefined, undefined]);
