@@ -1,12 +1,13 @@
 import type { BleLinkableAddress, BleLinkContext, BleLinkFactor } from '../handoff/handoff-types.ts';
 import type { BleCandidatePairs } from '../handoff/matching-marginals.ts';
 import { matchingMarginals } from '../handoff/matching-marginals.ts';
-import { RSSI_RECEIVER_WEIGHT, rssiContinuityLlr } from '../handoff/handoff-model.ts';
+import { RSSI_RECEIVER_WEIGHT } from '../handoff/handoff-model.ts';
 import { toFixedOne } from '../shared/fixed-one.ts';
 import type { BleTrackerKind } from '../shared/tracker-kind.ts';
 import { readTrackerPayload, type BleTrackerReading } from './tracker-payloads.ts';
 import {
   clampLogK,
+  FIND_MY_DAILY_MIN_LIFETIME_S,
   counterSteps,
   FIND_MY_MODE_CHANGE_LLR,
   fmdnLifetimeLlr,
@@ -18,6 +19,7 @@ import {
   trackerGapLlr,
   trackerGapScaleS,
   trackerPriorLogOdds,
+  trackerRssiLlr,
   trackerRssiWeight,
   trackerStateLlr,
   trackerTemplateLlr,
@@ -103,7 +105,10 @@ export function linkTrackers(addresses: ReadonlyArray<BleLinkableAddress>, conte
     const a = pairs.earlier[e];
     const kind = addresses[a].tracker as BleTrackerKind;
     kinds[e] = kind;
-    const prior = trackerPriorLogOdds(context.dataEndMs - addresses[a].profile.lastMs >= 5_000) - Math.log(candidateCount[a]);
+    const pa = addresses[a].profile;
+    const tail = ends.get(a)?.tail;
+    const longLivedDaily = tail?.kind === 'find_my' && tail.mode === 'separated' && (pa.lastMs - pa.firstMs) / 1000 >= FIND_MY_DAILY_MIN_LIFETIME_S;
+    const prior = trackerPriorLogOdds(context.dataEndMs - pa.lastMs >= 5_000, longLivedDaily) - Math.log(candidateCount[a]);
     logK[e] = clampLogK(prior + scorer.score(a, pairs.later[e], undefined));
   }
   const probability = matchingMarginals(addresses.length, pairs, logK);
@@ -247,7 +252,7 @@ class TrackerPairScorer {
       for (let rb = from[pb.id]; rb < from[pb.id + 1]; rb++) {
         if (receiver[rb] !== receiver[ra] || Number.isNaN(headRssi[rb])) continue;
         const d = headRssi[rb] - tailRssi[ra];
-        rssiLlr += rssiWeight * rssiContinuityLlr(d);
+        rssiLlr += rssiWeight * trackerRssiLlr(d);
         if (factors) rssiTexts.push(`${context.receiverNames[receiver[ra]]} Δ${toFixedOne(Math.abs(d))} dB`);
       }
     }

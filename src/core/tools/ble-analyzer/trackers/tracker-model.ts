@@ -42,8 +42,29 @@ export function trackerWindowS(kind: BleTrackerKind, linkageWindowS: number): nu
  * The prior: log odds that A's successor is on air at all (the tag may also have left): even
  * when A ended well before the data did, hardly any chance when A was still on air at the end.
  */
-export function trackerPriorLogOdds(endsBeforeDataEnd: boolean): number {
-  return endsBeforeDataEnd ? 0.5 : -4;
+export function trackerPriorLogOdds(endsBeforeDataEnd: boolean, longLivedDaily: boolean): number {
+  if (!endsBeforeDataEnd) return -4;
+  return longLivedDaily ? FIND_MY_DAILY_PRIOR_LOG_ODDS : 0.5;
+}
+
+/**
+ * A Find My-style address in separated mode that was on air for an hour or more and stopped
+ * well before the data did: its tag most likely swapped keys (tags left alone stay put; the
+ * key lives a day), so its successor is likely on air.
+ */
+export const FIND_MY_DAILY_PRIOR_LOG_ODDS = 2;
+/** …"for an hour or more" (s). */
+export const FIND_MY_DAILY_MIN_LIFETIME_S = 3600;
+
+/**
+ * rssi_continuity of a tag pair on one receiver (before its weight): as the hand-off model's, but
+ * with a wider spread for one emitter (4 dB): tags are heard every few seconds at most, so the
+ * head and tail means average few packets and keep their fading.
+ */
+export function trackerRssiLlr(d: number): number {
+  const same = 4;
+  const different = 10;
+  return Math.max(-4, Math.min(2, Math.log(different / same) - (d * d) / (2 * same * same) + (d * d) / (2 * different * different)));
 }
 
 /**
