@@ -24,7 +24,8 @@ async function tempFile(name: string, content: string | Uint8Array): Promise<str
   return path;
 }
 
-const echo = (args: Record<string, unknown>, timeout_ms = 5000) => ({
+// A minute: the deadline includes starting the tool thread, which a starved CPU stretches (issue 27).
+const echo = (args: Record<string, unknown>, timeout_ms = 60_000) => ({
   tool_name: 'test_echo',
   tool_version: '1.0.0',
   capture_selection: { capture_id: 'cap_2026_03_14_a' },
@@ -88,7 +89,7 @@ describe('sextant invoke', () => {
       capture_selection: { capture_id: 'lab', selectors: { channels: ['a'] } },
       arguments: { operation: 'linear_regression', target: 'y', features: ['x'] },
       request_id: 'req-csv',
-      timeout_ms: 5000,
+      timeout_ms: 60_000,
     };
     const { code, stdout } = await run(['invoke', '-', '--capture', `lab=${path}`, '--time-column', 't'], JSON.stringify(invocation));
     expect(code).toBe(0);

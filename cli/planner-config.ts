@@ -32,12 +32,14 @@ async function readOptional(path: string): Promise<string | null> {
 export async function loadPlannerConfig(sources: PlannerConfigSources): Promise<LoadedPlannerConfig> {
   // The home and working-directory files are found, not named: they may not redirect a hosted
   // provider's key or expand variables outside its key (core's key-safety rule); --config may.
-  const candidates: Array<{ name: string; path: string; required: boolean; trusted: boolean }> = [
-    { name: '~/.sextant/sextant.json', path: join(sources.home, '.sextant', 'sextant.json'), required: false, trusted: false },
-    { name: './.sextant.json', path: join(sources.cwd, '.sextant.json'), required: false, trusted: false },
+  // The working directory's file may not configure MCP servers either (it would choose programs to
+  // start); the home file is the user's own.
+  const candidates: Array<{ name: string; path: string; required: boolean; trusted: boolean; mcpServersAllowed: boolean }> = [
+    { name: '~/.sextant/sextant.json', path: join(sources.home, '.sextant', 'sextant.json'), required: false, trusted: false, mcpServersAllowed: true },
+    { name: './.sextant.json', path: join(sources.cwd, '.sextant.json'), required: false, trusted: false, mcpServersAllowed: false },
   ];
   if (sources.configPath !== undefined) {
-    candidates.push({ name: `--config ${sources.configPath}`, path: resolve(sources.cwd, sources.configPath), required: true, trusted: true });
+    candidates.push({ name: `--config ${sources.configPath}`, path: resolve(sources.cwd, sources.configPath), required: true, trusted: true, mcpServersAllowed: true });
   }
   const layers: PlannerConfigLayer[] = [];
   for (const candidate of candidates) {
@@ -53,7 +55,7 @@ export async function loadPlannerConfig(sources: PlannerConfigSources): Promise<
     }
     const parsed = safeParseJson(text);
     if (!parsed.ok) return { ok: false, error: { code: 'INVALID_LAYER', layer: candidate.name, field: '', message: `Layer '${candidate.name}': not JSON: ${parsed.message}` } };
-    layers.push({ name: candidate.name, values: parsed.value, trusted: candidate.trusted });
+    layers.push({ name: candidate.name, values: parsed.value, trusted: candidate.trusted, mcpServersAllowed: candidate.mcpServersAllowed });
   }
   const resolved = resolvePlannerConfig(layers, sources.env);
   return resolved.ok ? { ok: true, value: resolved.value, layers: layers.map((layer) => layer.name) } : resolved;

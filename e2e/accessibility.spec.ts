@@ -20,7 +20,7 @@ test('the start, manifests, runs and settings pages', async ({ page }) => {
   await page.goto('/');
   await expectAccessible(page, 'the start page');
   await page.goto('/#/manifests');
-  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 120_000 });
   await expectAccessible(page, 'the manifests page');
   await page.goto('/#/settings');
   await expectAccessible(page, 'the settings page');
@@ -42,7 +42,7 @@ test('the Tools page with a regression', async ({ tools, page }) => {
   await tools.open();
   await tools.loadExample('regression');
   await tools.run();
-  await expect(tools.results().first().getByTestId('result.coefficient-table')).toBeVisible({ timeout: 30_000 });
+  await expect(tools.results().first().getByTestId('result.coefficient-table')).toBeVisible({ timeout: 120_000 });
   await expectAccessible(page, 'the regression result');
 });
 
@@ -51,7 +51,7 @@ test('the Runs page with a run open', async ({ tools, page }) => {
   await tools.open();
   await tools.loadExample('regression');
   await tools.run();
-  await expect(tools.results().first().getByTestId('result.status')).toHaveText('ok', { timeout: 30_000 });
+  await expect(tools.results().first().getByTestId('result.status')).toHaveText('ok', { timeout: 120_000 });
   await page.goto('/#/runs');
   await page.getByRole('button', { name: 'Open' }).first().click();
   await expectAccessible(page, 'the runs page');
@@ -69,7 +69,7 @@ test('the Planner page with the offline demo', async ({ planner, page }) => {
 test('the Captures page after an import', async ({ page }) => {
   await page.goto('/#/captures');
   await page.getByTestId('captures.file-input').setInputFiles(fixture('lab-floor.csv'));
-  await expect(page.getByTestId('captures.import-job')).toHaveAttribute('data-state', 'done', { timeout: 20_000 });
+  await expect(page.getByTestId('captures.import-job')).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
   await expect(page.getByTestId('capture.detail')).toBeVisible();
   await expectAccessible(page, 'the captures page');
 });

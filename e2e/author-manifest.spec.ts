@@ -16,7 +16,7 @@ test('paste an OpenAI definition, open the draft manifest, see a lint error, and
     if (new URL(request.url()).hostname !== '127.0.0.1') external.push(request.url());
   });
   await page.goto('/#/manifests');
-  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 120_000 });
 
   await page.getByTestId('manifest-import.input').fill(JSON.stringify(openAiDefinition));
   await page.getByTestId('manifest-import.convert').click();
@@ -38,11 +38,11 @@ test('paste an OpenAI definition, open the draft manifest, see a lint error, and
 
 test('the conformance check runs every generated case of an installed tool through the executor', async ({ page }) => {
   await page.goto('/#/manifests');
-  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 120_000 });
   await page.getByTestId('manifest-list.item').filter({ hasText: 'statistical_regression_tool' }).click();
   await page.getByTestId('conformance.run').click();
   const summary = page.getByTestId('conformance.summary');
-  await expect(summary).toContainText(/(\d+) of \1 passed/, { timeout: 30_000 });
+  await expect(summary).toContainText(/(\d+) of \1 passed/, { timeout: 120_000 });
   await expect(page.getByTestId('conformance.table').locator('tbody tr').filter({ hasText: 'MISSING_REQUIRED_ARGUMENT' }).first()).toContainText('✓');
 });
 
@@ -57,7 +57,7 @@ async function replaceEditorText(page: import('@playwright/test').Page, text: st
 
 test('fix a lint error, save, check conformance, and see a breaking change refused without a major bump', async ({ page }) => {
   await page.goto('/#/manifests');
-  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 120_000 });
   const broken = { ...openAiDefinition, function: { ...openAiDefinition.function, parameters: { ...openAiDefinition.function.parameters, required: ['city', 'unit'] } } };
   await page.getByTestId('manifest-import.input').fill(JSON.stringify(broken));
   await page.getByTestId('manifest-import.convert').click();
@@ -75,7 +75,7 @@ test('fix a lint error, save, check conformance, and see a breaking change refus
   await expect(page.getByTestId('manifest-save.message')).toHaveAttribute('data-ok', 'true');
 
   await page.getByTestId('conformance.run').click();
-  await expect(page.getByTestId('conformance.summary')).toContainText('passed', { timeout: 30_000 });
+  await expect(page.getByTestId('conformance.summary')).toContainText('passed', { timeout: 120_000 });
   await expect(page.getByTestId('conformance.table').locator('tbody tr').filter({ hasText: 'MISSING_REQUIRED_ARGUMENT' }).first()).toContainText('✓');
 
   await page.getByTestId('manifest-export.anthropic').click();

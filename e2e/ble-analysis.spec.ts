@@ -88,13 +88,14 @@ test('runs the §7.4 analysis on the demo captures and reads its table, matrix, 
   await expect(page.getByTestId('ble.timeline.window')).not.toHaveText(before ?? '');
 
   // RSSI per receiver, read from both captures.
-  await expect(page.getByTestId('ble.rssi.receiver').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('ble.rssi.receiver').first()).toBeVisible({ timeout: 120_000 });
 
   // Jump to one address's packets in the capture table.
   const address = cluster!.addresses[0];
   await ble.openPackets(address);
   await expect(page).toHaveURL(/#\/captures$/);
-  await expect(page.getByTestId('capture.filter')).toHaveValue(`advertiser_addr = '${address}'`);
+  // The address within what the analysis read: its time window, channels and filter.
+  await expect(page.getByTestId('capture.filter')).toHaveValue(new RegExp(`^advertiser_addr = '${address}' AND \\("ts_ms" BETWEEN \\d+ AND \\d+\\) AND \\(channel IN \\(37,38,39\\) AND rssi > -92\\)$`));
   await expect(page.getByTestId('capture.detail')).toContainText(/lab_floor_2026_04_03_[ab]/);
   await expect(page.getByTestId('capture.filter-count')).toHaveText(/^[1-9][\d,]* of [\d,]+ rows$/);
   await expect(page.getByTestId('capture.advertisers').locator('tbody tr')).toHaveCount(1);

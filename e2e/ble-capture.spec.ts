@@ -9,8 +9,8 @@ test('imports real sniffer and phone captures at once, with tshark-equal counts,
   await page.getByTestId('captures.file-input').setInputFiles([shared('tesi-ble_nrf_capture.pcapng'), shared('horizon74_btsnoop_hci.log')]);
   const jobs = page.getByTestId('captures.import-job');
   await expect(jobs).toHaveCount(2);
-  await expect(jobs.nth(0)).toHaveAttribute('data-state', 'done', { timeout: 30_000 });
-  await expect(jobs.nth(1)).toHaveAttribute('data-state', 'done', { timeout: 30_000 });
+  await expect(jobs.nth(0)).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
+  await expect(jobs.nth(1)).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
 
   await page.getByTestId('captures.card').filter({ hasText: 'tesi_ble_nrf_capture' }).click();
   await expect(page.getByTestId('capture.filter-count')).toHaveText('14,843 of 14,843 rows');

@@ -26,7 +26,7 @@ test('a multi-set cluster shows its parallel chains in the timeline, and compani
   await page.getByTestId('captures.file-input').setInputFiles(files.map((file) => file.path));
   const jobs = page.getByTestId('captures.import-job');
   await expect(jobs).toHaveCount(files.length);
-  for (let index = 0; index < files.length; index++) await expect(jobs.nth(index)).toHaveAttribute('data-state', 'done', { timeout: 30_000 });
+  for (let index = 0; index < files.length; index++) await expect(jobs.nth(index)).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
 
   await tools.open();
   await tools.writeJson({
@@ -48,7 +48,7 @@ test('a multi-set cluster shows its parallel chains in the timeline, and compani
   });
   await tools.run();
   const result = tools.results().first();
-  await expect(result).toHaveAttribute('data-status', /^(ok|partial)$/, { timeout: 30_000 });
+  await expect(result).toHaveAttribute('data-status', /^(ok|partial)$/, { timeout: 120_000 });
   await expect(ble.view()).toBeVisible();
   const output = (JSON.parse((await result.getByTestId('result.raw-json').textContent()) ?? '{}') as { structured_output: Output }).structured_output;
 

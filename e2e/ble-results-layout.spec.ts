@@ -17,7 +17,7 @@ async function analyse(page: Page): Promise<Output> {
   await page.getByTestId('invocation-editor.run').click();
   const result = page.getByTestId('results').getByTestId('result').first();
   await expect(result).toHaveAttribute('data-status', /^(ok|partial)$/, { timeout: 60_000 });
-  await expect(page.getByTestId('ble.view')).toHaveAttribute('data-mount', 'complete', { timeout: 30_000 });
+  await expect(page.getByTestId('ble.view')).toHaveAttribute('data-mount', 'complete', { timeout: 120_000 });
   return (JSON.parse((await result.getByTestId('result.raw-json').textContent()) ?? '{}') as { structured_output: Output }).structured_output;
 }
 

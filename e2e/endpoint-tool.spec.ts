@@ -7,7 +7,7 @@ const remoteManifest = (name: string) => ({
   capabilities: ['echo'],
   input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
   output_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-  execution_constraints: { max_timeout_ms: 10000, max_payload_bytes: 4096, supports_streaming: false, side_effects: 'none' },
+  execution_constraints: { max_timeout_ms: 60000, max_payload_bytes: 4096, supports_streaming: false, side_effects: 'none' },
   cost_hint: { unit: 'call', estimated_cost: 0, currency: 'USD' },
   deterministic: true,
 });
@@ -18,12 +18,12 @@ const invocation = (name: string, port = 4175) => ({
   capture_selection: { capture_id: 'cap_2026_03_14_a' },
   arguments: { text: 'over the wire' },
   request_id: `req-${name}-${port}`,
-  timeout_ms: 5000,
+  timeout_ms: 60000,
 });
 
 async function saveBound(page: import('@playwright/test').Page, name: string, endpoint: string): Promise<void> {
   await page.goto('/#/manifests');
-  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 120_000 });
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   // The paste is retried until the editor shows it: under load the editor can take the keys
   // before it has focus, and the manifest shown before would then be saved instead.
@@ -33,8 +33,8 @@ async function saveBound(page: import('@playwright/test').Page, name: string, en
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.press('ControlOrMeta+v');
     // The editor shows the end of the pasted text, where this manifest's payload limit stands.
-    await expect(page.getByTestId('manifest-editor').locator('.view-lines')).toContainText('"max_payload_bytes": 4096', { timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
+    await expect(page.getByTestId('manifest-editor').locator('.view-lines')).toContainText('"max_payload_bytes": 4096', { timeout: 10_000 });
+  }).toPass({ timeout: 120_000 });
   await expect(page.getByTestId('manifest-problems.clean')).toBeVisible();
   await page.getByTestId('manifest-save.endpoint').fill(endpoint);
   await page.getByTestId('manifest-save').click();

@@ -8,7 +8,7 @@ const echo = (text: string, request_id: string) => ({
   capture_selection: { capture_id: 'cap_2026_03_14_a' },
   arguments: { text },
   request_id,
-  timeout_ms: 5000,
+  timeout_ms: 60000,
 });
 
 test.beforeEach(async ({ page, tools }) => {

@@ -44,8 +44,8 @@ test('keys found in a phone log go on the keyring and resolve RPAs in another ca
   await page.getByTestId('captures.file-input').setInputFiles([shared('ec521_btsnoop_hci.log'), fixture('scene-rpas.pcap')]);
   const jobs = page.getByTestId('captures.import-job');
   await expect(jobs).toHaveCount(2);
-  await expect(jobs.nth(0)).toHaveAttribute('data-state', 'done', { timeout: 30_000 });
-  await expect(jobs.nth(1)).toHaveAttribute('data-state', 'done', { timeout: 30_000 });
+  await expect(jobs.nth(0)).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
+  await expect(jobs.nth(1)).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
 
   // The import report lists the keys with their frames, MSB first (Wireshark prints b7408d63…).
   await page.getByTestId('captures.card').filter({ hasText: 'ec521_btsnoop_hci' }).click();

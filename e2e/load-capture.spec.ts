@@ -5,7 +5,7 @@ const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url)
 test('imports a CSV capture, filters it with the filter language and starts a tool on it', async ({ tools, page }) => {
   await page.goto('/#/captures');
   await page.getByTestId('captures.file-input').setInputFiles(fixture('lab-floor.csv'));
-  await expect(page.getByTestId('captures.import-job')).toHaveAttribute('data-state', 'done', { timeout: 20_000 });
+  await expect(page.getByTestId('captures.import-job')).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
   await expect(page.getByTestId('captures.card').filter({ has: page.getByText('lab_floor', { exact: true }) })).toBeVisible();
 
   const detail = page.getByTestId('capture.detail');
@@ -24,7 +24,7 @@ test('imports a CSV capture, filters it with the filter language and starts a to
   await expect(page).toHaveURL(/#\/tools/);
   await tools.run();
   const result = tools.results().first();
-  await expect(result.getByTestId('result.status')).toHaveText('ok', { timeout: 20_000 });
+  await expect(result.getByTestId('result.status')).toHaveText('ok', { timeout: 120_000 });
   await expect(result).toContainText('rssi');
 });
 

@@ -7,7 +7,7 @@ test('an MCP server added by URL: its tools listed, a call validated before send
   await page.getByTestId('mcp.url').fill(EVERYTHING);
   await page.getByTestId('mcp.add').click();
   const server = page.getByTestId('mcp.server');
-  await expect(server.getByTestId('mcp.status')).toHaveText('connected', { timeout: 20_000 });
+  await expect(server.getByTestId('mcp.status')).toHaveText('connected', { timeout: 120_000 });
   const echo = server.getByTestId('mcp.tool.echo');
   await expect(echo).toContainText('Echoes back the input string');
 
@@ -43,7 +43,7 @@ test('an MCP server added by URL: its tools listed, a call validated before send
     capture_selection: { capture_id: 'cap_2026_03_14_a' },
     arguments: { message: 'via the Tools page' },
     request_id: 'req-mcp-echo',
-    timeout_ms: 5000,
+    timeout_ms: 30000,
   });
   await tools.run();
   await expect(tools.results().first().getByTestId('result.summary')).toHaveText('Echo: via the Tools page');
@@ -54,7 +54,7 @@ test('a server that cannot be reached: the message says what the server must all
   await page.getByTestId('mcp.url').fill('http://127.0.0.1:4379/mcp');
   await page.getByTestId('mcp.add').click();
   const server = page.getByTestId('mcp.server');
-  await expect(server.getByTestId('mcp.status')).toHaveText('error', { timeout: 20_000 });
+  await expect(server.getByTestId('mcp.status')).toHaveText('error', { timeout: 120_000 });
   await expect(server.getByTestId('mcp.error')).toContainText('Access-Control-Expose-Headers: Mcp-Session-Id');
 });
 
@@ -63,7 +63,7 @@ test('a switched-on server\'s tool is offered to the planner as server__tool and
   await page.getByTestId('mcp.url').fill(EVERYTHING);
   await page.getByTestId('mcp.add').click();
   const server = page.getByTestId('mcp.server');
-  await expect(server.getByTestId('mcp.status')).toHaveText('connected', { timeout: 20_000 });
+  await expect(server.getByTestId('mcp.status')).toHaveText('connected', { timeout: 120_000 });
   await server.getByTestId('mcp.enabled').check();
 
   await planner.open();
@@ -74,7 +74,8 @@ test('a switched-on server\'s tool is offered to the planner as server__tool and
         {
           id: 'call_echo',
           name: 'mcp_servers_everything__echo',
-          arguments: { capture_selection: { capture_id: 'cap_2026_03_14_a' }, arguments: { message: 'through the planner' } },
+          // An MCP tool reads no capture: its envelope has only arguments (issue 24).
+          arguments: { arguments: { message: 'through the planner' } },
         },
       ],
       usage: { input_tokens: 900, output_tokens: 40 },

@@ -43,7 +43,7 @@ test('Start, Tools, Runs and Planner at 390 px', async ({ tools, page }) => {
   await expectNarrowAndAccessible(page, 'the tools page');
   await tools.loadExample('regression');
   await tools.run();
-  await expect(tools.results().first().getByTestId('result.status')).toHaveText('ok', { timeout: 30_000 });
+  await expect(tools.results().first().getByTestId('result.status')).toHaveText('ok', { timeout: 120_000 });
 
   await page.goto('/#/runs');
   await expect(page.getByTestId('runs.row')).toHaveCount(1);
@@ -58,16 +58,16 @@ test('Start, Tools, Runs and Planner at 390 px', async ({ tools, page }) => {
 test('Captures and Manifests (with its conformance table) at 390 px', async ({ page }) => {
   test.setTimeout(180_000);
   await page.goto('/#/captures');
-  await expect(page.getByTestId('captures.card').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('captures.card').first()).toBeVisible({ timeout: 120_000 });
   await page.getByTestId('captures.card').first().click();
   await expectNarrowAndAccessible(page, 'the captures page');
 
   await page.goto('/#/manifests');
-  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 120_000 });
   await expectNarrowAndAccessible(page, 'the manifests page');
   const conformance = page.getByTestId('conformance');
   await conformance.getByTestId('conformance.run').click();
-  await expect(conformance.getByTestId('conformance.table')).toBeVisible({ timeout: 30_000 });
+  await expect(conformance.getByTestId('conformance.table')).toBeVisible({ timeout: 120_000 });
   await expectNarrowAndAccessible(page, 'the manifests page with conformance results');
 });
 

@@ -13,14 +13,14 @@ async function expectUsableResult(page: Page) {
   const result = page.getByTestId('results').getByTestId('result').first();
   await expect(result.getByTestId('result.status')).toHaveText(/^(ok|partial)$/, { timeout: 90_000 });
   const ble = new BleResultObject(page);
-  await expect(ble.view()).toHaveAttribute('data-mount', 'complete', { timeout: 30_000 });
+  await expect(ble.view()).toHaveAttribute('data-mount', 'complete', { timeout: 120_000 });
   await expect(page.getByText('The invocation behind this result is not available here')).toHaveCount(0);
   const packets = ble.classificationTable().getByRole('button', { name: /^Packets of / });
   await expect(packets.first()).toBeEnabled();
 
   const clusters = page.getByRole('list', { name: 'Clusters' }).getByRole('button');
   await clusters.first().click();
-  await expect(page.getByTestId('ble.rssi.receiver').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('ble.rssi.receiver').first()).toBeVisible({ timeout: 120_000 });
   await expect(page.getByTestId('ble.rssi.receiver').first()).toContainText(/[\d,]+ packets/);
 
   const axe = await new AxeBuilder({ page }).include('[data-testid="ble.timeline"]').withRules(['scrollable-region-focusable']).analyze();
@@ -31,7 +31,7 @@ test('tesi: import → Use in a tool → form only → Run, in the BLE shape and
   void tools; // the fixture keeps the page offline
   await page.goto('/#/captures');
   await page.getByTestId('captures.file-input').setInputFiles(shared('tesi-ble_nrf_capture.pcapng'));
-  await expect(page.getByTestId('captures.import-job')).toHaveAttribute('data-state', 'done', { timeout: 30_000 });
+  await expect(page.getByTestId('captures.import-job')).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
   await page.getByTestId('captures.card').filter({ hasText: 'tesi_ble_nrf_capture' }).click();
   await page.getByTestId('capture.use-in-tool').click();
   await expect(page).toHaveURL(/#\/tools/);

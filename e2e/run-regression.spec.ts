@@ -8,7 +8,7 @@ test('runs the specification regression example in a worker and shows coefficien
   await tools.run();
 
   const result = tools.results().first();
-  await expect(result.getByTestId('result.status')).toHaveText('ok', { timeout: 30_000 });
+  await expect(result.getByTestId('result.status')).toHaveText('ok', { timeout: 120_000 });
   await expect(result.getByTestId('result.summary')).toContainText(/Linear regression completed on 1\d,\d{3} samples/);
   const table = result.getByTestId('result.coefficient-table');
   for (const term of ['intercept', 'snr', 'jitter', 'packet_loss']) {
@@ -49,7 +49,7 @@ test('the corrected plan runs, and the runs page keeps both runs with their resu
   await expect(tools.results().first().getByTestId('result.status')).toHaveText('error');
   await tools.loadExample('corrected-plan');
   await tools.run();
-  await expect(tools.results().first().getByTestId('result.status')).toHaveText('ok', { timeout: 30_000 });
+  await expect(tools.results().first().getByTestId('result.status')).toHaveText('ok', { timeout: 120_000 });
 
   await page.getByTestId('nav.runs').click();
   const rows = page.getByTestId('runs.table').locator('tbody tr');

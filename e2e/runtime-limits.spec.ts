@@ -19,7 +19,7 @@ test('a tool that overruns its timeout is stopped, and the next run gets a fresh
   await tools.writeJson(echo({ sleep_ms: 600_000 }, 1500));
   await tools.run();
   const stopped = tools.results().first();
-  await expect(stopped.getByTestId('result.error')).toHaveAttribute('data-code', 'TIMEOUT', { timeout: 15_000 });
+  await expect(stopped.getByTestId('result.error')).toHaveAttribute('data-code', 'TIMEOUT', { timeout: 120_000 });
 
   await tools.writeJson(echo({ text: 'worker replaced and answering' }, 5000));
   await tools.run();

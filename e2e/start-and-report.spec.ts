@@ -17,7 +17,7 @@ test('a first visit lands on the start page, with one level-one heading and the 
 test('one click on the manifest journey opens the editor', async ({ page }) => {
   await page.goto('/');
   await page.getByTestId('start.manifest').click();
-  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 120_000 });
   await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
 });
 
@@ -28,7 +28,7 @@ test('one click on "Import a tool definition" lands in the paste box, focused an
   await expect(paste).toBeFocused();
   await expect(paste).toBeInViewport();
   // Typing goes straight into it, with the editor (Monaco) loaded meanwhile.
-  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('manifest-editor').locator('.monaco-editor')).toBeVisible({ timeout: 120_000 });
   await page.keyboard.type('{"name": "get_weather"');
   await expect(paste).toHaveValue('{"name": "get_weather"');
 });
@@ -83,7 +83,7 @@ test('one click analyses the BLE demo captures; the result has room and exports 
     void download.saveAs(path);
   });
   await page.getByTestId('report.export').click();
-  await expect(page.getByTestId('results').getByRole('status')).toContainText('Report written', { timeout: 30_000 });
+  await expect(page.getByTestId('results').getByRole('status')).toContainText('Report written', { timeout: 120_000 });
   await expect.poll(() => downloads.length).toBe(2);
   const html = downloads.find((entry) => entry.name.endsWith('.html'))!;
   const json = downloads.find((entry) => entry.name.endsWith('.json'))!;

@@ -18,6 +18,8 @@ export interface ToolsWorkerApi {
   run(request: RunRequest, onProgress: (fraction: number) => void): Promise<ToolResult>;
   /** The capture's whole table as an Arrow IPC file. */
   exportArrow(id: string): Uint8Array;
+  /** The capture's whole table as a Parquet file. */
+  exportParquet(id: string): Uint8Array;
   /** A built-in capture's Arrow IPC SHA-256 and size (for case reports); null for other captures. */
   builtinFingerprint(id: string): Promise<{ sha256: string; bytes: number } | null>;
 }
@@ -37,5 +39,6 @@ export function createToolsApi(): ToolsWorkerApi {
     run: (request, onProgress) => host.runChecked(request, onProgress),
     builtinFingerprint: (id) => host.builtinFingerprint(id),
     exportArrow: (id) => host.exportArrow(id),
+    exportParquet: (id) => host.exportParquet(id),
   };
 }

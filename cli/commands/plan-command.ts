@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  DEFAULT_QUEUE,
   QueueSet,
   timerClock,
   CaptureCatalog,
@@ -11,6 +12,8 @@ import {
   builtinTools,
   createExecutor,
   createHttpProvider,
+  createMcpRunner,
+  mcpPlannerToolSet,
   createScriptedProvider,
   jsonByteLength,
   parseProviderScript,
@@ -32,13 +35,19 @@ import type { Io } from '../io.ts';
 import { UsageError } from '../usage-error.ts';
 import { loadPlannerConfig } from '../planner-config.ts';
 import { ThreadRunner } from '../thread-runner.ts';
+import type { McpServerReport, StartedMcpServers } from '../mcp/plan-servers.ts';
+
+/** Time each MCP server has to start (or be reached), initialize and list its tools (`--mcp-timeout-ms`). */
+export const DEFAULT_MCP_STARTUP_TIMEOUT_MS = 30_000;
 
 export const PLAN_USAGE = `Usage:
   sextant plan --prompt TEXT [--config FILE] [--provider SPEC]... [--test-tools] [--no-offline-repair]
+               [--mcp-timeout-ms N]
 
 Runs a planner session and prints its result as JSON on stdout: success, error, finalReport
-(status, format, content, ts, metadata), conversation, accounting, and toolCalls (per call:
-what the model received, modelContent and modelBytes, next to the full result and resultBytes).
+(status, format, content, ts, metadata), conversation, accounting, toolCalls (per call:
+what the model received, modelContent and modelBytes, next to the full result and resultBytes),
+and mcpServers (per configured server: ready with its tools, or failed with a code).
 
 --provider SPEC   a target; several are tried in order on retries:
                   scripted:FILE                 replays the JSON array in FILE
@@ -50,13 +59,24 @@ what the model received, modelContent and modelBytes, next to the full result an
                   maxRetries, maxToolCallsPerTurn, toolTimeout, llmTimeout, llmIdleTimeout,
                   llmResponseMaxBytes, toolResponseMaxBytes,
                   contextWindow, contextWindowBufferTokens, maxOutputTokens, transport,
-                  reportFormat, providers, apiKeys; \${VAR} expands from the environment.
+                  reportFormat, providers, apiKeys, queues, mcpServers; \${VAR} expands from
+                  the environment (not in mcpServers.*.env and mcpServers.*.headers).
                   Key safety: ./.sextant.json and ~/.sextant/sextant.json may not change an
-                  openai or anthropic baseUrl, and expand \${VAR} only in those API keys
+                  openai or anthropic baseUrl, and expand \${VAR} only in those API keys;
+                  ./.sextant.json may not list mcpServers
+                  mcpServers: {"NAME": {"command", "args", "env", "queue"}} (stdio) or
+                  {"NAME": {"url", "headers", "queue"}} (Streamable HTTP); their tools are
+                  offered as NAME__TOOL
+--mcp-timeout-ms N  time each MCP server has to start, initialize and list its tools
+                  (default ${DEFAULT_MCP_STARTUP_TIMEOUT_MS})
 --test-tools      installs the diagnostic test_echo tool
 --no-offline-repair  sends every failed invocation back to the model
 
-Exit codes: 0 success; 1 session failure; 4 bad arguments or configuration.`;
+Exit codes: 0 success; 1 session failure; 3 an MCP server is missing or failed to start;
+4 bad arguments or configuration.`;
+
+/** No servers configured: nothing to start, and the MCP SDK is never loaded. */
+const NO_MCP_SERVERS: StartedMcpServers = { reports: [], ok: true, offered: [], queues: new Map(), close: async () => {} };
 
 const KEY_VARIABLES: Partial<Record<ProviderKind, string>> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 
@@ -136,10 +156,14 @@ function providerFor(target: ProviderTarget, deps: PlanDependencies): LlmProvide
 }
 
 /** The session result as printed: keys can never appear, even inside a provider's error text. */
-export function printableResult(result: PlannerSessionResult & { toolCalls?: JsonObject[] }, secrets: ReadonlyArray<string>): string {
-  let text = JSON.stringify(result, null, 2);
-  for (const secret of secrets) if (secret.length >= 4) text = text.split(secret).join('[redacted]');
-  return text;
+export function printableResult(result: PlannerSessionResult & { toolCalls?: JsonObject[]; mcpServers?: ReadonlyArray<McpServerReport> }, secrets: ReadonlyArray<string>): string {
+  return redacted(JSON.stringify(result, null, 2), secrets);
+}
+
+function redacted(text: string, secrets: ReadonlyArray<string>): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  return out;
 }
 
 /** `sextant plan`: returns the exit code (agent-contract.md §2). */
@@ -166,6 +190,7 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
         'test-tools': { type: 'boolean' },
         'enable-test-tools': { type: 'boolean' },
         'no-offline-repair': { type: 'boolean' },
+        'mcp-timeout-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -183,20 +208,52 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
   const config = loaded.value;
   const targets = await targetsOf(values.provider ?? [], config, deps);
   const testTools = Boolean(values['test-tools'] || values['enable-test-tools']);
+  const mcpTimeoutMs = values['mcp-timeout-ms'] === undefined ? DEFAULT_MCP_STARTUP_TIMEOUT_MS : Number(values['mcp-timeout-ms']);
+  if (!Number.isInteger(mcpTimeoutMs) || mcpTimeoutMs < 1) throw new UsageError(`--mcp-timeout-ms expects a whole number of milliseconds >= 1, got '${values['mcp-timeout-ms']}'`);
 
-  const registry = new ToolRegistry(builtinTools({ testTools }));
-  const catalog = new CaptureCatalog(builtinCaptures());
-  const runner = new ThreadRunner({ testTools, captures: [] });
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  deps.signal?.addEventListener('abort', stop, { once: true });
-  process.once('SIGINT', stop);
   // Queues and their bindings are checked before anything starts (agent-contract.md §7).
-  const queues = QueueSet.create(config.queues, [], { defaultConcurrent: 1, now: deps.clock.now });
+  const bindings = Object.entries(config.mcpServers).flatMap(([name, server]) => (server.queue === undefined ? [] : [{ owner: `mcpServers.${name}`, queue: server.queue }]));
+  const queues = QueueSet.create(config.queues, bindings, { defaultConcurrent: 1, now: deps.clock.now });
   if (!queues.ok) {
     io.stderr(`sextant plan: ${queues.message}\n`);
     return EXIT.badArguments;
   }
+
+  // API keys and MCP headers (tokens) never reach the output, even inside an error's text.
+  const secrets = [
+    ...targets.map((target) => target.apiKey ?? ''),
+    ...Object.values(config.apiKeys),
+    ...Object.values(config.mcpServers).flatMap((server) => (server.transport === 'http' ? Object.values(server.headers) : [])),
+  ];
+  // The SDK's client loads only when a server is configured (a plan without servers starts as before).
+  const servers =
+    Object.keys(config.mcpServers).length === 0
+      ? NO_MCP_SERVERS
+      : await (await import('../mcp/plan-servers.ts')).startMcpServers(config.mcpServers, { timeoutMs: mcpTimeoutMs, clock: deps.clock });
+  const mcpServers = servers.reports;
+  if (!servers.ok) {
+    const failures = mcpServers.filter((report): report is Extract<McpServerReport, { status: 'failed' }> => report.status === 'failed');
+    for (const failure of failures) io.stderr(redacted(`sextant plan: ${failure.message} [${failure.code}]\n`, secrets));
+    const error = failures.map((failure) => `${failure.message} [${failure.code}]`).join('; ');
+    io.stdout(`${printableResult({ success: false, error, conversation: [], accounting: [], turns: 0, nonce: '', toolCalls: [], mcpServers }, secrets)}\n`);
+    return EXIT.mcpServerFailure;
+  }
+  for (const report of mcpServers) {
+    if (report.status === 'ready') for (const problem of report.problems) io.stderr(`sextant plan: MCP server '${report.name}': a listed tool is left out: ${problem.message}\n`);
+  }
+  const mcpTools = mcpPlannerToolSet(servers.offered);
+
+  // Built-in tools keep their names: an MCP tool named like one (never, given the `server__` prefix) is not offered.
+  const builtins = builtinTools({ testTools });
+  const builtinNames = new Set(builtins.map((tool) => tool.manifest.name));
+  const registry = new ToolRegistry([...builtins, ...mcpTools.implementations.filter((tool) => !builtinNames.has(tool.manifest.name))]);
+  const catalog = new CaptureCatalog(builtinCaptures());
+  const threads = new ThreadRunner({ testTools, captures: [] });
+  const runner = createMcpRunner({ bindingFor: mcpTools.bindingFor, fallback: threads });
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  deps.signal?.addEventListener('abort', stop, { once: true });
+  process.once('SIGINT', stop);
   // Per tool call, what the model received (the digest, its size) next to the full result.
   const toolCalls: JsonObject[] = [];
   const onEvent = (event: PlannerEvent) => {
@@ -227,14 +284,16 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
       signal: controller.signal,
       onEvent,
       queues: queues.queues,
+      queueFor: (toolName) => servers.queues.get(mcpTools.serverOf(toolName) ?? '') ?? DEFAULT_QUEUE,
+      mcpServerFor: mcpTools.serverOf,
       ...(values['no-offline-repair'] ? {} : { repairer: repairInvocationOffline }),
     });
-    const secrets = [...targets.map((target) => target.apiKey ?? ''), ...Object.values(config.apiKeys)];
-    io.stdout(`${printableResult({ ...result, toolCalls }, secrets)}\n`);
+    io.stdout(`${printableResult({ ...result, toolCalls, mcpServers }, secrets)}\n`);
     return result.success ? EXIT.ok : EXIT.executionFailure;
   } finally {
     process.off('SIGINT', stop);
     deps.signal?.removeEventListener('abort', stop);
-    runner.close();
+    threads.close();
+    await servers.close();
   }
 }

@@ -9,7 +9,12 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createSdkConnection, failureFromError, type McpAnswer, type McpConnection, type McpFailure } from '../../src/core/index.ts';
 
 /** Where a server is: a Streamable HTTP URL, or a command speaking MCP on its stdin/stdout. */
-export type McpTarget = { kind: 'http'; url: URL; token?: string } | { kind: 'stdio'; command: string; args: string[] };
+export type McpTarget =
+  | { kind: 'http'; url: URL; token?: string; headers?: Readonly<Record<string, string>> }
+  | { kind: 'stdio'; command: string; args: string[]; env?: Readonly<Record<string, string>> };
+
+/** Why a connection failed; `missing`: a stdio server's command does not exist (spawn ENOENT). */
+export type McpConnectFailure = { ok: false; failure: McpFailure; missing?: boolean };
 
 export interface OpenMcpClient {
   connection: McpConnection;
@@ -29,8 +34,8 @@ export function splitCommandLine(line: string): string[] {
 
 export const CLIENT_INFO = { name: 'sextant', version: '0.1.0' } as const;
 
-/** Connects (MCP initialize) within `timeoutMs`; a failure says what happened. */
-export async function connectMcp(target: McpTarget, timeoutMs: number): Promise<{ ok: true; value: OpenMcpClient } | { ok: false; failure: McpFailure }> {
+/** Connects (MCP initialize) within `timeoutMs` (and until `signal` aborts); a failure says what happened. */
+export async function connectMcp(target: McpTarget, timeoutMs: number, signal?: AbortSignal): Promise<{ ok: true; value: OpenMcpClient } | McpConnectFailure> {
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   let stderrText = '';
   // A stdio server may write nothing but MCP messages on its stdout. The SDK reports a line that
@@ -48,20 +53,24 @@ export async function connectMcp(target: McpTarget, timeoutMs: number): Promise<
     junk === null ? failure : { kind: 'malformed', message: `The server wrote something that is not an MCP message on its stdout (${junk}); a stdio server may write only MCP messages there (logs belong on stderr)` };
   let transport: Transport;
   if (target.kind === 'http') {
-    const headers: Record<string, string> = target.token ? { authorization: `Bearer ${target.token}` } : {};
+    const headers: Record<string, string> = { ...target.headers, ...(target.token ? { authorization: `Bearer ${target.token}` } : {}) };
     transport = new StreamableHTTPClientTransport(target.url, { requestInit: { headers } });
   } else {
-    const stdio = new StdioClientTransport({ command: target.command, args: target.args, stderr: 'pipe' });
+    // `env` is added to the SDK's small safe default environment, never to all of this process's.
+    const stdio = new StdioClientTransport({ command: target.command, args: target.args, stderr: 'pipe', ...(target.env ? { env: { ...target.env } } : {}) });
     stdio.stderr?.on('data', (chunk: Buffer) => {
       if (stderrText.length < 8000) stderrText += chunk.toString('utf8');
     });
     transport = stdio;
   }
   try {
-    await client.connect(transport, { timeout: timeoutMs });
+    await client.connect(transport, { timeout: timeoutMs, ...(signal ? { signal } : {}) });
   } catch (error) {
     await client.close().catch(() => {});
-    const failure = named(failureFromError(error, timeoutMs));
+    if (target.kind === 'stdio' && (error as { code?: unknown } | null)?.code === 'ENOENT') {
+      return { ok: false, missing: true, failure: { kind: 'unreachable', message: `The command ${JSON.stringify(target.command)} was not found (spawn ENOENT)` } };
+    }
+    const failure = named(failureFromError(error, timeoutMs, signal));
     if (target.kind === 'stdio' && stderrText.trim() !== '' && 'message' in failure) {
       return { ok: false, failure: { ...failure, message: `${failure.message}; the server wrote: ${stderrText.trim().slice(0, 500)}` } };
     }

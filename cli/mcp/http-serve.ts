@@ -16,6 +16,12 @@ export interface HttpServeOptions {
   token?: string;
   /** More Host names (without port) clients may use, e.g. the machine's name when bound to 0.0.0.0. */
   allowHosts?: string[];
+  /**
+   * Web page origins (`http://127.0.0.1:5173`) allowed to call the server from a browser: CORS
+   * preflight and headers for exactly these, Mcp-Session-Id exposed. None by default: no
+   * cross-origin access.
+   */
+  allowOrigins?: string[];
   /** A new SDK server for each session. */
   createServer: () => Server;
   log: (line: string) => void;
@@ -37,18 +43,48 @@ export interface RunningHttpServer {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
-/** Host headers and Origins the server accepts: the address it is bound to, and its loopback names when bound to loopback. */
-export function allowLists(host: string, port: number, extra: ReadonlyArray<string> = []): { hosts: string[]; origins: string[] } {
+/**
+ * Host headers and Origins the server accepts: the address it is bound to, its loopback names when
+ * bound to loopback, and the web page origins given with --allow-origin.
+ */
+export function allowLists(host: string, port: number, extra: ReadonlyArray<string> = [], extraOrigins: ReadonlyArray<string> = []): { hosts: string[]; origins: string[] } {
   const bracket = (name: string) => (name.includes(':') ? `[${name}]` : name);
   const bound = LOOPBACK.has(host) ? ['127.0.0.1', 'localhost', '::1'] : isWildcard(host) ? [] : [host];
   const names = [...new Set([...bound, ...extra])];
   const hosts = names.map((name) => `${bracket(name)}:${port}`);
-  return { hosts, origins: hosts.flatMap((entry) => [`http://${entry}`, `https://${entry}`]) };
+  return { hosts, origins: [...hosts.flatMap((entry) => [`http://${entry}`, `https://${entry}`]), ...extraOrigins] };
 }
 
 /** An address that binds every interface: the Host names clients use cannot be known from it. */
 export function isWildcard(host: string): boolean {
   return host === '0.0.0.0' || host === '::' || host === '[::]';
+}
+
+/** Request headers a browser page may send: what the SDK's client sends, the bearer token, and event-stream resumption. */
+const CORS_ALLOWED_HEADERS = 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id';
+const CORS_ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS';
+/** How long a browser may cache a preflight answer, in seconds. */
+const CORS_MAX_AGE_S = '600';
+
+/**
+ * The origin as a browser sends it (`scheme://host[:port]`, no path, no trailing slash), or null
+ * when `text` is not one. `*` is refused: only named origins get access.
+ */
+export function normalizeOrigin(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '' || (url.pathname !== '/' && url.pathname !== '')) return null;
+  return url.origin;
+}
+
+/** CORS answer headers for an allowed origin (`Vary: Origin` so no cache hands them to another). */
+function corsHeaders(origin: string): Record<string, string> {
+  return { 'access-control-allow-origin': origin, 'access-control-expose-headers': 'Mcp-Session-Id', vary: 'Origin' };
 }
 
 function tokenMatches(header: string | undefined, token: string): boolean {
@@ -78,10 +114,27 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   const sessions = new Map<string, Session>();
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
-  let lists = allowLists(options.host, options.port, options.allowHosts);
+  const corsOrigins = new Set((options.allowOrigins ?? []).map((origin) => {
+    const normalized = normalizeOrigin(origin);
+    if (normalized === null) throw new Error(`--allow-origin needs an origin such as http://127.0.0.1:5173 (scheme, host and port only), got '${origin}'`);
+    return normalized;
+  }));
+  let lists = allowLists(options.host, options.port, options.allowHosts, [...corsOrigins]);
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const origin = request.headers.origin;
+    const corsAllowed = typeof origin === 'string' && corsOrigins.has(origin);
+    // Every answer to an allowed origin carries the CORS headers, refusals included, so the page
+    // can read a 401 or 404 instead of seeing a network error.
+    if (corsAllowed) for (const [name, value] of Object.entries(corsHeaders(origin))) response.setHeader(name, value);
+    if (request.method === 'OPTIONS') {
+      // A preflight: answered here (the SDK's transport has none), before the token check, since
+      // browsers send no credentials with it. A foreign origin gets no CORS headers and a 403.
+      if (!corsAllowed) return refuse(response, 403, 'This origin may not call the server from a browser (start it with --allow-origin ORIGIN)');
+      response.writeHead(204, { 'access-control-allow-methods': CORS_ALLOWED_METHODS, 'access-control-allow-headers': CORS_ALLOWED_HEADERS, 'access-control-max-age': CORS_MAX_AGE_S }).end();
+      return;
+    }
     if (path !== '/mcp') return refuse(response, 404, 'Not found: the MCP endpoint is /mcp');
     if (options.token !== undefined && !tokenMatches(request.headers.authorization, options.token)) {
       return refuse(response, 401, 'A bearer token is required', { 'www-authenticate': 'Bearer' });
@@ -149,7 +202,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     http.listen(options.port, options.host, () => resolve());
   });
   const port = (http.address() as AddressInfo).port;
-  lists = allowLists(options.host, port, options.allowHosts);
+  lists = allowLists(options.host, port, options.allowHosts, [...corsOrigins]);
   const hostPart = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${hostPart}:${port}/mcp`,

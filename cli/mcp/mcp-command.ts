@@ -32,7 +32,7 @@ import { EXIT } from '../exit-codes.ts';
 import type { Io } from '../io.ts';
 import { UsageError } from '../usage-error.ts';
 import { connectMcp, splitCommandLine, type McpTarget, type OpenMcpClient } from './connect.ts';
-import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, isWildcard, serveHttp } from './http-serve.ts';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, isWildcard, normalizeOrigin, serveHttp } from './http-serve.ts';
 import { RunnerPool } from './runner-pool.ts';
 import { createSextantMcpServer } from './sextant-mcp-server.ts';
 
@@ -43,7 +43,7 @@ const DEFAULT_CHECK_TOTAL_MS = 120_000;
 const DEFAULT_CONCURRENT = Math.max(1, availableParallelism());
 
 export const MCP_USAGE = `Usage:
-  sextant mcp serve [--http [--host 127.0.0.1] [--port N] [--token TOKEN] [--allow-host NAME]... [--max-sessions N] [--session-idle-ms N]] [--concurrent N] [--capture ID=PATH]... [--time-column NAME] [--enable-test-tools]
+  sextant mcp serve [--http [--host 127.0.0.1] [--port N] [--token TOKEN] [--allow-host NAME]... [--allow-origin ORIGIN]... [--max-sessions N] [--session-idle-ms N]] [--concurrent N] [--capture ID=PATH]... [--time-column NAME] [--enable-test-tools]
   sextant mcp tools TARGET
   sextant mcp call TARGET TOOL ARGS_JSON [--timeout-ms N]
   sextant mcp check TARGET [--tool NAME]... [--include-side-effects] [--timeout-ms N] [--total-timeout-ms N] [--json]
@@ -55,6 +55,8 @@ serve   Sextant's installed tools and captures as an MCP server: stdio by defaul
         Streamable HTTP at http://HOST:PORT/mcp (default 127.0.0.1:${DEFAULT_PORT}), Host and Origin
         checked against the bound address and each --allow-host NAME (DNS-rebinding protection;
         --host 0.0.0.0 needs --allow-host), --token required as "Authorization: Bearer TOKEN".
+        --allow-origin ORIGIN (repeatable) lets web pages of exactly that origin call it from a
+        browser (CORS preflight, Mcp-Session-Id exposed); by default no cross-origin access.
         At most --concurrent calls run at once (default ${DEFAULT_CONCURRENT}; the rest wait, their
         timeout_ms counting from arrival); an HTTP session idle --session-idle-ms (default
         ${DEFAULT_SESSION_IDLE_MS}) is closed, and at most --max-sessions (default ${DEFAULT_MAX_SESSIONS}) live at once.
@@ -83,6 +85,7 @@ function parse(args: string[]) {
         port: { type: 'string' },
         token: { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
+        'allow-origin': { type: 'string', multiple: true },
         capture: { type: 'string', multiple: true },
         'time-column': { type: 'string' },
         'enable-test-tools': { type: 'boolean' },
@@ -179,8 +182,8 @@ async function serve(parsed: Parsed, io: Io): Promise<number> {
   const createServer = () => createSextantMcpServer({ registry, catalog, executor, log, version: '0.1.0' });
 
   if (!values.http) {
-    if (values.host !== undefined || values.port !== undefined || values.token !== undefined || values['allow-host'] !== undefined || values['max-sessions'] !== undefined || values['session-idle-ms'] !== undefined) {
-      throw new UsageError('--host, --port, --token, --allow-host, --max-sessions and --session-idle-ms need --http');
+    if (values.host !== undefined || values.port !== undefined || values.token !== undefined || values['allow-host'] !== undefined || values['allow-origin'] !== undefined || values['max-sessions'] !== undefined || values['session-idle-ms'] !== undefined) {
+      throw new UsageError('--host, --port, --token, --allow-host, --allow-origin, --max-sessions and --session-idle-ms need --http');
     }
     const server = createServer();
     const closed = new Promise<void>((resolve) => {
@@ -196,9 +199,12 @@ async function serve(parsed: Parsed, io: Io): Promise<number> {
   const port = positiveInteger(values.port, '--port', DEFAULT_PORT, true);
   const allowHosts = values['allow-host'] ?? [];
   if (isWildcard(host) && allowHosts.length === 0) throw new UsageError(`--host ${host} binds every interface: give --allow-host NAME for each Host name clients use`);
+  const allowOrigins = values['allow-origin'] ?? [];
+  const badOrigin = allowOrigins.find((origin) => normalizeOrigin(origin) === null);
+  if (badOrigin !== undefined) throw new UsageError(`--allow-origin needs a web page origin such as http://127.0.0.1:5173 (scheme, host and port; no path, no '*'), got '${badOrigin}'`);
   const maxSessions = positiveInteger(values['max-sessions'], '--max-sessions', DEFAULT_MAX_SESSIONS);
   const sessionIdleMs = positiveInteger(values['session-idle-ms'], '--session-idle-ms', DEFAULT_SESSION_IDLE_MS);
-  const running = await serveHttp({ host, port, token: values.token, allowHosts, createServer, log, maxSessions, sessionIdleMs });
+  const running = await serveHttp({ host, port, token: values.token, allowHosts, allowOrigins, createServer, log, maxSessions, sessionIdleMs });
   log(`sextant mcp: serving Streamable HTTP at ${running.url}${values.token ? ' (bearer token required)' : ''}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

@@ -129,6 +129,8 @@ export type {
   McpCallRecord,
   McpCheckRow,
   McpRunBinding,
+  McpServerConfig,
+  McpOfferedServer,
 } from './mcp/index.ts';
 export {
   readToolEntries,
@@ -149,6 +151,9 @@ export {
   captureResourceContent,
   createMcpRunner,
   mcpPlannerTools,
+  mcpPlannerToolSet,
+  checkMcpServers,
+  describeMcpServerConfig,
 } from './mcp/index.ts';
 // Case reports (issue 15): the report model, its HTML rendering and verification.
 export type {

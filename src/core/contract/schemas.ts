@@ -37,6 +37,8 @@ export const toolManifestSchema: JsonSchema = {
         max_payload_bytes: { type: 'integer', minimum: 1 },
         supports_streaming: { type: 'boolean' },
         side_effects: { enum: ['none', 'read_only', 'external_write'] },
+        // Optional (default `required`): `none` for a tool that reads no capture, whose invocations carry none.
+        capture_selection: { enum: ['required', 'none'] },
       },
       required: ['max_timeout_ms', 'max_payload_bytes', 'supports_streaming', 'side_effects'],
       additionalProperties: false,
@@ -70,7 +72,8 @@ export const toolManifestSchema: JsonSchema = {
 /**
  * JSON Schema of the `ToolInvocation` envelope. `capture_selection` is only required to be an
  * object here: its two accepted shapes are told apart and checked by `normalizeCaptureSelection`,
- * which reports precise paths for each shape.
+ * which reports precise paths for each shape. Whether it must be present depends on the tool
+ * (its manifest's `execution_constraints.capture_selection`), so `validateInvocation` checks that.
  */
 export const toolInvocationSchema: JsonSchema = {
   $id: 'https://sextant.local/schemas/tool-invocation.json',
@@ -84,7 +87,7 @@ export const toolInvocationSchema: JsonSchema = {
     request_id: { type: 'string', minLength: 1 },
     timeout_ms: { type: 'integer', minimum: 0 },
   },
-  required: ['tool_name', 'tool_version', 'capture_selection', 'arguments', 'request_id', 'timeout_ms'],
+  required: ['tool_name', 'tool_version', 'arguments', 'request_id', 'timeout_ms'],
   additionalProperties: false,
 };
 

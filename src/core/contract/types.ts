@@ -8,6 +8,9 @@ export type SideEffects = 'none' | 'read_only' | 'external_write';
 export type CostUnit = 'call' | 'second' | 'record';
 
 /** What a tool is, what it accepts and returns, and how it may be run (tool-contract.md §1). */
+/** See `ToolManifest.execution_constraints.capture_selection`. */
+export type CaptureSelectionRule = 'required' | 'none';
+
 export interface ToolManifest {
   /** Stable lowercase snake_case identifier. */
   name: string;
@@ -26,6 +29,13 @@ export interface ToolManifest {
     max_payload_bytes: number;
     supports_streaming: boolean;
     side_effects: SideEffects;
+    /**
+     * Whether an invocation carries a `capture_selection` (Sextant's extension; the contract is
+     * silent on tools that read no capture). `required` (the default): it must, as tool-contract.md
+     * §5.1 says. `none`: the tool reads no capture (an MCP server's tool), so the envelope must not
+     * carry one and the planner does not ask the model for one.
+     */
+    capture_selection?: CaptureSelectionRule;
   };
   cost_hint: {
     unit: CostUnit;
@@ -66,7 +76,8 @@ export type CaptureSelection = GenericCaptureSelection | BleCaptureSelection;
 export interface ToolInvocation {
   tool_name: string;
   tool_version: string;
-  capture_selection: CaptureSelection;
+  /** Required unless the tool reads no capture (`execution_constraints.capture_selection: none`). */
+  capture_selection?: CaptureSelection;
   arguments: JsonObject;
   /** Caller's correlation id, unique per attempt. */
   request_id: string;

@@ -21,6 +21,14 @@ export async function runTool(request: RunRequest, environment: RunEnvironment, 
   try {
     const resolved = environment.registry.resolve(request.toolName, request.toolVersion);
     if (!resolved.ok) return { status: 'error', summary: 'The tool is not installed where it runs.', errors: [resolved.error] };
+    if (request.selection === null) {
+      // Only tools that read no capture validate without a selection, and those run elsewhere (their MCP server).
+      return {
+        status: 'error',
+        summary: 'The tool reads captures but the request selects none.',
+        errors: [{ code: 'INVALID_CAPTURE_SELECTION', field: 'capture_selection', message: `${request.toolName} runs on captures: its request must select some` }],
+      };
+    }
     const captures: Capture[] = [];
     for (const { id, field } of request.selection.captures) {
       const capture = environment.capture(id);

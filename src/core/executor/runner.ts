@@ -10,7 +10,8 @@ export interface RunRequest {
   /** The installed version the invocation resolved to. */
   toolVersion: string;
   arguments: JsonObject;
-  selection: NormalizedSelection;
+  /** The normalized `capture_selection`; null for a tool that reads no capture (`execution_constraints.capture_selection: none`). */
+  selection: NormalizedSelection | null;
   /** Clamped timeout in milliseconds. */
   timeoutMs: number;
   /** The validated invocation as the caller wrote it (what an endpoint-bound tool receives). */

@@ -21,6 +21,7 @@ import { checkOutcome } from './finalize-result.ts';
 import { runTool } from './run-tool.ts';
 import type { RunRequest } from './runner.ts';
 import { installLinearSchemaAssign } from '../data/linear-schema.ts';
+import { tableToParquet } from '../data/tabular/parquet-writer.ts';
 
 // Captures arrive here as Arrow IPC: decode wide ones in linear time and keep duplicate column
 // names on their own types, as the import did (see linear-schema.ts).
@@ -116,6 +117,11 @@ export class ToolHost {
   /** The capture's whole table as an Arrow IPC file (what `sextant import --out` writes), for download. */
   exportArrow(id: string): Uint8Array {
     return tableToIPC(this.requireCapture(id).table, 'file');
+  }
+
+  /** The capture's whole table as a Parquet file (its capture metadata kept), for download. */
+  exportParquet(id: string): Uint8Array {
+    return tableToParquet(this.requireCapture(id).table);
   }
 
   hasCapture(id: string): boolean {

@@ -84,9 +84,20 @@ export function validateInvocation(raw: unknown, context: ValidationContext): Va
     }
   }
 
+  // Whether the envelope must carry a selection is the tool's to say (`execution_constraints.
+  // capture_selection`); for a tool that could not be resolved the contract's default holds.
+  const readsNoCapture = tool?.manifest.execution_constraints.capture_selection === 'none';
   let selection: NormalizedSelection | undefined;
   const selectionErrors: ToolError[] = [];
-  if ('capture_selection' in raw) {
+  if (readsNoCapture) {
+    if ('capture_selection' in raw) {
+      selectionErrors.push(
+        toolError('UNKNOWN_ARGUMENT', 'capture_selection', `${tool?.manifest.name} reads no capture: leave capture_selection out of its invocations`),
+      );
+    }
+  } else if (!('capture_selection' in raw)) {
+    selectionErrors.push(toolError('MISSING_REQUIRED_ARGUMENT', 'capture_selection', 'capture_selection is required'));
+  } else {
     const normalized = normalizeCaptureSelection(raw.capture_selection);
     if (normalized.ok) {
       selection = normalized.value;
@@ -129,7 +140,7 @@ export function validateInvocation(raw: unknown, context: ValidationContext): Va
     }
   }
 
-  if (errors.length > 0 || !tool || !selection) return { ok: false, errors, warnings, tool };
+  if (errors.length > 0 || !tool || (!selection && !readsNoCapture)) return { ok: false, errors, warnings, tool };
   return {
     ok: true,
     tool,
@@ -139,7 +150,7 @@ export function validateInvocation(raw: unknown, context: ValidationContext): Va
       toolName: tool.manifest.name,
       toolVersion: tool.manifest.version,
       arguments: raw.arguments as JsonObject,
-      selection,
+      selection: selection ?? null,
       timeoutMs,
       invocation: raw,
     },

@@ -209,6 +209,7 @@ describe('classifyChange: the rest of the manifest', () => {
     ['streaming added', (m) => (m.execution_constraints.supports_streaming = true), 'minor', '$.execution_constraints.supports_streaming'],
     ['more side effects', (m) => (m.execution_constraints.side_effects = 'external_write'), 'major', '$.execution_constraints.side_effects'],
     ['fewer side effects', (m) => (m.execution_constraints.side_effects = 'none'), 'patch', '$.execution_constraints.side_effects'],
+    ['reads no capture any more', (m) => Object.assign(m.execution_constraints, { capture_selection: 'none' }), 'major', '$.execution_constraints.capture_selection'],
     ['a cost hint', (m) => (m.cost_hint.estimated_cost = 2), 'patch', '$.cost_hint'],
     ['no longer deterministic', (m) => (m.deterministic = false), 'major', '$.deterministic'],
     ['a description', (m) => (m.description = 'Scans addresses.'), 'patch', '$.description'],

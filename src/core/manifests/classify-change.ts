@@ -442,6 +442,13 @@ function compareConstraints(old: JsonObject, next: JsonObject, reasons: ChangeRe
     if (streamingAfter === true) reasons.push({ kind: 'minor', path: path('supports_streaming'), message: 'streaming is now supported' });
     else reasons.push({ kind: 'major', path: path('supports_streaming'), message: 'streaming is no longer supported: streaming clients break' });
   }
+  // Tools that read no capture (issue 24): either way round, invocations that were valid are refused.
+  const ruleBefore = own(before, 'capture_selection') ?? 'required';
+  const ruleAfter = own(after, 'capture_selection') ?? 'required';
+  if (!jsonEqual(ruleBefore, ruleAfter)) {
+    const consequence = ruleAfter === 'none' ? 'invocations that carry a selection are refused' : 'invocations without a selection are refused';
+    reasons.push({ kind: 'major', path: path('capture_selection'), message: `capture_selection changed from ${show(ruleBefore)} to ${show(ruleAfter)}: ${consequence}` });
+  }
   const effectsBefore = own(before, 'side_effects');
   const effectsAfter = own(after, 'side_effects');
   if (!jsonEqual(effectsBefore, effectsAfter)) {

@@ -24,5 +24,7 @@ export {
 } from './sextant-server.ts';
 export type { McpRunBinding, McpRunnerOptions } from './mcp-runner.ts';
 export { createMcpRunner } from './mcp-runner.ts';
-export type { McpPlannerServer, McpPlannerTool } from './mcp-planner.ts';
-export { mcpPlannerTools, MCP_PLANNER_TOOL_VERSION } from './mcp-planner.ts';
+export type { McpPlannerServer, McpPlannerTool, McpOfferedServer, McpPlannerToolSet } from './mcp-planner.ts';
+export { mcpPlannerTools, mcpPlannerToolSet, MCP_PLANNER_TOOL_VERSION } from './mcp-planner.ts';
+export type { McpServerConfig, McpStdioServerConfig, McpHttpServerConfig, McpServerConfigProblem } from './mcp-server-config.ts';
+export { checkMcpServers, checkMcpServerEntry, describeMcpServerConfig } from './mcp-server-config.ts';

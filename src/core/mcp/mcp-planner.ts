@@ -4,8 +4,10 @@
 
 import type { ToolManifest } from '../contract/types.ts';
 import { toSnakeCase } from '../toolcanon/manifest-draft.ts';
+import type { ToolImplementation } from '../tools/tool.ts';
 import { isJsonObject } from '../util/json.ts';
-import type { McpToolDefinition } from './mcp-types.ts';
+import type { McpRunBinding } from './mcp-runner.ts';
+import type { McpConnection, McpFailure, McpToolDefinition } from './mcp-types.ts';
 
 /** A switched-on server: a name to namespace its tools with, and its checked tools. */
 export interface McpPlannerServer {
@@ -59,7 +61,14 @@ export function mcpPlannerTools(servers: ReadonlyArray<McpPlannerServer>): McpPl
           capabilities: ['mcp'],
           input_schema: tool.inputSchema,
           output_schema: tool.outputSchema ?? { type: 'object' },
-          execution_constraints: { max_timeout_ms: 60_000, max_payload_bytes: 1_000_000, supports_streaming: false, side_effects: readOnly ? 'read_only' : 'external_write' },
+          // Only `arguments` reach the server: its tools read no Sextant capture, so their invocations carry none.
+          execution_constraints: {
+            max_timeout_ms: 60_000,
+            max_payload_bytes: 1_000_000,
+            supports_streaming: false,
+            side_effects: readOnly ? 'read_only' : 'external_write',
+            capture_selection: 'none',
+          },
           cost_hint: { unit: 'call', estimated_cost: 0, currency: 'credits' },
           deterministic: false,
         },
@@ -67,4 +76,54 @@ export function mcpPlannerTools(servers: ReadonlyArray<McpPlannerServer>): McpPl
     }
   });
   return offered;
+}
+
+/** A server whose tools are offered: its name and checked tools, and how to reach it when a tool runs. */
+export interface McpOfferedServer extends McpPlannerServer {
+  connect(): Promise<{ ok: true; connection: McpConnection } | { ok: false; failure: McpFailure }>;
+}
+
+/** The offered tools of several servers, ready for a registry and an MCP runner. */
+export interface McpPlannerToolSet {
+  manifests: ToolManifest[];
+  /** Registry entries: validated like any tool, never run locally (the MCP runner sends them). */
+  implementations: ToolImplementation[];
+  /** The runner's binding of an offered tool version (`createMcpRunner`'s `bindingFor`). */
+  bindingFor(name: string, version: string): McpRunBinding | null;
+  /** The server (its name) that an offered tool belongs to. */
+  serverOf(name: string): string | undefined;
+}
+
+/**
+ * The one place the command line (`sextant plan`'s `mcpServers`) and the app (switched-on
+ * servers) turn servers into planner tools: manifests from `mcpPlannerTools`, registry entries
+ * and the runner's bindings.
+ */
+export function mcpPlannerToolSet(servers: ReadonlyArray<McpOfferedServer>): McpPlannerToolSet {
+  const offered = mcpPlannerTools(servers);
+  const bindings = new Map<string, McpRunBinding>();
+  const owners = new Map<string, string>();
+  for (const entry of offered) {
+    const server = servers[entry.server];
+    bindings.set(`${entry.manifest.name}@${entry.manifest.version}`, { tool: entry.tool, connect: () => server.connect() });
+    owners.set(entry.manifest.name, server.name);
+  }
+  return {
+    manifests: offered.map((entry) => entry.manifest),
+    implementations: offered.map((entry) => mcpOnlyImplementation(entry.manifest)),
+    bindingFor: (name, version) => bindings.get(`${name}@${version}`) ?? null,
+    serverOf: (name) => owners.get(name),
+  };
+}
+
+/** A registry entry for a tool that runs on its MCP server; running it here is an error that says so. */
+function mcpOnlyImplementation(manifest: ToolManifest): ToolImplementation {
+  return {
+    manifest,
+    run: () => ({
+      status: 'error',
+      summary: 'This tool runs on its MCP server.',
+      errors: [{ code: 'EXECUTION_ERROR', field: '', message: `${manifest.name} runs on its MCP server, not in this process` }],
+    }),
+  };
 }

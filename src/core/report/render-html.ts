@@ -181,6 +181,41 @@ interface BleLink {
   rationale: string[];
 }
 
+/** One side of a travelled-together relation: its cluster and addresses. */
+function travelSide(cluster: unknown, addresses: unknown): string {
+  const list = Array.isArray(addresses) ? addresses.map(String) : [];
+  const names = `<span class="mono">${esc(list.join(', '))}</span>`;
+  return `<td>${typeof cluster === 'string' ? `${esc(cluster)}: ${names}` : names}</td>`;
+}
+
+/** Distinct devices that moved together: a finding of its own, never a link between them. */
+function travelSection(relations: ReadonlyArray<Record<string, unknown>>): string {
+  const parts = [`<h4>Travelled together (${relations.length})</h4>`];
+  if (relations.length === 0) {
+    parts.push('<p>No two distinct devices were found moving together.</p>');
+    return parts.join('');
+  }
+  parts.push('<p>Distinct devices that moved along one path (a phone and its watch, earbuds or tag, or people walking together). These are not links: each side stays its own device.</p>');
+  parts.push(
+    table(
+      ['device', 'moved with', 'probability', 'same device', 'kept apart by', 'from', 'to', 'minutes', 'why'],
+      relations.map((relation) => [
+        travelSide(relation.cluster_a, relation.addresses_a),
+        travelSide(relation.cluster_b, relation.addresses_b),
+        numCell(relation.probability, 3),
+        numCell(relation.same_device_probability, 3),
+        `<td>${esc(typeof relation.separated_by === 'string' ? relation.separated_by : '—')}</td>`,
+        `<td class="mono">${esc(String(relation.start_ts ?? ''))}</td>`,
+        `<td class="mono">${esc(String(relation.end_ts ?? ''))}</td>`,
+        numCell(typeof relation.duration_s === 'number' ? relation.duration_s / 60 : null, 1),
+        `<td>${Array.isArray(relation.rationale) ? relation.rationale.map((line) => esc(String(line))).join('<br>') : ''}</td>`,
+      ]),
+      'Travelled together',
+    ),
+  );
+  return parts.join('');
+}
+
 function bleSection(output: Record<string, unknown>): string {
   const classification = Array.isArray(output.address_classification) ? output.address_classification.filter(isObject) : [];
   const links = (Array.isArray(output.probabilistic_links) ? output.probabilistic_links.filter(isObject) : []) as unknown as BleLink[];
@@ -204,6 +239,7 @@ function bleSection(output: Record<string, unknown>): string {
     parts.push(table(['address', 'address', 'probability'], pairs, `Pairs of ${link.cluster_id}`));
   });
   if (links.length > MAX_HEATMAPS) parts.push(`<p>Heatmap images are drawn for the first ${MAX_HEATMAPS} clusters; every cluster’s pairs are tabulated.</p>`);
+  parts.push(travelSection(Array.isArray(output.travelled_together) ? output.travelled_together.filter(isObject) : []));
 
   const clusterOf = new Map<string, number>();
   links.forEach((link, index) => link.addresses.forEach((address) => clusterOf.set(address, index)));

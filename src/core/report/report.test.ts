@@ -17,6 +17,20 @@ const result: ToolResult = {
     address_classification: [{ address: hostile, type: 'rpa', confidence: 0.8, evidence: [hostile] }],
     probabilistic_links: [{ cluster_id: 'c1', addresses: ['AA', hostile], pairwise_probability_matrix: [[1, 0.9], [0.9, 1]], rationale: [hostile] }],
     timeline_segments: [{ address: 'AA', start_ts: '2024-04-03T08:00:00Z', end_ts: '2024-04-03T08:01:00Z', activity_score: 0.5 }],
+    travelled_together: [
+      {
+        addresses_a: ['AA', hostile],
+        cluster_a: 'c1',
+        addresses_b: ['CC'],
+        probability: 0.934,
+        start_ts: '2024-04-03T08:00:00Z',
+        end_ts: '2024-04-03T08:40:00Z',
+        duration_s: 2400,
+        rationale: ['moved with each other for 40 minutes', hostile],
+        same_device_probability: 0.012,
+        separated_by: 'no evidence of one radio: co-movement alone gives travelled together',
+      },
+    ],
   },
 };
 
@@ -73,6 +87,16 @@ describe('case reports', () => {
     expect(html).not.toContain('<img');
     expect(html).toContain('&#60;img src=x onerror=alert(1)&#62;');
     expect(html).not.toContain('<script');
+  });
+
+  it('reports travelled-together relations as a finding of their own, not as links', () => {
+    const html = renderReportHtml(report);
+    const section = html.slice(html.indexOf('<h4>Travelled together (1)</h4>'));
+    expect(section).toContain('These are not links');
+    expect(section).toMatch(/c1: <span class="mono">AA, &#60;img/);
+    expect(section).toContain('<td class="num">0.934</td><td class="num">0.012</td><td>no evidence of one radio: co-movement alone gives travelled together</td>');
+    expect(section).toContain('<td class="num">40</td>');
+    expect(section).toContain('moved with each other for 40 minutes');
   });
 
   it('rejects documents that are not runs', () => {

@@ -255,3 +255,13 @@ describe('sparse_scan', () => {
     expect(1 - deaf / span).toBeLessThan(0.04);
   });
 });
+
+describe('family knobs', () => {
+  it('refuses knobs a family cannot run with, as a coded problem', () => {
+    const refused = (scenario: string, overrides: Partial<BleScenarioConfig>) => expect(generateBleScenario({ seed: 1, scenario, overrides })).toMatchObject({ ok: false, error: { code: 'INVALID_SCENARIO_OPTIONS' } });
+    refused('handover', { receivers: 1 });
+    refused('group_walk', { groupWalk: { people: 40, perRow: 2, spacingM: 2, companions: [0, 2] } });
+    refused('sparse_scan', { scanDuty: { periodS: 20, periodJitterS: 0, windowS: [20, 30] } });
+    refused('trackers', { trackers: { ...bleScenarioConfig('trackers').trackers!, tagRatePerS: 0 } });
+  });
+});

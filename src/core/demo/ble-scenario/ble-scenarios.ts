@@ -294,7 +294,7 @@ const SCENARIOS: Record<BleScenarioName, BleScenarioConfig> = {
     scanDuty: { periodS: 900, periodJitterS: 30, windowS: [20, 30] },
     observationRatePerS: 2,
     description:
-      '4 h heard by one phone-side observer that scans 20–30 s about every 15 min (everything it hears while scanning, 2 obs/s per set); 6 iOS-like and 6 multi-set Android-like phones, wearables, beacons, 3 SmartTag-style tags (aging counter) and an FMDN-style tag: every gap between scans is longer than the default 180 s window',
+      '4 h heard by one phone-side observer that scans 20–30 s about every 15 min (everything it hears while scanning, 2 obs/s per set); 7 iOS-like and 5 multi-set Android-like phones, wearables, beacons, 3 SmartTag-style tags (aging counter; one carried by a phone) and an FMDN-style tag: every gap between scans is longer than the default 180 s window',
   },
 };
 

@@ -49,6 +49,21 @@ function checkOptions(options: BleScenarioOptions, config: BleScenarioConfig): s
   if (!Number.isInteger(config.receivers) || config.receivers < 1 || config.receivers > 16) return `receivers must be 1–16, got ${config.receivers}`;
   if (!(config.observationRatePerS > 0) || config.observationRatePerS > 50) return `observationRatePerS must be in (0, 50], got ${config.observationRatePerS}`;
   if (!(config.crcBadRate >= 0 && config.crcBadRate < 1)) return `crcBadRate must be in [0, 1), got ${config.crcBadRate}`;
+  return checkFamilyKnobs(config);
+}
+
+/** The issue-22 families' knobs (each null unless the scenario is that family or overrides set them). */
+function checkFamilyKnobs(config: BleScenarioConfig): string | null {
+  const { groupWalk, handover, scanDuty, trackers } = config;
+  if (groupWalk) {
+    if (!Number.isInteger(groupWalk.people) || groupWalk.people < 1 || groupWalk.people > 200) return `groupWalk.people must be 1–200, got ${groupWalk.people}`;
+    if (!Number.isInteger(groupWalk.perRow) || groupWalk.perRow < 1 || !(groupWalk.spacingM > 0)) return 'groupWalk.perRow must be a positive integer and spacingM positive';
+    if ((groupWalk.perRow - 1) * groupWalk.spacingM + 3 > 40 || (Math.ceil(groupWalk.people / groupWalk.perRow) - 1) * groupWalk.spacingM + 3 > 20) return 'groupWalk: the formation does not fit the 40 × 20 m floor';
+  }
+  if (handover && config.receivers < 2) return `handover needs at least 2 receivers, got ${config.receivers}`;
+  if (handover && !(handover.spacingM > 0 && handover.depthM > 2 && handover.stayS[0] >= 0 && handover.stayS[1] >= handover.stayS[0])) return 'handover: spacingM > 0, depthM > 2 and 0 ≤ stayS[0] ≤ stayS[1] required';
+  if (scanDuty && !(scanDuty.windowS[0] > 0 && scanDuty.windowS[1] >= scanDuty.windowS[0] && scanDuty.periodS - scanDuty.periodJitterS > scanDuty.windowS[1])) return 'scanDuty: scans must be shorter than the time between them';
+  if (trackers && !(trackers.tagRatePerS > 0 && trackers.tagRatePerS <= 50)) return `trackers.tagRatePerS must be in (0, 50], got ${trackers.tagRatePerS}`;
   return null;
 }
 

@@ -14,7 +14,11 @@ export interface LlmAccountingTarget {
 export class SessionAccounting {
   readonly entries: AccountingEntry[] = [];
 
-  constructor(private readonly now: () => number) {}
+  /** `serverFor`: the MCP server a tool runs on (by name); tools without one run in the local executor, `sextant`. */
+  constructor(
+    private readonly now: () => number,
+    private readonly serverFor: (command: string) => string | undefined = () => undefined,
+  ) {}
 
   llm(target: LlmAccountingTarget, started: number, latency: number, outcome: { failure?: ProviderFailure; response?: LlmResponse; error?: string }): void {
     const usage = outcome.response?.usage;
@@ -55,7 +59,7 @@ export class SessionAccounting {
     const { latency, ...rest } = extra;
     this.entries.push({
       type: 'tool',
-      mcpServer: EXECUTOR_NAME,
+      mcpServer: this.serverFor(command) ?? EXECUTOR_NAME,
       command,
       status: extra.error ? 'failed' : 'ok',
       latency: latency ?? this.now() - started,

@@ -9,7 +9,8 @@ import type { ChatToolCall, LlmResponse } from '../provider-types.ts';
  */
 
 const THINK_TAGS = ['think', 'thinking', 'reasoning'];
-const OPEN = new RegExp(`<(${THINK_TAGS.join('|')})>`, 'i');
+// An opening tag may carry attributes or spaces (`<think >`, `<think type="plan">`): a slot inside it is still a thought.
+const OPEN = new RegExp(`<(${THINK_TAGS.join('|')})(?:\\s[^<>]*)?>`, 'i');
 
 /**
  * Splits reasoning blocks out of a reply's text. Handles closed blocks anywhere, a block left open
@@ -20,7 +21,7 @@ const OPEN = new RegExp(`<(${THINK_TAGS.join('|')})>`, 'i');
 export function separateReasoning(text: string): { content: string; reasoning: string } {
   const thoughts: string[] = [];
   let rest = text;
-  const lone = /^([\s\S]*?)<\/(think|thinking|reasoning)>/i.exec(rest);
+  const lone = /^([\s\S]*?)<\/(think|thinking|reasoning)\s*>/i.exec(rest);
   if (lone && !OPEN.test(lone[1])) {
     thoughts.push(lone[1]);
     rest = rest.slice(lone[0].length);
@@ -34,13 +35,13 @@ export function separateReasoning(text: string): { content: string; reasoning: s
     }
     content += rest.slice(0, open.index);
     const afterOpen = rest.slice(open.index + open[0].length);
-    const close = afterOpen.toLowerCase().indexOf(`</${open[1].toLowerCase()}>`);
-    if (close < 0) {
+    const close = new RegExp(`</${open[1]}\\s*>`, 'i').exec(afterOpen);
+    if (!close) {
       thoughts.push(afterOpen);
       break;
     }
-    thoughts.push(afterOpen.slice(0, close));
-    rest = afterOpen.slice(close + open[1].length + 3);
+    thoughts.push(afterOpen.slice(0, close.index));
+    rest = afterOpen.slice(close.index + close[0].length);
   }
   return { content: thoughts.length > 0 ? content.trim() : content, reasoning: thoughts.map((thought) => thought.trim()).filter(Boolean).join('\n\n') };
 }

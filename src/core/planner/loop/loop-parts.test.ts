@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseToolArguments } from './tool-arguments.ts';
 import { estimateTokens, finalReportToolDefinition } from './tool-definitions.ts';
+import { MIN_TOOL_RESPONSE_MAX_BYTES } from './planner-settings.ts';
 import { truncateToolResponse, utf8Prefix } from './truncate-response.ts';
 import { parseXmlReply, unclosedFinalDecision, xmlSlotId } from './xml-transport.ts';
 
@@ -29,27 +30,27 @@ describe('truncateToolResponse', () => {
     expect(Number(/truncated to (\d+) bytes/.exec(out.text)![1])).toBe(bytes(out.text));
   });
 
-  it('never exceeds any positive limit, down to 1 byte, and states the true size (agent-contract.md §2)', () => {
+  it('never exceeds any accepted limit, from the smallest one up, and states the true size (agent-contract.md §2)', () => {
     const texts = ['x'.repeat(5000), 'aé😀€'.repeat(500), '😀'.repeat(40)];
     for (const text of texts) {
-      for (let limit = 1; limit <= 400 && limit < bytes(text); limit += 1) {
+      for (let limit = MIN_TOOL_RESPONSE_MAX_BYTES; limit <= 400 && limit < bytes(text); limit += 1) {
         const out = truncateToolResponse(text, limit);
         expect(out.truncated).toBe(true);
         expect(bytes(out.text), `limit ${limit}`).toBeLessThanOrEqual(limit);
         expect(out.finalBytes).toBe(bytes(out.text));
-        const y = /truncated to (\d+) bytes\./.exec(out.text);
-        // Whenever the notice is whole it tells the result's own size, never "0 bytes".
-        if (y) expect(Number(y[1])).toBe(bytes(out.text));
+        // The notice is always whole and tells the result's own size, never "0 bytes".
+        const y = /^\[TRUNCATED\] Original size \d+ bytes; truncated to (\d+) bytes\.\n/.exec(out.text);
+        expect(y, `limit ${limit}`).not.toBeNull();
+        expect(Number(y![1])).toBe(bytes(out.text));
       }
     }
   });
 
-  it.each([
-    [1, '['],
-    [10, '[TRUNCATED'],
-    [30, '[TRUNCATED] Original size 5000'],
-  ])('cuts the notice itself at a %i-byte limit', (limit, expected) => {
-    expect(truncateToolResponse('x'.repeat(5000), limit).text).toBe(expected);
+  it.each([1, 10, 30])('never cuts the notice, even below the accepted limits (%i bytes): it is sent whole', (limit) => {
+    // Issue 24: at 30 bytes the notice used to read "[TRUNCATED] Original size 100 ", cut mid-sentence.
+    const out = truncateToolResponse('x'.repeat(100), limit);
+    expect(out.text).toBe('[TRUNCATED] Original size 100 bytes; truncated to 59 bytes.');
+    expect(out.finalBytes).toBe(bytes(out.text));
   });
 
   it('sends the notice alone when it fits but no content does', () => {

@@ -74,16 +74,34 @@ describe('what the model reads of a result', () => {
     expect(digest.warnings).toEqual(result.warnings.map((warning) => ({ code: warning.code, message: warning.message })));
   });
 
-  it('the BLE digest keeps fields it does not know (e.g. 1.1.0 travelled_together), compacted', () => {
+  it('the BLE digest names the strongest travelled-together relations, counts the rest and keeps fields it does not know', () => {
     const output = {
       address_classification: [{ address: 'AA', type: 'rpa', confidence: 0.9, evidence: ['x'] }],
       probabilistic_links: [],
       timeline_segments: [],
-      travelled_together: Array.from({ length: 50 }, (_, index) => ({ group: index, addresses: ['AA', 'BB'], score: 0.123456789 })),
+      travelled_together: Array.from({ length: 50 }, (_, index) => ({
+        addresses_a: [`A${index}`, `A${index}b`],
+        addresses_b: [`B${index}`],
+        ...(index === 7 ? { cluster_a: 'cluster-7' } : {}),
+        probability: index === 7 ? 0.987654321 : 0.5 + index / 1000,
+        start_ts: '2026-01-01T00:00:00Z',
+        end_ts: '2026-01-01T00:40:00Z',
+        duration_s: 2400,
+        rationale: ['moved with each other for 40 minutes', 'no evidence of one radio', 'rssi_covariation: …', 'fourth line'],
+        tracker_kind: 'smarttag',
+      })),
+      future_field: Array.from({ length: 50 }, (_, index) => ({ index, score: 0.123456789 })),
     };
     const digest = digestBleOutput(output);
-    expect(digest.travelled_together).toMatchObject({ count: 50 });
-    expect(JSON.stringify(digest.travelled_together)).toContain('0.123457');
+    const travel = digest.travelled_together as JsonObject;
+    expect(travel).toMatchObject({ count: 50, relations_not_shown: 35 });
+    const relations = travel.relations as JsonObject[];
+    expect(relations).toHaveLength(15);
+    expect(relations[0]).toMatchObject({ a: 'cluster-7', b: 'B7', probability: 0.987654, duration_s: 2400, tracker_kind: 'smarttag' });
+    expect(relations[1]).toMatchObject({ a: 'A49 (+1)', b: 'B49' });
+    expect(relations[0].rationale).toHaveLength(3);
+    expect(digest.future_field).toMatchObject({ count: 50 });
+    expect(JSON.stringify(digest.future_field)).toContain('0.123457');
   });
 
   it('endpoint and MCP tools get the generic digest: arrays counted, strings cut, within budget', () => {

@@ -206,8 +206,9 @@ function replacementChannel(captures: ReadonlyArray<CaptureInfo>, current: Reado
 /**
  * The offline repairer (no model): a missing required argument from its schema default or the
  * question's words; a time range clamped to the range the UNSUPPORTED_TIME_RANGE message names
- * (`... supports 0-120000ms`); an unknown capture or channel swapped for a discovered one. It
- * answers null unless it can address every error.
+ * (`... supports 0-120000ms`); an unknown capture or channel swapped for a discovered one; a
+ * `capture_selection` removed from a call to a tool that reads no capture. It answers null
+ * unless it can address every error.
  */
 export const repairInvocationOffline: InvocationRepairer = (failed, errors, context) => {
   const invocation = structuredClone(failed);
@@ -259,6 +260,14 @@ export const repairInvocationOffline: InvocationRepairer = (failed, errors, cont
         } else {
           return null;
         }
+        break;
+      }
+      case 'UNKNOWN_ARGUMENT': {
+        // A selection given to a tool that reads no capture (an MCP server's) is left out: the habit of the other tools' envelopes.
+        if (error.field !== 'capture_selection' || context.manifest?.execution_constraints.capture_selection !== 'none' || !('capture_selection' in invocation)) return null;
+        const before = invocation.capture_selection;
+        delete invocation.capture_selection;
+        changes.push({ field: 'capture_selection', from: before, to: null, reason: `${context.manifest.name} reads no capture; the selection is left out.` });
         break;
       }
       default:

@@ -1,5 +1,6 @@
 import type { ProviderKind, ProviderTarget } from '../provider-types.ts';
 import { isJsonObject, type JsonObject } from '../../util/json.ts';
+import { checkMcpServers, type McpServerConfig } from '../../mcp/mcp-server-config.ts';
 
 /** How tool calls travel (agent-contract.md §11). */
 export type PlannerTransport = 'native' | 'xml' | 'xml-final';
@@ -65,10 +66,12 @@ export const DEFAULT_CONTEXT_WINDOWS: Readonly<Record<ProviderKind, number>> = O
 });
 
 /**
- * The smallest tool response limit accepted. Any positive limit holds (agent-contract.md §2): below
- * the truncation notice's own size (about 60 bytes) the notice itself is cut to the limit.
+ * The smallest tool response limit accepted: one that always holds the whole truncation notice
+ * (54 bytes of text, X's digits — a JS string is under 2^31 UTF-8 bytes, so at most 10 — and Y's,
+ * at most 3 here) with room for the content's first bytes. A smaller limit cannot give the model
+ * the notice agent-contract.md §1 requires, and a cut notice says nothing true (issue 24).
  */
-export const MIN_TOOL_RESPONSE_MAX_BYTES = 1;
+export const MIN_TOOL_RESPONSE_MAX_BYTES = 128;
 
 /** One configuration layer, lowest priority first when passed to `resolvePlannerConfig`. */
 export interface PlannerConfigLayer {
@@ -84,6 +87,12 @@ export interface PlannerConfigLayer {
    * and `${VAR}` expands in it only inside hosted providers' API keys. Default true.
    */
   trusted?: boolean;
+  /**
+   * False for the working directory's `./.sextant.json`: `mcpServers` there would start a program
+   * (or send the session's tool calls to a server) chosen by whoever wrote the directory, so it is
+   * refused (`UNTRUSTED_SETTING`). Default true.
+   */
+  mcpServersAllowed?: boolean;
 }
 
 /** A provider target as a configuration file writes it. */
@@ -106,6 +115,8 @@ export interface PlannerConfig {
   apiKeys: Partial<Record<ProviderKind, string>>;
   /** `queues.<name>.concurrent` (agent-contract.md §1), merged across layers by name. */
   queues: Record<string, { concurrent: number }>;
+  /** `mcpServers.<name>` (agent-contract.md §7), merged across layers by name (a higher layer's entry replaces a lower one's). */
+  mcpServers: Record<string, McpServerConfig>;
 }
 
 export type PlannerConfigErrorCode = 'MISSING_VARIABLE' | 'INVALID_SETTING' | 'UNKNOWN_SETTING' | 'INVALID_LAYER' | 'UNTRUSTED_SETTING';
@@ -137,7 +148,9 @@ const SETTING_CHECKS: Record<keyof PlannerSettings, SettingCheck> = {
   llmIdleTimeout: positiveInteger,
   llmResponseMaxBytes: positiveInteger,
   toolResponseMaxBytes: (value) =>
-    Number.isInteger(value) && (value as number) >= MIN_TOOL_RESPONSE_MAX_BYTES ? null : `must be an integer >= ${MIN_TOOL_RESPONSE_MAX_BYTES}`,
+    Number.isInteger(value) && (value as number) >= MIN_TOOL_RESPONSE_MAX_BYTES
+      ? null
+      : `must be an integer >= ${MIN_TOOL_RESPONSE_MAX_BYTES} (room for the whole [TRUNCATED] notice and the start of the response)`,
   contextWindow: (value) => (value === null ? null : positiveInteger(value)),
   contextWindowBufferTokens: nonNegativeInteger,
   maxOutputTokens: positiveInteger,
@@ -149,14 +162,17 @@ const PROVIDER_KINDS: readonly ProviderKind[] = ['openai', 'anthropic', 'openai-
 const TARGET_FIELDS = new Set(['provider', 'model', 'baseUrl', 'apiKey', 'contextWindow', 'temperature', 'label']);
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
+/** A layer's keys that are not settings: each is checked by its own reader in `resolvePlannerConfig`. */
+const LAYER_SECTIONS: ReadonlySet<string> = new Set(['providers', 'apiKeys', 'queues', 'mcpServers']);
+
 /** Checks a partial settings object (a run's overrides, a workspace's settings); `layer` names it in errors. */
 export function checkPlannerSettings(values: unknown, layer: string): { ok: true; value: Partial<PlannerSettings> } | { ok: false; error: PlannerConfigError } {
   if (!isJsonObject(values)) return { ok: false, error: { code: 'INVALID_LAYER', layer, field: '', message: `Layer '${layer}' must be a JSON object` } };
   const settings: Partial<Record<keyof PlannerSettings, unknown>> = {};
   for (const [key, value] of Object.entries(values)) {
-    if (key === 'providers' || key === 'apiKeys' || key === 'queues') continue;
+    if (LAYER_SECTIONS.has(key)) continue;
     if (!Object.hasOwn(SETTING_CHECKS, key)) {
-      const known = [...Object.keys(SETTING_CHECKS), 'providers', 'apiKeys', 'queues'].join(', ');
+      const known = [...Object.keys(SETTING_CHECKS), ...LAYER_SECTIONS].join(', ');
       return { ok: false, error: { code: 'UNKNOWN_SETTING', layer, field: key, message: `Layer '${layer}': unknown setting '${key}'; known: ${known}` } };
     }
     const problem = SETTING_CHECKS[key as keyof PlannerSettings](value);
@@ -307,6 +323,8 @@ function checkUntrustedLayer(values: unknown, layer: string): PlannerConfigError
   }
   return walk(values, '', (path) => {
     if (path === 'apiKeys.openai' || path === 'apiKeys.anthropic') return true;
+    // Never expanded (agent-contract.md §7), so a `${...}` there carries nothing out of the environment.
+    if (/^mcpServers\.[^.]+\.(env|headers)\./.test(path)) return true;
     const match = /^providers\[(\d+)\]\.apiKey$/.exec(path);
     return match !== null && isJsonObject(providers[Number(match[1])]) && isHosted((providers[Number(match[1])] as JsonObject).provider);
   });
@@ -323,13 +341,13 @@ export function resolvePlannerConfig(
   layers: ReadonlyArray<PlannerConfigLayer>,
   env: Readonly<Record<string, string | undefined>> = {},
 ): { ok: true; value: PlannerConfig } | { ok: false; error: PlannerConfigError } {
-  const config: PlannerConfig = { settings: { ...DEFAULT_PLANNER_SETTINGS }, providers: [], apiKeys: {}, queues: {} };
+  const config: PlannerConfig = { settings: { ...DEFAULT_PLANNER_SETTINGS }, providers: [], apiKeys: {}, queues: {}, mcpServers: {} };
   for (const layer of layers) {
     if (layer.trusted === false) {
       const problem = checkUntrustedLayer(layer.values, layer.name);
       if (problem) return { ok: false, error: problem };
     }
-    const expanded = expandVariables(layer.values, layer.name, layer.env ?? {}, env);
+    const expanded = expandLayer(layer, env);
     if (!expanded.ok) return expanded;
     const checked = checkPlannerSettings(expanded.value, layer.name);
     if (!checked.ok) return checked;
@@ -350,8 +368,46 @@ export function resolvePlannerConfig(
       if (!queues.ok) return queues;
       Object.assign(config.queues, queues.value);
     }
+    if (values.mcpServers !== undefined) {
+      if (layer.mcpServersAllowed === false) {
+        const message =
+          `Layer '${layer.name}': mcpServers would start programs or send tool calls to servers chosen by whoever wrote this directory; ` +
+          'put them in ~/.sextant/sextant.json or name the file with --config';
+        return { ok: false, error: { code: 'UNTRUSTED_SETTING', layer: layer.name, field: 'mcpServers', message } };
+      }
+      const servers = checkMcpServers(values.mcpServers);
+      if (!servers.ok) {
+        const { field, message } = servers.problem;
+        return { ok: false, error: { code: 'INVALID_SETTING', layer: layer.name, field, message: `Layer '${layer.name}': ${field} ${message}` } };
+      }
+      Object.assign(config.mcpServers, servers.value);
+    }
   }
   return { ok: true, value: config };
+}
+
+/**
+ * A layer with `${VAR}` expanded everywhere except `mcpServers.*.env` and `mcpServers.*.headers`,
+ * which pass to the server as written (agent-contract.md §7).
+ */
+function expandLayer(layer: PlannerConfigLayer, env: Readonly<Record<string, string | undefined>>): { ok: true; value: unknown } | { ok: false; error: PlannerConfigError } {
+  const values = layer.values;
+  if (!isJsonObject(values) || !isJsonObject(values.mcpServers)) return expandVariables(values, layer.name, layer.env ?? {}, env);
+  const { mcpServers, ...rest } = values;
+  const expanded = expandVariables(rest, layer.name, layer.env ?? {}, env);
+  if (!expanded.ok) return expanded;
+  const servers: Record<string, unknown> = {};
+  for (const [name, entry] of Object.entries(mcpServers)) {
+    if (!isJsonObject(entry)) {
+      servers[name] = entry;
+      continue;
+    }
+    const { env: serverEnv, headers, ...fields } = entry;
+    const expandedFields = expandVariables(fields, layer.name, layer.env ?? {}, env, `mcpServers.${name}`);
+    if (!expandedFields.ok) return expandedFields;
+    servers[name] = { ...(expandedFields.value as JsonObject), ...(serverEnv === undefined ? {} : { env: serverEnv }), ...(headers === undefined ? {} : { headers }) };
+  }
+  return { ok: true, value: { ...(expanded.value as JsonObject), mcpServers: servers } };
 }
 
 /** `queues`: an object of queue name → `{ concurrent }`, each bound an integer >= 1. */

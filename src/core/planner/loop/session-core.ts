@@ -42,6 +42,8 @@ export interface PlannerSessionOptions {
   queues?: QueueSet;
   /** The queue a tool is bound to; the default queue when absent. */
   queueFor?: (toolName: string) => string;
+  /** The MCP server a tool runs on (its accounting entries' `mcpServer`); `sextant` when absent or undefined. */
+  mcpServerFor?: (toolName: string) => string | undefined;
 }
 
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -82,7 +84,7 @@ export class SessionCore {
     this.settings = plannerSettingsWith(options.settings);
     this.nonce = options.nonce ?? randomNonce();
     this.discovery = discoverTools(options.manifests, { toolTimeoutMs: this.settings.toolTimeout, reportFormat: this.settings.reportFormat });
-    this.accounting = new SessionAccounting(() => options.clock.now());
+    this.accounting = new SessionAccounting(() => options.clock.now(), options.mcpServerFor);
   }
 
   now(): number {

@@ -49,7 +49,7 @@ export interface LlmAccountingEntry {
 /** §4: one tool execution (validation rejects included: the executor saw them). */
 export interface ToolAccountingEntry {
   type: 'tool';
-  /** Where the tool ran: `sextant` (the local executor). */
+  /** Where the tool ran: `sextant` (the local executor) or the configured name of the MCP server it belongs to. */
   mcpServer: string;
   /** Tool name. */
   command: string;

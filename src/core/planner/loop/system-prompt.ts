@@ -37,7 +37,7 @@ export function plannerSystemPrompt(options: {
     lines.push(
       '',
       'How to work:',
-      `1. Plan: call the tools you need, in order, in one message (at most ${options.maxToolCallsPerTurn} calls per turn). Each call's arguments are an invocation envelope: capture_selection, arguments, and optionally tool_version and timeout_ms. The runtime adds tool_name and a request_id.`,
+      `1. Plan: call the tools you need, in order, in one message (at most ${options.maxToolCallsPerTurn} calls per turn). Each call's arguments are an invocation envelope: capture_selection (left out for a tool whose definition has none), arguments, and optionally tool_version and timeout_ms. The runtime adds tool_name and a request_id.`,
       '2. The runtime validates each call before anything runs. A failed call comes back as a ToolResult with status "error" and coded errors (code, field, message). Send again only the failed calls, corrected; results that passed are kept and must not be requested again.',
       `3. When you can answer, call ${FINAL_REPORT_TOOL} with report_format "${options.reportFormat}" and the report. You do not set a status: the runtime does.`,
     );

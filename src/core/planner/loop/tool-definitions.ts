@@ -61,7 +61,8 @@ function withoutProperty(schema: JsonSchema, name: string): JsonSchema {
  * envelope without `tool_name` and `request_id` (the runtime fills those, a fresh `request_id`
  * per attempt). `tool_version` and `timeout_ms` are optional: the runtime fills the newest
  * installed version and the `toolTimeout` setting. A manifest that declares its own
- * `capture_selection` argument (the BLE analyzer) gets it at the envelope level only.
+ * `capture_selection` argument (the BLE analyzer) gets it at the envelope level only; a manifest
+ * whose tool reads no capture (`execution_constraints.capture_selection: none`) gets none at all.
  */
 export function envelopeToolDefinition(
   manifest: ToolManifest,
@@ -70,7 +71,9 @@ export function envelopeToolDefinition(
 ): { ok: true; value: InternalToolDefinition } | { ok: false; error: InternalDefinitionProblem[] } {
   const internal = toInternalToolDefinition(manifest);
   if (!internal.ok) return internal;
-  const declared = isJsonObject(internal.value.input_schema.properties) ? internal.value.input_schema.properties.capture_selection : undefined;
+  // A tool that reads no capture (an MCP server's) is offered without one: a model never has to invent it.
+  const readsCaptures = manifest.execution_constraints?.capture_selection !== 'none';
+  const declared = readsCaptures && isJsonObject(internal.value.input_schema.properties) ? internal.value.input_schema.properties.capture_selection : undefined;
   const selectionSchema: JsonSchema = isJsonObject(declared) ? structuredClone(declared) : structuredClone(genericCaptureSelectionSchema);
   const argumentsSchema = declared === undefined ? internal.value.input_schema : withoutProperty(internal.value.input_schema, 'capture_selection');
   const maxTimeout = manifest.execution_constraints?.max_timeout_ms;
@@ -80,7 +83,7 @@ export function envelopeToolDefinition(
     input_schema: {
       type: 'object',
       properties: {
-        capture_selection: { ...selectionSchema, description: CAPTURE_SELECTION_HELP },
+        ...(readsCaptures ? { capture_selection: { ...selectionSchema, description: CAPTURE_SELECTION_HELP } } : {}),
         arguments: { ...argumentsSchema, description: `Arguments of ${manifest.name}.` },
         tool_version: {
           type: 'string',
@@ -94,7 +97,7 @@ export function envelopeToolDefinition(
           description: `Optional time limit in ms. Default: ${toolTimeoutMs}.`,
         },
       },
-      required: ['capture_selection', 'arguments'],
+      required: readsCaptures ? ['capture_selection', 'arguments'] : ['arguments'],
       additionalProperties: false,
     },
   };

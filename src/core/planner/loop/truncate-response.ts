@@ -39,8 +39,9 @@ export function utf8Prefix(text: string, maxBytes: number): string {
  * `[TRUNCATED] Original size X bytes; truncated to Y bytes.` prepended. The notice counts inside
  * the limit, Y is the size of the whole result (notice included), and no UTF-8 character is split.
  * The notice's own length depends on the digits of Y, so the cut is searched until they agree.
- * The guarantee holds for every positive limit: when the notice and a newline do not fit, the
- * notice alone is sent, and when even that does not fit, the notice itself is cut to the limit.
+ * The notice is never cut (issue 24: a cut one read `[TRUNCATED] Original size 100 `): when no
+ * content fits beside it, it is sent alone, and below its own size (only a caller that bypasses
+ * the settings' minimum, planner-settings.ts' `MIN_TOOL_RESPONSE_MAX_BYTES`, can ask for that) it is still sent whole.
  */
 export function truncateToolResponse(text: string, maxBytes: number): TruncatedResponse {
   const originalBytes = utf8ByteLength(text);
@@ -62,14 +63,13 @@ export function truncateToolResponse(text: string, maxBytes: number): TruncatedR
       if (String(finalBytes).length < digits) break;
     }
   }
-  // No content fits: the notice alone, Y being its own size.
+  // No content fits: the notice alone, whole, Y being its own size (the fitting width when there is one).
   for (let digits = String(limit).length; digits >= 1; digits -= 1) {
     const finalBytes = noticeBase + digits;
     if (finalBytes <= limit && String(finalBytes).length === digits) {
       return { text: truncationNotice(originalBytes, finalBytes), truncated: true, originalBytes, finalBytes };
     }
   }
-  // Not even the notice fits: it is cut to the limit (then Y, the result's size, is the limit).
-  const cut = utf8Prefix(truncationNotice(originalBytes, limit), limit);
-  return { text: cut, truncated: true, originalBytes, finalBytes: utf8ByteLength(cut) };
+  const whole = noticeBase + String(noticeBase + 2).length;
+  return { text: truncationNotice(originalBytes, whole), truncated: true, originalBytes, finalBytes: whole };
 }

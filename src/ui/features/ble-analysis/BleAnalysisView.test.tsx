@@ -148,7 +148,7 @@ describe('BleAnalysisView', () => {
     const packets = screen.getAllByRole('button', { name: 'Packets of 61:D2:88:3C:A4:19' })[0] as HTMLButtonElement;
     expect(packets.disabled).toBe(false);
     fireEvent.click(packets);
-    await waitFor(() => expect(access.opened).toEqual([['lab_floor_2026_04_03_b', "advertiser_addr = '61:D2:88:3C:A4:19'"]]));
+    await waitFor(() => expect(access.opened).toEqual([['lab_floor_2026_04_03_b', "advertiser_addr = '61:D2:88:3C:A4:19' AND (\"ts_ms\" BETWEEN 1712131200000 AND 1712133000000)"]]));
   });
 
   it('hover and arrow keys read a cell: both addresses, the probability and the rationale', () => {
@@ -235,11 +235,13 @@ describe('BleAnalysisView', () => {
     expect(timeline.scrollTop).toBe(0);
   });
 
-  it('"Packets" opens the capture holding most of the address’s packets, filtered on the address', async () => {
+  it('"Packets" opens the capture holding most of the address’s packets, filtered on the address within what the analysis read', async () => {
     const access = renderView();
     const row = bodyRows().find((candidate) => candidate.getAttribute('data-address') === '61:D2:88:3C:A4:19')!;
     fireEvent.click(within(row).getByRole('button', { name: 'Packets of 61:D2:88:3C:A4:19' }));
-    await waitFor(() => expect(access.opened).toEqual([['lab_floor_2026_04_03_b', "advertiser_addr = '61:D2:88:3C:A4:19'"]]));
+    await waitFor(() =>
+      expect(access.opened).toEqual([['lab_floor_2026_04_03_b', "advertiser_addr = '61:D2:88:3C:A4:19' AND (\"ts_ms\" BETWEEN 1712131200000 AND 1712133000000) AND (channel IN (37,38,39) AND rssi > -92)"]]),
+    );
   });
 
   it('says so when the captures are gone or the invocation is unknown, instead of failing', async () => {

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { captureEdgeNotes } from '../../../core/index.ts';
+import { captureEdgeNotes, type CaptureInfo } from '../../../core/index.ts';
 import { formatCount } from '../../components/format.ts';
 import { Metric } from '../../components/Metric.tsx';
 import { Deferred, useMountStateAttribute } from '../../components/ProgressiveMount.tsx';
@@ -11,7 +11,7 @@ import { availableCaptures, type PacketAccess } from './packet-access.ts';
 import type { PacketsControl } from './PacketsButton.tsx';
 import { ProbabilityHeatmap } from './ProbabilityHeatmap.tsx';
 import { RssiTraces } from './RssiTraces.tsx';
-import { addressFilter, type AnalysisSelection } from './rssi-traces.ts';
+import { clusterPacketFilter, type AnalysisSelection } from './rssi-traces.ts';
 import { SegmentTimeline } from './SegmentTimeline.tsx';
 import { TravelledTogether } from './TravelledTogether.tsx';
 import { activityByAddress, clusterIndexByAddress, handOffs, swimlanes } from './view-model.ts';
@@ -184,8 +184,9 @@ function TimelineAndTraces({
 }
 
 /**
- * The "packets" action: the Captures page with the address's packets. With several captures it
- * opens the one holding most of that address's packets.
+ * The "packets" action: the Captures page with the address's packets that the analysis read
+ * (its selection's time window, channels and filters kept). With several captures it opens the
+ * one holding most of them.
  */
 function usePacketsControl(selection: AnalysisSelection | null, access: PacketAccess): PacketsControl {
   const [pending, setPending] = useState<string | null>(null);
@@ -203,17 +204,18 @@ function usePacketsControl(selection: AnalysisSelection | null, access: PacketAc
     pending,
     open(address) {
       if (!selection || !captures || captures.available.length === 0) return;
-      const filter = addressFilter([address], selection.addressColumn);
+      // The packets the analysis read: the address within the invocation's time window, channels and filters.
+      const filterOf = (info: CaptureInfo) => clusterPacketFilter([address], selection, info);
       const [first] = captures.available;
       if (captures.available.length === 1) {
-        access.openCapture(first.id, filter);
+        access.openCapture(first.id, filterOf(first));
         return;
       }
       setPending(address);
-      void Promise.all(captures.available.map((info) => access.countRows(info.id, filter).catch(() => -1))).then((counts) => {
+      void Promise.all(captures.available.map((info) => access.countRows(info.id, filterOf(info)).catch(() => -1))).then((counts) => {
         setPending(null);
-        const best = counts.indexOf(Math.max(...counts));
-        access.openCapture(captures.available[Math.max(0, best)].id, filter);
+        const best = Math.max(0, counts.indexOf(Math.max(...counts)));
+        access.openCapture(captures.available[best].id, filterOf(captures.available[best]));
       });
     },
   };

@@ -15,7 +15,16 @@ export function TravelledTogether({ rows }: Props) {
       <ul>
         {rows.map((row) => (
           <li key={`${row.addresses_a[0]}|${row.addresses_b[0]}`} data-testid="ble.travel.row">
-            <span>{travelSentence(row)}</span> <span className="muted">(probability {row.probability.toFixed(3)}; {row.start_ts} – {row.end_ts})</span>
+            <span>{travelSentence(row)}</span>{' '}
+            <span className="muted">
+              (probability {row.probability.toFixed(3)}
+              {row.same_device_probability !== undefined ? `, same device ${row.same_device_probability.toFixed(3)}` : ''}; {row.start_ts} – {row.end_ts})
+            </span>
+            {row.separated_by && (
+              <p className="small" data-testid="ble.travel.separated-by">
+                Kept apart: {row.separated_by}
+              </p>
+            )}
             <details>
               <summary>Why</summary>
               <ul>

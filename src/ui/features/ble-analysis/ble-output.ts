@@ -36,6 +36,10 @@ export interface TravelledTogetherRow {
   end_ts: string;
   duration_s: number;
   rationale: string[];
+  /** P(one device) of the chain pair behind the relation (1.1.0 analyses from before wave 3 lack it). */
+  same_device_probability?: number;
+  /** What kept the two apart: no evidence of one radio, different tracker kinds, too many concurrent sets. */
+  separated_by?: string;
 }
 
 export interface TimelineSegment {

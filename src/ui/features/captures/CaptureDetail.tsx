@@ -67,8 +67,11 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
         <button type="button" className="primary" onClick={useInTool} data-testid="capture.use-in-tool">
           Use in a tool
         </button>
-        <button type="button" onClick={() => void downloadArrow(info.id)} data-testid="capture.download-arrow">
+        <button type="button" onClick={() => void download(info.id, 'arrow')} data-testid="capture.download-arrow">
           Download Arrow
+        </button>
+        <button type="button" onClick={() => void download(info.id, 'parquet')} data-testid="capture.download-parquet">
+          Download Parquet
         </button>
         {onDelete && (
           <button type="button" onClick={onDelete} data-testid="capture.delete">
@@ -201,13 +204,18 @@ export function CaptureDetail({ info, onDelete, initialFilter = '' }: Props) {
   );
 }
 
-/** Saves the capture's table as `<id>.arrow` (Arrow IPC file, as `sextant import --out` writes it). */
-async function downloadArrow(id: string): Promise<void> {
-  const bytes = await getRuntime().exportArrow(id);
-  const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/vnd.apache.arrow.file' }));
+/**
+ * Saves the capture's table as `<id>.arrow` (Arrow IPC file, as `sextant import --out` writes it)
+ * or `<id>.parquet` (for DuckDB, pandas, Spark); both keep the capture's metadata.
+ */
+async function download(id: string, format: 'arrow' | 'parquet'): Promise<void> {
+  const runtime = getRuntime();
+  const bytes = format === 'arrow' ? await runtime.exportArrow(id) : await runtime.exportParquet(id);
+  const type = format === 'arrow' ? 'application/vnd.apache.arrow.file' : 'application/vnd.apache.parquet';
+  const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type }));
   const link = document.createElement('a');
   link.href = url;
-  link.download = `${id}.arrow`;
+  link.download = `${id}.${format}`;
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }

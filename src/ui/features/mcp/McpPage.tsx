@@ -1,14 +1,20 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import { formatCheckTable, type McpCallRecord, type McpCheckRow, type McpToolDefinition } from '../../../core/index.ts';
 import { getMcpServers, useMcpServers, type McpServerState } from '../../lib/runtime/mcp-servers.ts';
 import { callFromPage, checkFromPage, exampleArguments, importFromPage, type ImportOutcome } from './mcp-actions.ts';
+import { HistoryTab } from './HistoryTab.tsx';
+import { NotificationsPane } from './NotificationsPane.tsx';
+import { PromptsTab } from './PromptsTab.tsx';
+import { ResourcesTab } from './ResourcesTab.tsx';
+import { ServerCredentials } from './ServerCredentials.tsx';
 
 /**
  * MCP servers (issue 13): add a server by its Streamable HTTP URL, see its tools (and the
  * entries Sextant refused), call a tool with its arguments validated before sending, run the
  * check table, import a tool as a saved manifest, and switch a server on for the planner.
- * Everything a server sends is rendered as text.
+ * Issue 23: a bearer token and headers per server, the call history (kept, re-run), Resources
+ * and Prompts tabs, and a notifications pane. Everything a server sends is rendered as text.
  */
 export function McpPage() {
   const servers = useMcpServers();
@@ -57,8 +63,22 @@ export function McpPage() {
   );
 }
 
+const TABS = ['tools', 'resources', 'prompts', 'history'] as const;
+type Tab = (typeof TABS)[number];
+const TAB_LABELS: Record<Tab, string> = { tools: 'Tools', resources: 'Resources', prompts: 'Prompts', history: 'History' };
+
 function ServerPanel({ server }: { server: McpServerState }) {
   const store = getMcpServers();
+  const [tab, setTab] = useState<Tab>('tools');
+  const id = `mcp-${server.url.replace(/[^A-Za-z0-9]+/g, '-')}`;
+  // Arrow keys move between the tabs (the WAI-ARIA tabs pattern); Tab leaves the tab list.
+  const onTabKey = (event: KeyboardEvent) => {
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (step === 0) return;
+    const next = TABS[(TABS.indexOf(tab) + step + TABS.length) % TABS.length];
+    setTab(next);
+    document.getElementById(`${id}-tab-${next}`)?.focus();
+  };
   return (
     <section className="panel" aria-label={`MCP server ${server.url}`} data-testid="mcp.server">
       <div className="inline-inputs">
@@ -95,12 +115,40 @@ function ServerPanel({ server }: { server: McpServerState }) {
           </ul>
         </div>
       )}
+      <ServerCredentials url={server.url} reconnect={() => void store.refresh(server.url)} />
       {server.status === 'connected' && (
-        <ul className="mcp-tools">
-          {server.tools.map((tool) => (
-            <ToolEntry key={tool.name} url={server.url} tool={tool} />
-          ))}
-        </ul>
+        <>
+          <div role="tablist" aria-label={`What ${server.name} offers`} className="mcp-tabs" onKeyDown={onTabKey}>
+            {TABS.map((name) => (
+              <button
+                key={name}
+                type="button"
+                role="tab"
+                id={`${id}-tab-${name}`}
+                aria-selected={tab === name}
+                aria-controls={`${id}-panel`}
+                tabIndex={tab === name ? 0 : -1}
+                onClick={() => setTab(name)}
+                data-testid={`mcp.tab.${name}`}
+              >
+                {TAB_LABELS[name]}
+              </button>
+            ))}
+          </div>
+          <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${tab}`} className="mcp-tabpanel">
+            {tab === 'tools' && (
+              <ul className="mcp-tools">
+                {server.tools.map((tool) => (
+                  <ToolEntry key={tool.name} url={server.url} tool={tool} />
+                ))}
+              </ul>
+            )}
+            {tab === 'resources' && <ResourcesTab url={server.url} />}
+            {tab === 'prompts' && <PromptsTab url={server.url} />}
+            {tab === 'history' && <HistoryTab url={server.url} />}
+          </div>
+          <NotificationsPane url={server.url} serverLogs={server.offers?.logging ?? false} />
+        </>
       )}
     </section>
   );

@@ -3,6 +3,8 @@ import { useState } from 'react';
 import { formatBytes, WORKSPACE_FILE_EXTENSION, type WorkspaceImportPreview } from '../../lib/workspace/index.ts';
 import { getWorkspace, workspaceProblem } from '../../lib/stores/workspace-session.ts';
 import { getKeyring } from '../../lib/keyring/keyring.ts';
+import { getRuntime } from '../../lib/runtime/sextant-runtime.ts';
+import { reloadSavedRuns } from '../../lib/runtime/run-input.ts';
 
 /** Where the workspace lives, how much room it has, and moving it as one file. */
 export function WorkspacePanel() {
@@ -47,8 +49,16 @@ export function WorkspacePanel() {
     const imported = await getKeyring().keepThrough(() => workspace.importWorkspace(file, { onConflict: choices.replace ? 'replace' : 'skip', enableEndpoints: choices.enableEndpoints }));
     if (!imported.ok) return setMessage({ kind: 'error', text: `${imported.error.code}: ${imported.error.message}. Nothing stored was changed.` });
     const { captures, runs, skipped } = imported.value;
-    setMessage({ kind: 'ok', text: `Imported ${captures} captures and ${runs} runs${skipped > 0 ? `; ${skipped} entries left as they were` : ''}. Reload to use them.` });
+    // What the file added is put to use at once: captures into the workers, runs into the list.
+    await getRuntime().loadWorkspaceCaptures({ replaced: choices.replace });
+    await reloadSavedRuns({ replace: choices.replace });
+    const problems = getRuntime().restoreProblems;
+    setMessage({
+      kind: 'ok',
+      text: `Imported ${captures} captures and ${runs} runs${skipped > 0 ? `; ${skipped} entries left as they were` : ''}. They are ready to use.${problems.length > 0 ? ` ${problems.length} saved captures could not be loaded: ${problems.map((problem) => `${problem.id} (${problem.message})`).join('; ')}` : ''}`,
+    });
     await queryClient.invalidateQueries({ queryKey: ['storage-usage'] });
+    await queryClient.invalidateQueries({ queryKey: ['captures'] });
     // Saved manifests and their imported endpoints (pending or enabled) show without a reload.
     await queryClient.invalidateQueries({ queryKey: ['manifests'] });
   };

@@ -10,8 +10,11 @@ const fieldOf = (key: string) => PLANNER_SETTING_FIELDS.find((field) => field.ke
 describe('planner settings: core is the only validator and the only defaults', () => {
   it('the form accepts exactly what core accepts', () => {
     const bytes = fieldOf('toolResponseMaxBytes');
-    expect(parseSettingInput(bytes, '1')).toEqual({ ok: true, value: 1 });
-    expect(parseSettingInput(bytes, '0')).toEqual({ ok: false, message: 'Tool response max bytes: must be an integer >= 1, got 0' });
+    expect(parseSettingInput(bytes, '128')).toEqual({ ok: true, value: 128 });
+    expect(parseSettingInput(bytes, '127')).toEqual({
+      ok: false,
+      message: 'Tool response max bytes: must be an integer >= 128 (room for the whole [TRUNCATED] notice and the start of the response), got 127',
+    });
     expect(parseSettingInput(fieldOf('contextWindowBufferTokens'), '0')).toEqual({ ok: true, value: 0 });
     expect(parseSettingInput(fieldOf('maxTurns'), '0').ok).toBe(false);
     expect(parseSettingInput(fieldOf('transport'), 'xml-final')).toEqual({ ok: true, value: 'xml-final' });

@@ -1,6 +1,9 @@
 // MCP servers in the app (issue 13): the SDK client over Streamable HTTP from the browser, the
 // list of servers kept in the workspace, and each server's checked tool list. Components read it
 // through `useMcpServers` (useSyncExternalStore); the contract work happens in the core.
+// Issue 23: each server's bearer token and custom headers (mcp-credentials.ts) go to its own
+// transport only; its notifications are kept in a log per server; resources and prompts are
+// requested through `request`.
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -17,10 +20,13 @@ import {
   type McpFailure,
   type McpToolDefinition,
   type McpToolProblem,
+  type JsonObject,
 } from '../../../core/index.ts';
 import { getRuntime } from './sextant-runtime.ts';
+import { getMcpCredentials, requestHeaders } from './mcp-credentials.ts';
 import { getWorkspace } from '../stores/workspace-session.ts';
-import { createExternalStore } from '../stores/external-store.ts';
+import { createExternalStore, useExternalStore, type ExternalStore } from '../stores/external-store.ts';
+import { describeNotification, type LogLevel, type NotificationEntry } from './mcp-inspector-results.ts';
 
 /** Where the server list lives in the workspace (sextant-runtime.ts reads it at start too). */
 const SETTING_KEY = 'mcp.servers.v1';
@@ -38,13 +44,28 @@ export interface McpServerState {
   error: string | null;
   tools: McpToolDefinition[];
   problems: McpToolProblem[];
+  /** What the server declared it offers (initialize's capabilities), once connected. */
+  offers?: { resources: boolean; prompts: boolean; logging: boolean };
 }
+
+/** Most notifications kept per server; older ones are dropped, and the pane says how many. */
+export const MAX_NOTIFICATIONS = 500;
+
+export interface NotificationLog {
+  entries: NotificationEntry[];
+  /** Entries dropped because the log was full. */
+  dropped: number;
+}
+
+/** Requests the page makes besides the tool calls the core does. */
+export type InspectorMethod = 'resources/list' | 'resources/templates/list' | 'resources/read' | 'prompts/list' | 'prompts/get';
 
 interface Live {
   client: Client;
   connection: McpConnection;
   /** The server's Mcp-Session-Id was not readable (CORS exposes no custom header by default). */
   sessionHidden: boolean;
+  request(method: InspectorMethod, params: JsonObject, timeoutMs: number): Promise<McpAnswer>;
 }
 
 const SESSION_HIDDEN =
@@ -54,6 +75,8 @@ const SESSION_HIDDEN =
 class McpServers {
   private readonly states = createExternalStore<McpServerState[]>([]);
   private readonly live = new Map<string, Live>();
+  private readonly logs = new Map<string, ExternalStore<NotificationLog>>();
+  private notificationSeq = 0;
   private loaded: Promise<void> | null = null;
 
   snapshot = (): McpServerState[] => this.states.get();
@@ -100,6 +123,9 @@ class McpServers {
     await this.live.get(url)?.client.close().catch(() => {});
     this.live.delete(url);
     this.states.update((current) => current.filter((state) => state.url !== url));
+    // A removed server's token and headers leave with it (from this device too); its history stays.
+    getMcpCredentials().forget(url);
+    this.logs.delete(url);
     await this.persist();
   }
 
@@ -117,8 +143,55 @@ class McpServers {
     if (!opened.ok) return this.update(url, { status: 'error', error: this.explain(url, opened.failure), tools: [], problems: [] });
     const listed = await listMcpTools(opened.connection, { timeoutMs: CONNECT_TIMEOUT_MS });
     if (!listed.ok) return this.update(url, { status: 'error', error: this.explain(url, listed.failure), tools: [], problems: [] });
-    const name = this.live.get(url)?.client.getServerVersion()?.name;
-    this.update(url, { status: 'connected', error: null, tools: listed.list.tools, problems: listed.list.problems, ...(name ? { name } : {}) });
+    const client = this.live.get(url)?.client;
+    const name = client?.getServerVersion()?.name;
+    const capabilities = client?.getServerCapabilities() ?? {};
+    const offers = { resources: capabilities.resources !== undefined, prompts: capabilities.prompts !== undefined, logging: capabilities.logging !== undefined };
+    this.update(url, { status: 'connected', error: null, tools: listed.list.tools, problems: listed.list.problems, offers, ...(name ? { name } : {}) });
+  }
+
+  /** A resources or prompts request over the server's live connection (connecting when there is none). Never throws. */
+  async request(url: string, method: InspectorMethod, params: JsonObject, timeoutMs = CONNECT_TIMEOUT_MS): Promise<McpAnswer> {
+    const opened = await this.connection(url);
+    if (!opened.ok) return opened;
+    const live = this.live.get(url);
+    if (!live) return { ok: false, failure: { kind: 'session-lost', message: 'the connection closed before the request' } };
+    return live.request(method, params, timeoutMs);
+  }
+
+  /** Asks the server to send logging messages from `level` up (logging/setLevel); null when it did, else what went wrong. */
+  async setLogLevel(url: string, level: LogLevel): Promise<string | null> {
+    const opened = await this.connection(url);
+    if (!opened.ok) return this.explain(url, opened.failure);
+    try {
+      await this.live.get(url)?.client.setLoggingLevel(level, { timeout: CONNECT_TIMEOUT_MS });
+      return null;
+    } catch (error) {
+      return this.explain(url, failureFromError(error, CONNECT_TIMEOUT_MS));
+    }
+  }
+
+  /** A server's notification log, re-rendered on every entry. */
+  notifications(url: string): ExternalStore<NotificationLog> {
+    let log = this.logs.get(url);
+    if (!log) {
+      log = createExternalStore<NotificationLog>({ entries: [], dropped: 0 });
+      this.logs.set(url, log);
+    }
+    return log;
+  }
+
+  /** Adds an entry to a server's notification log (progress of the page's own calls comes this way too). */
+  note(url: string, entry: Pick<NotificationEntry, 'method' | 'level' | 'text'>): void {
+    this.notifications(url).update((current) => {
+      const entries = [...current.entries, { ...entry, seq: ++this.notificationSeq, at: new Date().toISOString() }];
+      const overflow = Math.max(0, entries.length - MAX_NOTIFICATIONS);
+      return { entries: entries.slice(overflow), dropped: current.dropped + overflow };
+    });
+  }
+
+  clearNotifications(url: string): void {
+    this.notifications(url).set({ entries: [], dropped: 0 });
   }
 
   /** The live connection to a server, connecting when there is none. */
@@ -126,7 +199,13 @@ class McpServers {
     const known = this.live.get(url);
     if (known) return { ok: true, connection: known.connection };
     const client = new Client({ name: 'sextant', version: '0.1.0' }, { capabilities: {} });
-    const transport = new StreamableHTTPClientTransport(new URL(url));
+    // The server's own token and headers, to this URL only: no redirect may carry them elsewhere.
+    const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: requestHeaders(getMcpCredentials().get(url)), redirect: 'error' } });
+    // Every notification without a handler of its own (logging, list_changed, resource updates) is kept as text.
+    client.fallbackNotificationHandler = async (notification) => {
+      if (this.live.get(url)?.client !== client && this.live.has(url)) return;
+      this.note(url, describeNotification(notification.method, notification.params));
+    };
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     } catch (error) {
@@ -147,7 +226,14 @@ class McpServers {
       listTools: async (cursor, options) => forgetLostSession(await base.listTools(cursor, options)),
       callTool: async (name, args, options) => forgetLostSession(await base.callTool(name, args, options)),
     };
-    const live: Live = { client, connection, sessionHidden };
+    const request = async (method: InspectorMethod, params: JsonObject, timeoutMs: number): Promise<McpAnswer> => {
+      try {
+        return forgetLostSession({ ok: true, value: await client.request({ method, params }, ResultSchema, { timeout: timeoutMs }) });
+      } catch (error) {
+        return forgetLostSession({ ok: false, failure: failureFromError(error, timeoutMs) });
+      }
+    };
+    const live: Live = { client, connection, sessionHidden, request };
     this.live.set(url, live);
     return { ok: true, connection: live.connection };
   }
@@ -155,6 +241,10 @@ class McpServers {
   /** A failure in words; a lost session on a server whose session id was unreadable is a CORS problem. */
   explain(url: string, failure: McpFailure): string {
     if (failure.kind === 'session-lost' && this.live.get(url)?.sessionHidden) return SESSION_HIDDEN;
+    if (failure.kind === 'http-status' && (failure.status === 401 || failure.status === 403)) {
+      const has = getMcpCredentials().get(url)?.token ? 'the bearer token set for it was refused: check it' : 'set its bearer token (or header) under "Token and headers" and reconnect';
+      return `${describeMcpFailure(failure)} — the server wants credentials: ${has}`;
+    }
     return describeMcpFailure(failure);
   }
 
@@ -186,6 +276,11 @@ export function getMcpServers(): McpServers {
 }
 
 export type { McpServers };
+
+/** A server's notification log, re-rendering on every entry. */
+export function useMcpNotifications(url: string): NotificationLog {
+  return useExternalStore(getMcpServers().notifications(url));
+}
 
 /** The servers, re-rendering on every change. */
 export function useMcpServers(): McpServerState[] {

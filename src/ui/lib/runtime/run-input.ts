@@ -52,24 +52,33 @@ let restoring: Promise<void> | null = null;
 
 /** Loads the runs saved in the workspace into this session's list, once. */
 export function restoreSavedRuns(): Promise<void> {
-  restoring ??= (async () => {
-    const workspace = await getWorkspace();
-    const stored = workspace ? await workspace.listRuns({ limit: 500 }) : null;
-    if (!stored?.ok) return;
-    restoreRuns(
-      stored.value
-        .filter((run) => /^\d+$/.test(run.id))
-        .map((run) => ({
-          id: Number(run.id),
-          input: run.input,
-          isPlan: run.isPlan,
-          startedAt: new Date(run.startedAt),
-          state: 'done' as const,
-          progress: 1,
-          records: run.records,
-          durationMs: run.durationMs,
-        })),
-    );
-  })();
+  restoring ??= loadSavedRuns({ replace: false });
   return restoring;
+}
+
+/** Loads the saved runs again (after a workspace import): new ones join the list, replaced ones take their stored version. */
+export async function reloadSavedRuns(options: { replace: boolean }): Promise<void> {
+  await restoreSavedRuns();
+  await loadSavedRuns(options);
+}
+
+async function loadSavedRuns(options: { replace: boolean }): Promise<void> {
+  const workspace = await getWorkspace();
+  const stored = workspace ? await workspace.listRuns({ limit: 500 }) : null;
+  if (!stored?.ok) return;
+  restoreRuns(
+    stored.value
+      .filter((run) => /^\d+$/.test(run.id))
+      .map((run) => ({
+        id: Number(run.id),
+        input: run.input,
+        isPlan: run.isPlan,
+        startedAt: new Date(run.startedAt),
+        state: 'done' as const,
+        progress: 1,
+        records: run.records,
+        durationMs: run.durationMs,
+      })),
+    options,
+  );
 }

@@ -5,7 +5,7 @@ import {
   createExecutor,
   createMcpRunner,
   isJsonObject,
-  mcpPlannerTools,
+  mcpPlannerToolSet,
   readToolEntries,
   validationWarmUp,
   type McpConnection,
@@ -69,7 +69,7 @@ export class SextantRuntime {
    */
   canRun(manifest: Pick<ToolManifest, 'name' | 'version'>): boolean {
     const key = `${manifest.name}@${manifest.version}`;
-    return this.builtinNames.has(manifest.name) || this.endpoints.has(key) || this.mcpBindings.has(key) || this.mcpOfferedBindings.has(key);
+    return this.builtinNames.has(manifest.name) || this.endpoints.has(key) || this.mcpBindings.has(key) || this.mcpOfferedBinding(manifest.name, manifest.version) !== null;
   }
 
   /** The saved manifests, loaded once; `loadSavedManifests` reloads them after a save. */
@@ -137,11 +137,13 @@ export class SextantRuntime {
   }
 
   private builtinNames = new Set<string>();
+  /** The demo captures the workers carry (never stored in the workspace). */
+  private builtinCaptureIds = new Set<string>();
 
   /** Manifests of the tools of switched-on MCP servers (`server__tool`), offered to the planner. */
   private mcpOffered: ToolManifest[] = [];
-  /** Their bindings, by `name@version`. */
-  private mcpOfferedBindings = new Map<string, McpRunBinding>();
+  /** Their bindings (the runner's `bindingFor`). */
+  private mcpOfferedBinding: (name: string, version: string) => McpRunBinding | null = () => null;
   private mcpFollowed = false;
   private mcpSignature = '';
 
@@ -159,17 +161,13 @@ export class SextantRuntime {
     this.mcpFollowed = true;
     const update = () => {
       const switchedOn = store.snapshot().filter((server) => server.enabled && server.status === 'connected');
-      const offered = mcpPlannerTools(switchedOn.map((server) => ({ name: server.name, tools: server.tools })));
-      const signature = JSON.stringify(offered.map((entry) => [entry.manifest.name, switchedOn[entry.server].url, entry.tool.raw]));
+      const signature = JSON.stringify(switchedOn.map((server) => [server.name, server.url, server.tools.map((tool) => tool.raw)]));
       if (signature === this.mcpSignature) return;
       this.mcpSignature = signature;
-      this.mcpOffered = offered.map((entry) => entry.manifest);
-      this.mcpOfferedBindings = new Map(
-        offered.map((entry) => {
-          const url = switchedOn[entry.server].url;
-          return [`${entry.manifest.name}@${entry.manifest.version}`, { tool: entry.tool, connect: () => store.connection(url) }];
-        }),
-      );
+      // The same tool set as `sextant plan`'s mcpServers (core's mcpPlannerToolSet).
+      const offered = mcpPlannerToolSet(switchedOn.map((server) => ({ name: server.name, tools: server.tools, connect: () => store.connection(server.url) })));
+      this.mcpOffered = offered.manifests;
+      this.mcpOfferedBinding = offered.bindingFor;
       this.rebuild();
     };
     store.subscribe(update);
@@ -210,6 +208,11 @@ export class SextantRuntime {
     return this.pool.query((api) => api.exportArrow(captureId));
   }
 
+  /** A capture's whole table as a Parquet file (the Captures page's download). */
+  exportParquet(captureId: string): Promise<Uint8Array> {
+    return this.pool.query((api) => api.exportParquet(captureId));
+  }
+
   /** SHA-256 and size of a built-in capture's Arrow IPC bytes (null for a capture that is not built in). */
   builtinFingerprint(captureId: string): Promise<{ sha256: string; bytes: number } | null> {
     return this.pool.query((api) => api.builtinFingerprint(captureId));
@@ -223,6 +226,7 @@ export class SextantRuntime {
 
   private async loadCaptures(): Promise<CaptureInfo[]> {
     const builtins = await this.pool.captureInfos();
+    this.builtinCaptureIds = new Set(builtins.map((info) => info.id));
     this.captureInfos = new Map(builtins.map((info) => [info.id, info]));
     const workspace = await getWorkspace();
     const stored = workspace ? await workspace.listCaptures() : null;
@@ -243,6 +247,35 @@ export class SextantRuntime {
       }
     }
     return [...this.captureInfos.values()];
+  }
+
+  /**
+   * Loads the workspace's captures this session does not have yet (after a workspace import),
+   * and, when the import replaced entries, those it already had too: the workers then hold what
+   * the workspace holds, without a reload.
+   */
+  async loadWorkspaceCaptures(options: { replaced: boolean }): Promise<CaptureInfo[]> {
+    await this.captures();
+    const workspace = await getWorkspace();
+    const stored = workspace ? await workspace.listCaptures() : null;
+    if (!workspace || !stored?.ok) return [...this.captureInfos.values()];
+    for (const summary of stored.value) {
+      if (this.builtinCaptureIds.has(summary.id) || (this.captureInfos.has(summary.id) && !options.replaced)) continue;
+      if (summary.report !== null) this.importReports.set(summary.id, summary.report);
+      const blob = await workspace.loadCaptureBlob(summary.id);
+      if (!blob.ok) {
+        this.restoreProblems.push({ id: summary.id, message: blob.error.message });
+        continue;
+      }
+      try {
+        const info = await this.pool.addCapture(blob.value);
+        this.captureInfos.set(info.id, info);
+      } catch (error) {
+        this.restoreProblems.push({ id: summary.id, message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    this.capturesLoaded = Promise.resolve([...this.captureInfos.values()]);
+    return this.capturesLoaded;
   }
 
   /** Makes an imported capture available to every worker and to validation. */
@@ -301,7 +334,7 @@ export class SextantRuntime {
       fallback: local,
     });
     const runner = createMcpRunner({
-      bindingFor: (name, version) => this.mcpBindings.get(`${name}@${version}`) ?? this.mcpOfferedBindings.get(`${name}@${version}`) ?? null,
+      bindingFor: (name, version) => this.mcpBindings.get(`${name}@${version}`) ?? this.mcpOfferedBinding(name, version),
       fallback: endpoints,
     });
     return createExecutor({ registry: this.registry, catalog, runner });

@@ -30,10 +30,16 @@ export function updateRun(id: number, change: Partial<Omit<RunEntry, 'id'>>): vo
   runs.update((current) => current.map((entry) => (entry.id === id ? { ...entry, ...change } : entry)));
 }
 
-/** Puts runs restored from the workspace behind this session's runs; new ids continue after them. */
-export function restoreRuns(restored: RunEntry[]): void {
-  const known = new Set(runs.get().map((entry) => entry.id));
-  const merged = [...runs.get(), ...restored.filter((entry) => !known.has(entry.id))].sort((a, b) => b.id - a.id);
+/**
+ * Puts runs restored from the workspace behind this session's runs; new ids continue after them.
+ * With `replace` (a workspace import that replaced entries), a finished run of the same id takes
+ * the stored version; a run still going is never replaced.
+ */
+export function restoreRuns(restored: RunEntry[], options: { replace?: boolean } = {}): void {
+  const byId = new Map(restored.map((entry) => [entry.id, entry]));
+  const current = runs.get().map((entry) => (options.replace && entry.state !== 'running' && byId.has(entry.id) ? byId.get(entry.id)! : entry));
+  const known = new Set(current.map((entry) => entry.id));
+  const merged = [...current, ...restored.filter((entry) => !known.has(entry.id))].sort((a, b) => b.id - a.id);
   nextId = Math.max(nextId, ...merged.map((entry) => entry.id + 1));
   runs.set(merged);
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { BleAddressProfile } from '../profile/address-profiles.ts';
 import { analyzeBle } from '../analyze.ts';
-import { buildChains, buildClusters } from './clusters.ts';
+import { buildChains, buildClusters, coOccurrenceLine } from './clusters.ts';
+import type { BleChainPair } from '../co-location/co-location-types.ts';
+import { MAX_CONCURRENT_SETS } from '../co-location/co-location-model.ts';
 import type { BleHandoffFactors } from '../handoff/handoff-description.ts';
 import type { BleLinkableAddress, BleScoredPairs } from '../handoff/handoff-types.ts';
 import { bleAnalysisOptions, bleTestStream, bleTestTable, selectAllRows, type BleTestRow } from '../shared/test-support.ts';
@@ -84,5 +86,47 @@ describe('buildChains and buildClusters', () => {
     }
     // Both branches were exercised.
     expect([...outcomes].sort()).toEqual([false, true]);
+  });
+
+  it('never joins into one device more concurrent advertising sets than one device runs: the weakest joins are refused', () => {
+    // 24 single-address chains alive together, every pair "one device" at 0.6–0.99 (a group walking together whose evidence fooled the score).
+    const count = MAX_CONCURRENT_SETS + 7;
+    const addresses = Array.from({ length: count }, (_, index) => linkable(`${(0x40 + index).toString(16).toUpperCase()}:00:00:00:00:01`, index * 1000, 3_600_000));
+    const chained = buildChains(addresses, scored());
+    const pairs: BleChainPair[] = [];
+    for (let a = 0; a < count; a++) {
+      for (let b = a + 1; b < count; b++) {
+        // Joins that take in the later chains are the weaker ones.
+        const same = 0.99 - 0.0005 * (a + b);
+        pairs.push({ a, b, same, travel: 0.01, overlapFromMs: b * 1000, overlapToMs: 3_600_000, memberA: a, memberB: b, terms: [] });
+      }
+    }
+    const clusters = buildClusters(addresses, chained, pairs, [], noFactors);
+    const sizes = clusters.map((cluster) => cluster.addresses.length).sort((x, y) => y - x);
+    expect(sizes[0]).toBe(MAX_CONCURRENT_SETS);
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(count);
+    // The strongest joins made the device; a refused pair is two devices that travelled together, and says why.
+    expect(clusters.find((cluster) => cluster.addresses.length === MAX_CONCURRENT_SETS)!.addresses).toContain(addresses[0].address);
+    const refused = pairs.filter((pair) => pair.terms?.some((term) => term.name === 'one_radio'));
+    expect(refused.length).toBeGreaterThan(0);
+    for (const pair of refused) {
+      expect(pair.same).toBe(0);
+      expect(pair.travel).toBeGreaterThan(0.5);
+      expect(pair.terms!.at(-1)!.text).toMatch(new RegExp(`more than the ${MAX_CONCURRENT_SETS} one device runs`));
+    }
+    // Chains that follow one another (never alive together) are no such bound: 24 one after another join.
+    const sequential = Array.from({ length: count }, (_, index) => linkable(`${(0x40 + index).toString(16).toUpperCase()}:00:00:00:00:02`, index * 100_000, index * 100_000 + 90_000));
+    const sequentialPairs: BleChainPair[] = [];
+    for (let a = 0; a + 1 < count; a++) sequentialPairs.push({ a, b: a + 1, same: 0.9, travel: 0.05, overlapFromMs: 0, overlapToMs: 0, memberA: a, memberB: a + 1, terms: [] });
+    expect(buildClusters(sequential, buildChains(sequential, scored()), sequentialPairs, [], noFactors).map((cluster) => cluster.addresses.length)).toEqual([count]);
+  });
+
+  it('states the overlap of hand-offs and the tolerance it was measured against, never "no overlap" where there is one', () => {
+    expect(coOccurrenceLine([], [])).toBe('co_occurrence: no two members active at the same time (evidence against linkage absent)');
+    const within = coOccurrenceLine([0.6, 0.7], []);
+    expect(within).toBe('co_occurrence: 2 hand-offs overlap by 0.6–0.7 s, within the 1.0 s tolerance for receiver clock offsets and out-of-sync payload windows');
+    const both = coOccurrenceLine([0.4], [5.2]);
+    expect(both).toMatch(/^co_occurrence: 1 hand-off overlaps by 0\.4 s, within the 1\.0 s tolerance .*; 1 hand-off overlaps by 5\.2 s, beyond the 1\.0 s tolerance: those members were active at the same time/);
+    for (const line of [within, both]) expect(line).not.toContain('no two members');
   });
 });

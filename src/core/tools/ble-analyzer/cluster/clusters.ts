@@ -6,6 +6,8 @@ import { BleClusterMatrices, BleLinkForest, groupByKey, MAX_UNPROVEN_PROBABILITY
 import type { BleHandoffFactors } from '../handoff/handoff-description.ts';
 import type { BleLinkableAddress, BleScoredPairs } from '../handoff/handoff-types.ts';
 import { BleHandoffTexts } from '../handoff/handoff-description.ts';
+import { OVERLAP_TOLERANCE_S } from '../handoff/handoff-model.ts';
+import { MAX_CONCURRENT_SETS } from '../co-location/co-location-model.ts';
 
 /**
  * Clusters in two steps.
@@ -14,8 +16,12 @@ import { BleHandoffTexts } from '../handoff/handoff-description.ts';
  *    one-successor/one-predecessor constraint (chains of hand-offs, not transitive closure).
  *    Each chain is one advertising set followed through its rotations.
  * 2. Devices: chains are joined by co-location (co-location.ts: concurrent sets of one phone),
- *    best first, when P(one device) > 0.5; then addresses resolving under the same IRK join one
- *    cluster. A cluster may hold several parallel chains.
+ *    best first, when P(one device) > 0.5, unless the joined chains would run more than
+ *    MAX_CONCURRENT_SETS at one moment (more than one device can): then the join is refused, so a
+ *    group too large for one device is split at its weakest links (the joins taken last), and
+ *    the refused pair is a travelled-together pair; then addresses resolving under the same IRK
+ *    join one cluster (a key proves them, whatever the count). A cluster may hold several
+ *    parallel chains.
  *
  * Matrix cells: the links that built the cluster form a tree (each join connects two parts
  * that were apart), so every pair of members has one path; its cell is the product of the
@@ -137,8 +143,22 @@ export function buildClusters(
   const joins = pairs.filter((pair) => pair.same > 0.5).sort((x, y) => compareAscending(y.same, x.same) || order(x.memberA, y.memberA) || order(x.memberB, y.memberB));
   const joinsByRoot = new Map<number, BleChainPair[]>();
   const joined: BleChainPair[] = [];
+  // The chains of each part so far, by its root (only parts that co-location joined are listed).
+  const chainsByRoot = new Map<number, number[]>();
   for (const pair of joins) {
-    if (!sets.union(chains[pair.a].members[0], chains[pair.b].members[0])) continue;
+    const rootA = sets.find(chains[pair.a].members[0]);
+    const rootB = sets.find(chains[pair.b].members[0]);
+    if (rootA === rootB) continue;
+    const together = [...(chainsByRoot.get(rootA) ?? [pair.a]), ...(chainsByRoot.get(rootB) ?? [pair.b])];
+    const most = mostConcurrent(together, chains);
+    if (most > MAX_CONCURRENT_SETS) {
+      refuseJoin(pair, most);
+      continue;
+    }
+    sets.union(rootA, rootB);
+    chainsByRoot.delete(rootA);
+    chainsByRoot.delete(rootB);
+    chainsByRoot.set(sets.find(rootA), together);
     forest.add(pair.memberA, pair.memberB, pair.same);
     joined.push(pair);
   }
@@ -196,6 +216,38 @@ export function buildClusters(
   }
   clusters.sort((x, y) => COLLATOR.compare(x.clusterId, y.clusterId));
   return clusters;
+}
+
+/** The most of these chains active at one moment (a chain is one advertising set: one address at a time). */
+export function mostConcurrent(chainIds: ReadonlyArray<number>, chains: ReadonlyArray<BleChain>): number {
+  // Starts before ends at one time: chains that touch count as concurrent (the bound errs towards splitting).
+  const edges = chainIds.flatMap((chain) => [
+    [chains[chain].firstMs, 1],
+    [chains[chain].lastMs, -1],
+  ]);
+  edges.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+  let active = 0;
+  let most = 0;
+  for (const [, step] of edges) {
+    active += step;
+    if (active > most) most = active;
+  }
+  return most;
+}
+
+/**
+ * A join the bound refused: the pair is two devices after all (travelled together, since the
+ * evidence put them together), and its rationale says why.
+ */
+function refuseJoin(pair: BleChainPair, concurrent: number): void {
+  pair.travel = Math.min(1, pair.travel + pair.same);
+  pair.same = 0;
+  pair.terms?.push({
+    name: 'one_radio',
+    llrSame: 0,
+    llrTravel: 0,
+    text: `joining them would make one device of ${concurrent} concurrent advertising sets, more than the ${MAX_CONCURRENT_SETS} one device runs: kept apart (travelled together)`,
+  });
 }
 
 // Per-cluster code below uses plain loops rather than array callbacks: it runs for every
@@ -274,6 +326,17 @@ function samePayloadCarried(addresses: ReadonlyArray<BleLinkableAddress>, pairs:
   return carried >= 0 && carried === addresses[pairs.later[e]].profile.headPayload;
 }
 
+/** The co_occurrence line of a chain's hand-offs from their overlaps (s) within and beyond OVERLAP_TOLERANCE_S: never "no overlap" where there is one. */
+export function coOccurrenceLine(within: ReadonlyArray<number>, beyond: ReadonlyArray<number>): string {
+  const tolerance = OVERLAP_TOLERANCE_S.toFixed(1);
+  const handoffs = (count: number) => `${count} hand-off${count === 1 ? '' : 's'} overlap${count === 1 ? 's' : ''}`;
+  const parts: string[] = [];
+  if (within.length > 0) parts.push(`${handoffs(within.length)} by ${printedRange(within, 1)} s, within the ${tolerance} s tolerance for receiver clock offsets and out-of-sync payload windows`);
+  if (beyond.length > 0) parts.push(`${handoffs(beyond.length)} by ${printedRange(beyond, 1)} s, beyond the ${tolerance} s tolerance: those members were active at the same time, which counts against their link (one phone can advertise several sets at once)`);
+  if (parts.length === 0) return 'co_occurrence: no two members active at the same time (evidence against linkage absent)';
+  return flatText('co_occurrence: ', parts.join('; '));
+}
+
 function clusterRationale(
   addresses: ReadonlyArray<BleLinkableAddress>,
   members: number[],
@@ -308,21 +371,25 @@ function clusterRationale(
     for (let index = 0; index < chainEdges.length; index++) handoffs.appendClusterTexts(chainEdges[index], payloadTexts, texts);
     const gaps: number[] = [];
     const lifetimes: number[] = [];
-    let overlaps = 0;
+    // Overlaps of a hand-off's two members: within the hand-off model's tolerance (receiver clock
+    // offsets, out-of-sync payload windows) or beyond it; the lines below state which, with the numbers.
+    const within: number[] = [];
+    const beyond: number[] = [];
     let minimum = Infinity;
     for (let index = 0; index < chainEdges.length; index++) {
       const e = chainEdges[index];
       const earlier = addresses[pairs.earlier[e]].profile;
       const gapS = (addresses[pairs.later[e]].profile.firstMs - earlier.lastMs) / 1000;
       gaps.push(gapS);
-      if (gapS < -1) overlaps++;
+      if (gapS < -OVERLAP_TOLERANCE_S) beyond.push(-gapS);
+      else if (gapS < 0) within.push(-gapS);
       lifetimes.push((earlier.lastMs - earlier.firstMs) / 60_000);
       if (pairs.probability[e] < minimum) minimum = pairs.probability[e];
     }
     lines.push(
       flatText(
         'rotation_interval_fit: ',
-        overlaps === 0 ? 'sequential non-overlapping activity windows' : 'hand-offs',
+        beyond.length > 0 ? 'hand-offs' : within.length > 0 ? 'sequential activity windows' : 'sequential non-overlapping activity windows',
         ' consistent with RPA rotation; hand-off gaps ',
         printedRange(gaps, 1),
         ' s, address lifetimes ',
@@ -339,11 +406,7 @@ function clusterRationale(
       );
     }
     if (texts.intervalCount > 0) lines.push(flatText('adv_interval_similarity: ', texts.interval.join('')));
-    lines.push(
-      overlaps === 0
-        ? 'co_occurrence: no two members active at the same time (evidence against linkage absent)'
-        : flatText('co_occurrence: ', overlaps, ' hand-offs overlap in time (one phone can advertise several sets at once)'),
-    );
+    lines.push(coOccurrenceLine(within, beyond));
     lines.push(flatText('weakest hand-off probability ', Math.min(MAX_UNPROVEN_PROBABILITY, minimum).toFixed(3), '; non-adjacent cells are products along the chain'));
   }
   return lines;

@@ -7,7 +7,8 @@ import { compareAscending } from '../shared/number-order.ts';
  * The travelled-together relation between the final devices (clusters, or single addresses):
  * chain pairs where "two devices on one path" is the likeliest story, grouped by the devices
  * they connect; each device pair keeps its strongest chain pair and the whole time they were
- * heard together.
+ * heard together, the same-device probability it was weighed against and what separated the two
+ * (the pair's one_radio verdict, co-location-model.ts).
  */
 export function travelRelations(addresses: ReadonlyArray<BleLinkableAddress>, chains: ReadonlyArray<{ members: number[] }>, pairs: ReadonlyArray<BleChainPair>, clusters: ReadonlyArray<AddressCluster>): TravelledTogether[] {
   const clusterOf = new Map<string, AddressCluster>();
@@ -41,6 +42,8 @@ export function travelRelations(addresses: ReadonlyArray<BleLinkableAddress>, ch
       fromMs: pair.overlapFromMs,
       toMs: pair.overlapToMs,
       rationale: [],
+      sameDeviceProbability: 0,
+      separatedBy: '',
       best: pair,
     });
   }
@@ -48,6 +51,10 @@ export function travelRelations(addresses: ReadonlyArray<BleLinkableAddress>, ch
   for (const { best, ...relation } of byPair.values()) {
     const minutes = Math.round((relation.toMs - relation.fromMs) / 60_000);
     relation.probability = Math.min(0.999, best.travel);
+    relation.sameDeviceProbability = Math.min(0.999, best.same);
+    // The last one_radio verdict: a join the device-size bound refused adds its own after the score's.
+    const verdicts = (best.terms ?? []).filter((term) => term.name === 'one_radio');
+    relation.separatedBy = verdicts.length > 0 ? verdicts[verdicts.length - 1].text : 'co-movement without evidence of one radio';
     relation.rationale = [
       `moved with each other for ${minutes} minute${minutes === 1 ? '' : 's'} (P(travelled together) ${relation.probability.toFixed(3)}, P(same device) ${best.same.toFixed(3)})`,
       ...(best.terms ?? []).map((term) => `${term.name}: ${term.text}`),

@@ -123,6 +123,11 @@ export interface ChannelSignatureEvidence {
   mismatchDb: number;
   /** Expected root mean square difference of two spots' patterns (from both chains' own patterns), dB. */
   spreadDb: number;
+  /**
+   * The mean squared difference of the two patterns beyond what the means' noise explains, dB²:
+   * about 0 for one spot, about spreadDb² for two (how alike the pair is, free of how many packets it had).
+   */
+  excessDb2: number;
 }
 
 /** Per receiver and channel working arrays of `channelSignatureEvidence`, made once per analysis and reused for every pair. */
@@ -249,6 +254,8 @@ export function channelSignatureEvidence(a: ChannelSignatures, b: ChannelSignatu
   let llr = 0;
   let mismatch = 0;
   let cells = 0;
+  let excess = 0;
+  let weights = 0;
   for (let index = 0; index < comparedCount; index++) {
     const r = compared[index];
     for (let c = 0; c < CHANNELS; c++) {
@@ -259,7 +266,9 @@ export function channelSignatureEvidence(a: ChannelSignatures, b: ChannelSignatu
       llr += weight[at] * (gaussianLogDensity(e2, base) - gaussianLogDensity(e2, base + spread));
       mismatch += e2;
       cells++;
+      excess += weight[at] * (e2 - noise[at]);
+      weights += weight[at];
     }
   }
-  return { llrSame: Math.max(LLR_MIN, Math.min(LLR_MAX, llr)), receivers: Array.from(compared.subarray(0, comparedCount)), mismatchDb: Math.sqrt(mismatch / cells), spreadDb: Math.sqrt(spread) };
+  return { llrSame: Math.max(LLR_MIN, Math.min(LLR_MAX, llr)), receivers: Array.from(compared.subarray(0, comparedCount)), mismatchDb: Math.sqrt(mismatch / cells), spreadDb: Math.sqrt(spread), excessDb2: excess / weights };
 }

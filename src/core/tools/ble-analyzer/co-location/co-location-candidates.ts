@@ -15,7 +15,11 @@
  *   - RSSI difference per receiver (consistency and level): the score's formulas on the two
  *     chains' mean levels over the overlap instead of the median per-bin difference, with the
  *     noise of each receiver's difference from the two series' variances;
- *   - blind spots: left out (the score only lowers the evidence with them).
+ *   - blind spots: left out (the score only lowers the evidence with them);
+ *   - "one device" by the model's rule (co-location-model.ts `sameDeviceEvidence`): the
+ *     co-movement terms count for it only as far as they count for travelling together, and the
+ *     one-radio terms the screen can read (co-rotation) are added; the others (channel pattern,
+ *     advertising clock) are read by the score, which is why MIN_EVIDENCE_SAME sits below zero.
  * A pair is scored when its estimated evidence for "one device" or for "travelled together"
  * reaches MIN_EVIDENCE_SAME or MIN_EVIDENCE_TRAVEL against "unrelated" (before the prior):
  * there is some reason in the radio or the timing to think the two chains belong together; in
@@ -28,7 +32,7 @@
  * terms leave open (`screenPair` decides as soon as the terms not yet read cannot turn it).
  */
 
-import { binCorrelation, correlationLogOdds, COVARIATION_MIN, differenceNoise, isMoving, levelLogDensity, offsetLogDensity, oneMovingLogOdds, type BleCoLocationScreenModel } from './co-location-model.ts';
+import { BACKGROUND_PAIRS, binCorrelation, correlationLogOdds, COVARIATION_MIN, differenceNoise, isMoving, levelLogDensity, offsetLogDensity, oneMovingLogOdds, sameDeviceEvidence, type BleCoLocationScreenModel } from './co-location-model.ts';
 import { BleHandoffCrowd, coRotationLogOddsOf, coRotationQuickRange, coRotationRange, HandoffSearch, type BleHandoffChain } from './co-rotation.ts';
 
 /** What the screen reads of a chain's RSSI series (co-location.ts builds them). */
@@ -58,6 +62,15 @@ export interface BleScreenedPairs {
   concurrentPairs: number;
   /** How many chains hand off around each chain's hand-offs (the score's co-rotation term reads it too). */
   handoffCrowd: BleHandoffCrowd;
+  /**
+   * A sample (at most BACKGROUND_PAIRS, drawn deterministically) of concurrent pairs that cannot
+   * be one device: heard in places far apart (whole-chain levels that disagree across receivers
+   * by more than screenSpreadDb), or dropped by the screen with their evidence of travelling
+   * together below MIN_EVIDENCE_TRAVEL (not together, so not one radio). The score weighs the
+   * one-radio terms against them (how alike unrelated chains are in this capture).
+   */
+  backgroundA: Int32Array;
+  backgroundB: Int32Array;
 }
 
 /**
@@ -179,6 +192,8 @@ const enum Verdict {
   /** No receiver hears both for three bins: the score does not compare the pair either. */
   NotCompared,
   Drop,
+  /** Dropped, and its evidence of travelling together is below MIN_EVIDENCE_TRAVEL: the two are not together (a background pair). */
+  DropApart,
   Keep,
 }
 
@@ -362,6 +377,9 @@ function screenPair(data: ScreenData, x: number, y: number, receivers: number, f
     evidenceS += offsetLogDensity(offset, model.offsetSd.S, logOffsetSd[0]) - offsetLogDensity(offset, model.offsetSd.U, logOffsetSd[2]);
     evidenceT += offsetLogDensity(offset, model.offsetSd.T, logOffsetSd[1]) - offsetLogDensity(offset, model.offsetSd.U, logOffsetSd[2]);
   }
+  // The co-movement terms count for one device only as far as for travelling together (the
+  // co-variation terms below add to both alike; co-rotation is one-radio evidence).
+  evidenceS = sameDeviceEvidence(evidenceS, evidenceT, 0);
   const needS = Math.max(MIN_EVIDENCE_SAME, minimumEvidence);
   const needT = Math.max(MIN_EVIDENCE_TRAVEL, minimumEvidence);
   if (exhaustive) {
@@ -372,7 +390,8 @@ function screenPair(data: ScreenData, x: number, y: number, receivers: number, f
       covariationOf(data, x, y, r, scratch.overlapBins, model, scratch.covariation);
       covariation += scratch.covariation[r];
     }
-    return evidenceS + covariation >= needS || evidenceT + covariation >= needT ? Verdict.Keep : Verdict.Drop;
+    if (evidenceS + covariation >= needS || evidenceT + covariation >= needT) return Verdict.Keep;
+    return evidenceT + covariation < MIN_EVIDENCE_TRAVEL ? Verdict.DropApart : Verdict.Drop;
   }
   // The costlier terms only while they can change the verdict: each receiver's co-variation
   // lies between COVARIATION_MIN and covariationMax, co-rotation (only for "one device") in its
@@ -389,7 +408,7 @@ function screenPair(data: ScreenData, x: number, y: number, receivers: number, f
   for (;;) {
     const highT = evidenceT + covariation + high;
     const highS = evidenceS + range[1] + covariation + high;
-    if (highS < needS - DECISION_MARGIN && highT < needT - DECISION_MARGIN) return Verdict.Drop;
+    if (highS < needS - DECISION_MARGIN && highT < needT - DECISION_MARGIN) return highT < MIN_EVIDENCE_TRAVEL - DECISION_MARGIN ? Verdict.DropApart : Verdict.Drop;
     const lowT = evidenceT + covariation + left * COVARIATION_MIN;
     const lowS = evidenceS + range[0] + covariation + left * COVARIATION_MIN;
     if (lowS >= needS + DECISION_MARGIN || lowT >= needT + DECISION_MARGIN) return Verdict.Keep;
@@ -415,7 +434,8 @@ function screenPair(data: ScreenData, x: number, y: number, receivers: number, f
   covariation = 0;
   for (let r = 0; r < receivers; r++) if (movingOn[r] === 1) covariation += covariationKnown[r] === Covariation.Zero ? 0 : values[r];
   evidenceS += range[0];
-  return evidenceS + covariation >= needS || evidenceT + covariation >= needT ? Verdict.Keep : Verdict.Drop;
+  if (evidenceS + covariation >= needS || evidenceT + covariation >= needT) return Verdict.Keep;
+  return evidenceT + covariation < MIN_EVIDENCE_TRAVEL ? Verdict.DropApart : Verdict.Drop;
 }
 
 /**
@@ -539,9 +559,11 @@ export function screenChainPairs(
     covariationKnown: new Uint8Array(receivers),
     covariation: new Float64Array(receivers),
   };
-  const sweep: Sweep = { order, firstAt, lastAt, concurrent, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [], inverseCrowd: 0 };
+  const background: BackgroundSample = { a: new Int32Array(BACKGROUND_PAIRS), b: new Int32Array(BACKGROUND_PAIRS), seen: 0, state: BACKGROUND_SEED };
+  const sweep: Sweep = { order, firstAt, lastAt, concurrent, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [], inverseCrowd: 0, background };
   const inverseCrowd = screenSweep(sweep);
-  return { a: Int32Array.from(sweep.keptA), b: Int32Array.from(sweep.keptB), concurrent, inverseCrowd, concurrentPairs, handoffCrowd, };
+  const sampled = Math.min(background.seen, BACKGROUND_PAIRS);
+  return { a: Int32Array.from(sweep.keptA), b: Int32Array.from(sweep.keptB), concurrent, inverseCrowd, concurrentPairs, handoffCrowd, backgroundA: background.a.slice(0, sampled), backgroundB: background.b.slice(0, sampled) };
 }
 
 /**
@@ -582,6 +604,37 @@ interface Sweep {
   keptB: number[];
   /** Σ 1/crowd over the pairs compared so far, in sweep order. */
   inverseCrowd: number;
+  background: BackgroundSample;
+}
+
+/** The seed of the background sample's generator (a constant: the analysis stays deterministic). */
+const BACKGROUND_SEED = 0x9e3779b9;
+
+/** A uniform sample of the background pairs met in sweep order (reservoir sampling with a seeded xorshift). */
+interface BackgroundSample {
+  a: Int32Array;
+  b: Int32Array;
+  /** Background pairs met so far. */
+  seen: number;
+  /** The xorshift32 state. */
+  state: number;
+}
+
+function sampleBackground(sample: BackgroundSample, x: number, y: number): void {
+  let place = sample.seen;
+  if (place >= BACKGROUND_PAIRS) {
+    let state = sample.state;
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    sample.state = state >>> 0;
+    place = sample.state % (sample.seen + 1);
+  }
+  sample.seen++;
+  if (place < BACKGROUND_PAIRS) {
+    sample.a[place] = x;
+    sample.b[place] = y;
+  }
 }
 
 /**
@@ -608,12 +661,16 @@ function screenRow(sweep: Sweep, oi: number): void {
     const b = order[oj];
     const x = a < b ? a : b;
     const y = a < b ? b : a;
-    if (levelSpread(data.level, x, y, receivers) > model.screenSpreadDb) continue;
+    if (levelSpread(data.level, x, y, receivers) > model.screenSpreadDb) {
+      sampleBackground(sweep.background, x, y);
+      continue;
+    }
     const verdict = screenPair(data, x, y, receivers, floors, model, scratch, handoffCrowd, exhaustive);
     if (verdict === Verdict.NotCompared) continue;
     // One running sum over all pairs in sweep order (as before the rows were split off).
     sweep.inverseCrowd += 1 / pairCrowd(concurrent, x, y);
-    if (verdict === Verdict.Drop) continue;
+    if (verdict === Verdict.DropApart) sampleBackground(sweep.background, x, y);
+    if (verdict !== Verdict.Keep) continue;
     keptA.push(x);
     keptB.push(y);
   }

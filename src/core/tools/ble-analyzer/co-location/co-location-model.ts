@@ -1,4 +1,3 @@
-import { CO_LOCATION_PRIOR_MAX } from './co-location-priors.ts';
 
 /**
  * The co-location model: the constants and the pure formula of each term, once. The score
@@ -8,6 +7,10 @@ import { CO_LOCATION_PRIOR_MAX } from './co-location-priors.ts';
  * (`describePair` in co-location.ts) words the numbers the score kept. Terms are log-likelihood
  * ratios of "one device" (S) or "travelled together" (T) against "unrelated" (U).
  */
+
+/** Bounds of the fitted prior rates (sibling sets or companions per chain; co-location-priors.ts fits them). */
+export const CO_LOCATION_PRIOR_MIN = 0.05;
+export const CO_LOCATION_PRIOR_MAX = 2;
 
 /** Width of the RSSI bins the series are built from, ms (a whole number of them make a channel-sum block, CHANNEL_BLOCK_MS; co-location-series.ts checks it). */
 export const BIN_MS = 10_000;
@@ -186,3 +189,100 @@ export const CO_LOCATION_SCREEN_MODEL: BleCoLocationScreenModel = {
   covariationMax: COVARIATION_MAX,
   fixedPeriodMs: FIXED_PERIOD_MS,
 };
+
+/*
+ * One radio or two: the rule that separates "one device" from "travelled together".
+ *
+ * A phone's sets, its watch, its earbuds, its tag and a friend walking a metre away all move
+ * together: the co-movement terms (rssi_covariation, tx_offset_consistency, tx_offset_level,
+ * blind_spot) tell "together" from "unrelated", never one radio from two. Only evidence a
+ * second radio cannot produce makes two concurrent chains one device: a common advertising
+ * clock (advertising_clock), the same frequency-selective pattern over the three channels
+ * (channel_signature), hand-offs synchronized to within the tolerance (co_rotation). So:
+ *   - "one device" takes co-movement's evidence only where it is lower than that of "travelled
+ *     together" (co-movement may lower one device against travelled together, never raise it
+ *     above): evidence(S) = min(co-movement S, co-movement T) + one-radio evidence;
+ *   - a pair whose one-radio evidence is not estimable or below ONE_RADIO_MIN_LLR keeps no
+ *     same-device mass: it goes to travelled together, whatever the fitted priors say;
+ *   - a chain of a tracker tag is never one device with a chain of another kind or of none
+ *     (a tag is a radio of its own: a tag near a phone travels with it);
+ *   - each one-radio term counts only as far as the capture's own unrelated pairs make its value
+ *     surprising (`backgroundBound`): a capture whose timestamps line up for every pair, or
+ *     whose channels carry one pattern for everyone, gives that term no weight.
+ */
+
+/** The one-radio evidence (log-odds, after the background bound) a pair needs to keep any same-device mass. */
+export const ONE_RADIO_MIN_LLR = 1;
+/**
+ * Pseudo-pairs of the background bound: with few unrelated pairs to compare against, a term's
+ * value is trusted as far as its own model says (the chance of a value x among unrelated pairs is
+ * at most e^−x for a likelihood ratio); with many, the capture's pairs decide.
+ */
+export const BACKGROUND_PSEUDO_PAIRS = 10;
+/** Unrelated pairs sampled per analysis for the background (the work stays bounded). */
+export const BACKGROUND_PAIRS = 256;
+
+/** Evidence of "one device" against "unrelated" from the co-movement terms' sums and the one-radio evidence. */
+export function sameDeviceEvidence(coMovementS: number, coMovementT: number, oneRadio: number): number {
+  return Math.min(coMovementS, coMovementT) + oneRadio;
+}
+
+/**
+ * The most a one-radio term's positive value `value` may count in a capture whose unrelated
+ * pairs showed the ascending alikeness statistics `background`, where the pair's own is `alike`
+ * (larger: more alike; the term's own measure of it, free of how many packets were compared:
+ * the clock's resultant length, the channel patterns' mismatch against the spread of two spots,
+ * co-rotation's log-odds). Reaching the pair's alikeness among unrelated pairs has probability
+ * P, so it can say at most −log P for one radio; P is estimated from the background with
+ * BACKGROUND_PSEUDO_PAIRS pseudo-pairs at the model's own bound e^−value (a capture with few
+ * unrelated pairs to compare keeps the term's value). Values at or below zero are returned
+ * unchanged (evidence against one radio is not made weaker by the background).
+ */
+export function backgroundBound(value: number, alike: number, background: Float64Array): number {
+  if (!(value > 0)) return value;
+  // Unrelated pairs at least as alike (background ascends: the first index at or above it, by bisection).
+  let low = 0;
+  let high = background.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (background[middle] < alike) low = middle + 1;
+    else high = middle;
+  }
+  const reached = background.length - low;
+  const tail = (reached + BACKGROUND_PSEUDO_PAIRS * Math.exp(-value)) / (background.length + BACKGROUND_PSEUDO_PAIRS);
+  return Math.min(value, -Math.log(tail));
+}
+
+/**
+ * How alike two chains' channel patterns are, for the background: minus their difference beyond
+ * noise in units of the spread of two spots (0 one spot, −1 two). A difference below what noise
+ * explains is noise, not more alike than one spot: it reads 0.
+ */
+export function channelAlikeness(excessDb2: number, spreadDb: number): number {
+  return Math.min(0, -excessDb2 / Math.max(spreadDb * spreadDb, 1e-6));
+}
+
+/**
+ * Posterior probabilities of a pair, "one device" into out[0] and "travelled together" into
+ * out[1], from its evidence against "unrelated" (`evidenceS` already by `sameDeviceEvidence`),
+ * its crowd and the prior rates l (sibling sets) and m (companions) per chain. `oneRadio` false:
+ * the pair has no evidence of one radio, and its same-device mass is travelled together's.
+ */
+export function coLocationPosteriors(evidenceS: number, evidenceT: number, crowd: number, l: number, m: number, oneRadio: boolean, out: Float64Array): void {
+  const logS = Math.log(l / crowd) + evidenceS;
+  const logT = Math.log(m / crowd) + evidenceT;
+  const top = Math.max(0, logS, logT);
+  const total = Math.exp(-top) + Math.exp(logS - top) + Math.exp(logT - top);
+  const same = Math.exp(logS - top) / total;
+  const travel = Math.exp(logT - top) / total;
+  out[0] = oneRadio ? same : 0;
+  out[1] = oneRadio ? travel : travel + same;
+}
+
+/**
+ * The most concurrent advertising sets one device is taken to run (docs/ble-analyzer.md,
+ * "How many sets one device can run"): AOSP's host stack caps its multi-advertising instances at
+ * 16 (BTM_BLE_MULTI_ADV_MAX), a phone adds its scan/initiator address. A cluster whose chains
+ * would exceed this at any moment is not one device.
+ */
+export const MAX_CONCURRENT_SETS = 17;

@@ -3,7 +3,9 @@ import { advertisingClockEvidence, advertisingClockScratch, type AdvertisingCloc
 import { channelSignatureEvidence, channelSignatureScratch, ChannelSignatureBuilder, type ChannelSignatureEvidence, type ChannelSignatureScratch } from './channel-signature.ts';
 import { screenChainPairs, type BleMaskedBins } from './co-location-candidates.ts';
 import {
+  backgroundBound,
   binCorrelation,
+  channelAlikeness,
   BIN_MS,
   BLIND_SPOT_LLR,
   CENSOR_MARGIN_DB,
@@ -26,10 +28,13 @@ import {
   OFFSET_SD,
   offsetLogDensity,
   oneMovingLogOdds,
+  ONE_RADIO_MIN_LLR,
+  sameDeviceEvidence,
 } from './co-location-model.ts';
-import type { BleHandoffCrowd } from './co-rotation.ts';
+import { coRotationLogOddsOf, type BleHandoffChain, type BleHandoffCrowd } from './co-rotation.ts';
 import type { BleEventGroups } from '../scan/observation-store.ts';
 import type { BleLinkableAddress } from '../handoff/handoff-types.ts';
+import type { BleTrackerKind } from '../shared/tracker-kind.ts';
 import type { BleChain, BleChainPair, BleCoLocationTerm, BleCoLocationTermName } from './co-location-types.ts';
 import { buildSeries, maskedBinsFor, seriesScratch, type ChainSeries } from './co-location-series.ts';
 import { activeAt, mostOverlapping } from './co-location-members.ts';
@@ -71,7 +76,12 @@ import { lowerBoundFloat64, upperBoundFloat64 } from '../shared/sorted-search.ts
  *     grid, so their packets' time differences line up modulo 625 µs; a companion's or a
  *     stranger's do not (advertising-clock.ts; needs sub-millisecond timestamps, which each chain
  *     must show it has).
- * Every term's constants and formula are in co-location-model.ts, shared with the screen.
+ * Every term's constants and formula are in co-location-model.ts, shared with the screen, and
+ * so is the rule between them: the first four are co-movement, which a companion shows as well
+ * and which never lifts "one device" above "travelled together"; the other three are one-radio
+ * evidence, each bounded by how alike this capture's unrelated pairs come out (a background the
+ * screen samples), and without enough of it a pair's same-device mass is travelled together's.
+ * A tracker tag's chain is never one device with a chain of another kind or of none.
  * Priors: a chain has at most a couple of sibling sets among the chains active with it (the
  * rates are fitted to the capture: co-location-priors.ts).
  */
@@ -148,7 +158,14 @@ function pairEvidence() {
   return {
     logS: 0,
     logT: 0,
-    rotation: { k: 0, m: 0, toleranceMs: 0, chance: 0, llr: 0 },
+    /** The co-movement terms' sum for "one device" (before the rule takes the lower of it and travelled together's). */
+    coMovementS: 0,
+    /** The one-radio terms' sum after the background bound, and how many were estimable. */
+    oneRadio: 0,
+    oneRadioTerms: 0,
+    rotation: { k: 0, m: 0, toleranceMs: 0, chance: 0, llr: 0, bounded: 0 },
+    signatureBounded: 0,
+    clockBounded: 0,
     consistency: { heard: 0, offset: 0, squares: 0, llrSame: 0, llrTravel: 0 },
     level: { heard: 0, offset: 0, llrSame: 0, llrTravel: 0 },
     covariation: { receivers: 0, llr: 0 },
@@ -159,16 +176,31 @@ function pairEvidence() {
 }
 type PairEvidence = ReturnType<typeof pairEvidence>;
 
+/**
+ * The one-radio terms' alikeness over this capture's unrelated pairs (co-location-candidates.ts
+ * samples them), each ascending: what `backgroundBound` weighs a pair's value against (co-rotation
+ * by its log-odds, the channel pattern by `channelAlikeness`, the clock by its resultant length).
+ */
+interface OneRadioBackground {
+  pairs: number;
+  rotation: Float64Array;
+  signature: Float64Array;
+  clock: Float64Array;
+}
+
+const NO_BACKGROUND: OneRadioBackground = { pairs: 0, rotation: new Float64Array(0), signature: new Float64Array(0), clock: new Float64Array(0) };
+
 /** What `scorePair` works in and writes to: made once per analysis (`scoreChainPairs`), written over by each pair. */
 interface PairWork {
   perReceiver: PerReceiverScratch;
   evidence: PairEvidence;
   channels: ChannelSignatureScratch;
   clock: AdvertisingClockScratch;
+  background: OneRadioBackground;
 }
 
 function pairWork(receivers: number): PairWork {
-  return { perReceiver: perReceiverScratch(receivers), evidence: pairEvidence(), channels: channelSignatureScratch(receivers), clock: advertisingClockScratch() };
+  return { perReceiver: perReceiverScratch(receivers), evidence: pairEvidence(), channels: channelSignatureScratch(receivers), clock: advertisingClockScratch(), background: NO_BACKGROUND };
 }
 
 /**
@@ -204,8 +236,12 @@ function scorePair(
   if (scratch.receivers < receivers) throw new Error('co-location: the scratch arrays are made for fewer receivers');
   const { diff, diffVar, common, clean, comfortable, onlyA, onlyB, levelA, levelB, plainVar, differences, motion, rho: rhoOf, bins: binsOf, varianceA, varianceB, blindTo } = scratch;
   const evidence = work.evidence;
+  const background = work.background;
+  // The co-movement terms' sums (one device, travelled together) and the one-radio terms' (co-location-model.ts).
   let logS = 0;
   let logT = 0;
+  let oneRadio = 0;
+  let oneRadioTerms = 0;
   let covariationS = 0;
   let covariationT = 0;
   let covariationReceivers = 0;
@@ -391,10 +427,13 @@ function scorePair(
     const rate = coRotationRate(Math.max(inA, inB), tolerance, fromMs, toMs);
     const chance = coRotationChance(rate, inA > 0 ? crowdShare / inA : 0);
     const llr = coRotationLogOdds(m, k, chance);
-    logS += llr;
+    const bounded = backgroundBound(llr, llr, background.rotation);
+    oneRadio += bounded;
+    oneRadioTerms++;
     evidence.rotation.m = m;
     evidence.rotation.chance = chance;
     evidence.rotation.llr = llr;
+    evidence.rotation.bounded = bounded;
   }
   evidence.rotation.k = k;
   evidence.rotation.toleranceMs = tolerance;
@@ -468,29 +507,45 @@ function scorePair(
   // The channel pattern and the clock are read last, and only while "one device" is still in
   // play: they cost the most per pair, and a pair already far below is not changed by them.
   evidence.signature = undefined;
-  if (sa.channels && sb.channels && logS > LATE_TERMS_SCREEN_LOG_ODDS) {
+  if (sa.channels && sb.channels && sameDeviceEvidence(logS, logT, oneRadio) > LATE_TERMS_SCREEN_LOG_ODDS) {
     evidence.signature = channelSignatureEvidence(sa.channels, sb.channels, receivers, fromMs, toMs, work.channels);
-    if (evidence.signature) logS += evidence.signature.llrSame;
+    if (evidence.signature) {
+      evidence.signatureBounded = backgroundBound(evidence.signature.llrSame, channelAlikeness(evidence.signature.excessDb2, evidence.signature.spreadDb), background.signature);
+      oneRadio += evidence.signatureBounded;
+      oneRadioTerms++;
+    }
   }
   evidence.clock = undefined;
-  if (sa.preciseTiming && sb.preciseTiming && logS > LATE_TERMS_SCREEN_LOG_ODDS) {
+  if (sa.preciseTiming && sb.preciseTiming && sameDeviceEvidence(logS, logT, oneRadio) > LATE_TERMS_SCREEN_LOG_ODDS) {
     evidence.clock = advertisingClockEvidence(sa.groups, sa.spans, sb.groups, sb.spans, events, fromMs, toMs, work.clock);
-    if (evidence.clock) logS += evidence.clock.llrSame;
+    if (evidence.clock) {
+      evidence.clockBounded = backgroundBound(evidence.clock.llrSame, evidence.clock.resultant, background.clock);
+      oneRadio += evidence.clockBounded;
+      oneRadioTerms++;
+    }
   }
-  evidence.logS = logS;
+  evidence.coMovementS = logS;
+  evidence.oneRadio = oneRadio;
+  evidence.oneRadioTerms = oneRadioTerms;
+  evidence.logS = sameDeviceEvidence(logS, logT, oneRadio);
   evidence.logT = logT;
   return true;
 }
 
 /** The named terms of the pair `scorePair` read last (`evidence`, `scratch`), with their rationale, in the order they were added up. */
-function describePair(receivers: number, names: ReadonlyArray<string>, evidence: PairEvidence, scratch: PerReceiverScratch): BleCoLocationTerm[] {
+/** What the background bound did to a term's value, for its rationale (nothing when it left the value as it was). */
+function boundText(value: number, bounded: number, background: OneRadioBackground): string {
+  return bounded < value ? `; ${signed(value)} alone, at most ${signed(bounded)} here: ${background.pairs} unrelated pairs of this capture come as close` : '';
+}
+
+function describePair(receivers: number, names: ReadonlyArray<string>, evidence: PairEvidence, scratch: PerReceiverScratch, background: OneRadioBackground): BleCoLocationTerm[] {
   const { rotation, consistency, level, covariation, blind, signature, clock } = evidence;
   const { motion, rho, bins, varianceA, varianceB, blindTo, levelA, levelB } = scratch;
   const terms: BleCoLocationTerm[] = [];
   const add = (name: BleCoLocationTermName, llrSame: number, llrTravel: number, text: string): void => {
     terms.push({ name, llrSame, llrTravel, text: `${text} (same device ${signed(llrSame)}, travelled together ${signed(llrTravel)})` });
   };
-  if (rotation.k > 0) add('co_rotation', rotation.llr, 0, `${rotation.m} of ${rotation.k} hand-offs within ${(rotation.toleranceMs / 1000).toFixed(1)} s of each other (chance ${rotation.chance.toFixed(2)} each)`);
+  if (rotation.k > 0) add('co_rotation', rotation.bounded, 0, `${rotation.m} of ${rotation.k} hand-offs within ${(rotation.toleranceMs / 1000).toFixed(1)} s of each other (chance ${rotation.chance.toFixed(2)} each)${boundText(rotation.llr, rotation.bounded, background)}`);
   if (consistency.heard >= 2) {
     add('tx_offset_consistency', consistency.llrSame, consistency.llrTravel, `RSSI difference ${consistency.offset.toFixed(1)} dB on ${consistency.heard} receivers, spread ${Math.sqrt(consistency.squares / consistency.heard).toFixed(1)} dB`);
   }
@@ -513,9 +568,9 @@ function describePair(receivers: number, names: ReadonlyArray<string>, evidence:
   }
   if (signature) {
     const where = signature.receivers.map((r) => names[r]).join(', ');
-    add('channel_signature', signature.llrSame, 0, `RSSI pattern over channels 37–39 on ${where}: the two differ by ${signature.mismatchDb.toFixed(1)} dB rms where two spots differ by ${signature.spreadDb.toFixed(1)} dB`);
+    add('channel_signature', evidence.signatureBounded, 0, `RSSI pattern over channels 37–39 on ${where}: the two differ by ${signature.mismatchDb.toFixed(1)} dB rms where two spots differ by ${signature.spreadDb.toFixed(1)} dB${boundText(signature.llrSame, evidence.signatureBounded, background)}`);
   }
-  if (clock) add('advertising_clock', clock.llrSame, 0, `${clock.pairs} packet pairs within 2 s line up modulo 625 µs with resultant ${clock.resultant.toFixed(2)} (one controller ≈ 0.85, separate clocks ≈ ${(1 / Math.sqrt(clock.pairs)).toFixed(2)})`);
+  if (clock) add('advertising_clock', evidence.clockBounded, 0, `${clock.pairs} packet pairs within 2 s line up modulo 625 µs with resultant ${clock.resultant.toFixed(2)} (one controller ≈ 0.85, separate clocks ≈ ${(1 / Math.sqrt(clock.pairs)).toFixed(2)})${boundText(clock.llrSame, evidence.clockBounded, background)}`);
   return terms;
 }
 
@@ -546,7 +601,7 @@ export function scoreChainPairs(
   const series = chains.map((_, index) => buildSeries(chains, index, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder, masked, seriesWork));
   // The pairs worth scoring (co-location-candidates.ts): the others are not candidates.
   // (Its count of the chains handing off around each hand-off is the co-rotation term's here too.)
-  const { a: screenedA, b: screenedB, concurrent, inverseCrowd, handoffCrowd } = screenChainPairs(chains, series, masked, receivers, floors, CO_LOCATION_SCREEN_MODEL);
+  const { a: screenedA, b: screenedB, concurrent, inverseCrowd, handoffCrowd, backgroundA, backgroundB } = screenChainPairs(chains, series, masked, receivers, floors, CO_LOCATION_SCREEN_MODEL);
   // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
   // Kept in typed arrays (a screened pair's index, its crowd and its two log-odds), not an object per pair.
   const scoring: PairScoring = {
@@ -566,15 +621,19 @@ export function scoreChainPairs(
     scoredCrowd: new Float64Array(screenedA.length),
     scoredLogS: new Float64Array(screenedA.length),
     scoredLogT: new Float64Array(screenedA.length),
+    scoredOneRadio: new Uint8Array(screenedA.length),
     scoredCount: 0,
     rates: new Float64Array(2),
     work: pairWork(receivers),
     posterior: new Float64Array(2),
+    trackerOf: chains.map((chain) => chainTracker(chain, addresses)),
   };
+  // How alike unrelated chains are in this capture, term by term (the background bound's values).
+  scoring.work.background = oneRadioBackground(scoring, backgroundA, backgroundB);
   // (The loops here only call a function per pair: this function runs once per analysis, and the
   // work of a loop in a function called once is compiled anew in every analysis, or not at all.)
   for (let pair = 0; pair < screenedA.length; pair++) scoreScreenedPair(scoring, pair);
-  fitPriorRates(scoring.scoredLogS, scoring.scoredLogT, scoring.scoredCrowd, scoring.scoredCount, inverseCrowd, scoring.rates);
+  fitPriorRates(scoring.scoredLogS, scoring.scoredLogT, scoring.scoredCrowd, scoring.scoredCount, inverseCrowd, scoring.rates, scoring.scoredOneRadio);
   const pairs: BleChainPair[] = [];
   for (let entry = 0; entry < scoring.scoredCount; entry++) pairs.push(reportedPair(scoring, entry));
   return { pairs };
@@ -599,6 +658,8 @@ interface PairScoring {
   scoredCrowd: Float64Array;
   scoredLogS: Float64Array;
   scoredLogT: Float64Array;
+  /** 1 where the pair may be one device: evidence of one radio, and no tracker tag with another kind (co-location-model.ts). */
+  scoredOneRadio: Uint8Array;
   scoredCount: number;
   /** The fitted prior rates λ and μ (co-location-priors.ts). */
   rates: Float64Array;
@@ -606,6 +667,72 @@ interface PairScoring {
   work: PairWork;
   /** A reported pair's P(one device) and P(travelled together) (`posteriorsOf`). */
   posterior: Float64Array;
+  /** Per chain, the tracker kind its addresses show (the trackers stage), if any. */
+  trackerOf: ReadonlyArray<BleTrackerKind | undefined>;
+}
+
+/** The tracker kind of a chain: that of its first member that shows one (a chain is one advertiser's addresses). */
+function chainTracker(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddress>): BleTrackerKind | undefined {
+  for (const member of chain.members) {
+    const kind = addresses[member].tracker;
+    if (kind !== undefined) return kind;
+  }
+  return undefined;
+}
+
+/** Whether a pair of chains may be one device: evidence of one radio, and a tracker tag only with a chain of its own kind. */
+function mayBeOneDevice(evidence: PairEvidence, trackerA: BleTrackerKind | undefined, trackerB: BleTrackerKind | undefined): boolean {
+  return trackerA === trackerB && evidence.oneRadio >= ONE_RADIO_MIN_LLR;
+}
+
+/**
+ * Alikeness of the one-radio terms over the background pairs, each ascending (terms a pair could
+ * not estimate are left out). Only those terms are read, each by the function the score calls
+ * (co-rotation by co-rotation.ts's exact term, which the screen shares with the score), not the
+ * co-movement terms: a background pair costs less than a scored one.
+ */
+function oneRadioBackground(scoring: PairScoring, backgroundA: Int32Array, backgroundB: Int32Array): OneRadioBackground {
+  const { chains, series, work } = scoring;
+  const receivers = scoring.receiverNames.length;
+  const rotation: number[] = [];
+  const signature: number[] = [];
+  const clock: number[] = [];
+  const handoffs = (chain: number): BleHandoffChain => ({ index: chain, boundaries: series[chain].boundaries, toleranceMs: series[chain].toleranceMs, ascending: series[chain].ascending });
+  for (let pair = 0; pair < backgroundA.length; pair++) {
+    const a = backgroundA[pair];
+    const b = backgroundB[pair];
+    const sa = series[a];
+    const sb = series[b];
+    const fromMs = overlapFromOf(chains[a], chains[b]);
+    const toMs = overlapToOf(chains[a], chains[b]);
+    const rotated = coRotationLogOddsOf(handoffs(a), handoffs(b), fromMs, toMs, FIXED_PERIOD_MS, scoring.handoffCrowd);
+    // (The exact term is 0 where neither chain hands off in the overlap: nothing to compare.)
+    if (rotated !== 0) rotation.push(rotated);
+    const channels = sa.channels && sb.channels ? channelSignatureEvidence(sa.channels, sb.channels, receivers, fromMs, toMs, work.channels) : undefined;
+    if (channels) signature.push(channelAlikeness(channels.excessDb2, channels.spreadDb));
+    const timing = sa.preciseTiming && sb.preciseTiming ? advertisingClockEvidence(sa.groups, sa.spans, sb.groups, sb.spans, scoring.events, fromMs, toMs, work.clock) : undefined;
+    if (timing) clock.push(timing.resultant);
+  }
+  const ascending = (values: number[]) => Float64Array.from(values).sort();
+  return { pairs: backgroundA.length, rotation: ascending(rotation), signature: ascending(signature), clock: ascending(clock) };
+}
+
+/** The rationale's verdict on one radio: what made the pair one device, or why it is travelled together at most. */
+function oneRadioTerm(evidence: PairEvidence, trackerA: BleTrackerKind | undefined, trackerB: BleTrackerKind | undefined): BleCoLocationTerm {
+  const gap = evidence.coMovementS - evidence.logT;
+  const movement = gap > 0 ? `; co-movement alone favours one device by ${gap.toFixed(1)}, which counts only up to travelled together` : '';
+  let text: string;
+  if (trackerA !== trackerB) {
+    const kinds = `${trackerA ?? 'no tracker'} and ${trackerB ?? 'no tracker'}`;
+    text = `tracker kinds differ (${kinds}): a tag is a radio of its own, near a phone it travels with it, never one of its sets`;
+  } else if (evidence.oneRadioTerms === 0) {
+    text = `no evidence of one radio: co-movement alone gives travelled together (no advertising clock, channel pattern or hand-off timing to compare)${movement}`;
+  } else if (evidence.oneRadio < ONE_RADIO_MIN_LLR) {
+    text = `no evidence of one radio: co-movement alone gives travelled together (one-radio terms ${signed(evidence.oneRadio)}, below the ${signed(ONE_RADIO_MIN_LLR)} one device needs)${movement}`;
+  } else {
+    text = `one-radio evidence ${signed(evidence.oneRadio)} over ${evidence.oneRadioTerms} term${evidence.oneRadioTerms === 1 ? '' : 's'} (at least ${signed(ONE_RADIO_MIN_LLR)} needed)${movement}`;
+  }
+  return { name: 'one_radio', llrSame: evidence.logS - evidence.coMovementS, llrTravel: 0, text };
 }
 
 /** The evidence of screened pair `pair`, kept when a receiver heard both chains in the overlap. */
@@ -619,6 +746,7 @@ function scoreScreenedPair(scoring: PairScoring, pair: number): void {
   scoring.scoredCrowd[entry] = Math.max(2, (scoring.concurrent[a] + scoring.concurrent[b]) / 2);
   scoring.scoredLogS[entry] = scoring.work.evidence.logS;
   scoring.scoredLogT[entry] = scoring.work.evidence.logT;
+  scoring.scoredOneRadio[entry] = mayBeOneDevice(scoring.work.evidence, scoring.trackerOf[a], scoring.trackerOf[b]) ? 1 : 0;
   scoring.scoredCount = entry + 1;
 }
 
@@ -635,7 +763,7 @@ function reportedPair(scoring: PairScoring, entry: number): BleChainPair {
   const from = overlapFromOf(chains[a], chains[b]);
   const to = overlapToOf(chains[a], chains[b]);
   const crowd = scoring.scoredCrowd[entry];
-  posteriorsOf(scoring.scoredLogS[entry], scoring.scoredLogT[entry], crowd, lambda, mu, posterior);
+  posteriorsOf(scoring.scoredLogS[entry], scoring.scoredLogT[entry], crowd, lambda, mu, posterior, scoring.scoredOneRadio[entry] === 1);
   const rawSame = posterior[0];
   const travel = posterior[1];
   const same = scoring.uncalibrated ? rawSame : calibrated('co_location', rawSame);
@@ -643,7 +771,8 @@ function reportedPair(scoring: PairScoring, entry: number): BleChainPair {
   if (rawSame >= DESCRIBE_ABOVE || travel >= DESCRIBE_ABOVE) {
     // The pair's terms again (they were not kept: only the few reported pairs need them).
     scorePair(series[a], series[b], a, b, scoring.masked, scoring.events, receivers, from, to, scoring.floors, scoring.handoffCrowd, scoring.work);
-    terms = describePair(receivers, scoring.receiverNames, scoring.work.evidence, scoring.work.perReceiver);
+    terms = describePair(receivers, scoring.receiverNames, scoring.work.evidence, scoring.work.perReceiver, scoring.work.background);
+    terms.push(oneRadioTerm(scoring.work.evidence, scoring.trackerOf[a], scoring.trackerOf[b]));
     const priorS = Math.log(lambda / crowd);
     const priorT = Math.log(mu / crowd);
     terms.unshift({

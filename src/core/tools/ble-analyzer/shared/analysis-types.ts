@@ -86,6 +86,10 @@ export interface TravelledTogether {
   fromMs: number;
   toMs: number;
   rationale: string[];
+  /** P(one device) of the chain pair that carried the relation (low: what was weighed against travelled together). */
+  sameDeviceProbability: number;
+  /** What kept the two apart rather than one device (the rationale's `one_radio` verdict): e.g. no evidence of one radio, a tracker tag, a device too large. */
+  separatedBy: string;
 }
 
 export interface ActivitySegment {

@@ -238,6 +238,8 @@ export function runBleAnalyzer(args: JsonObject, context: ToolRunContext): ToolO
       end_ts: rfc3339(relation.toMs, originMs),
       duration_s: Math.round((relation.toMs - relation.fromMs) / 1000),
       rationale: relation.rationale,
+      same_device_probability: Math.round(relation.sameDeviceProbability * 1000) / 1000,
+      separated_by: relation.separatedBy,
     })),
     timeline_segments: analysis.segments.map((segment) => ({
       address: segment.address,

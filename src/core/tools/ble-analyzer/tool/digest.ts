@@ -9,6 +9,10 @@ const MAX_LINKS = 5;
 /** Rationale lines per cluster. */
 const MAX_RATIONALE = 6;
 const MAX_CLUSTERS = 20;
+/** Travelled-together relations shown by name (the strongest first); the rest are counted. */
+const MAX_RELATIONS = 15;
+/** Rationale lines per relation: the summary and the evidence that told it from one device. */
+const MAX_RELATION_RATIONALE = 3;
 
 const str = (value: JsonValue | undefined): string | null => (typeof value === 'string' ? value : null);
 const num = (value: JsonValue | undefined): number | null => (typeof value === 'number' ? value : null);
@@ -49,6 +53,41 @@ function clusterDigest(cluster: JsonValue): JsonValue {
   return out;
 }
 
+/** One side of a relation: its cluster, or its address (with how many more it has). */
+function sideLabel(cluster: JsonValue | undefined, addresses: JsonValue | undefined): JsonValue {
+  if (typeof cluster === 'string') return cluster;
+  const list = Array.isArray(addresses) ? addresses : [];
+  return list.length <= 1 ? (list[0] ?? null) : `${String(list[0])} (+${list.length - 1})`;
+}
+
+/**
+ * The travelled-together relations (distinct devices that moved together): the strongest by
+ * name, with probability, span and the first rationale lines, so the planner can say "this tag
+ * moved with this phone for 40 minutes" without being tempted to call them one device.
+ */
+function travelDigest(relations: ReadonlyArray<JsonValue>): JsonObject {
+  const ranked = relations.filter(isJsonObject).sort((x, y) => (num(y.probability) ?? 0) - (num(x.probability) ?? 0));
+  const out: JsonObject = {
+    count: relations.length,
+    note: 'distinct devices that moved together (companions, a tag and its carrier, a group): never the same device',
+    relations: ranked.slice(0, MAX_RELATIONS).map((relation) => {
+      const entry: JsonObject = { a: sideLabel(relation.cluster_a, relation.addresses_a), b: sideLabel(relation.cluster_b, relation.addresses_b) };
+      const probability = num(relation.probability);
+      if (probability !== null) entry.probability = roundNumber(probability);
+      for (const key of ['duration_s', 'start_ts', 'end_ts'] as const) if (relation[key] !== undefined) entry[key] = relation[key];
+      if (Array.isArray(relation.rationale)) {
+        entry.rationale = relation.rationale.slice(0, MAX_RELATION_RATIONALE).map((line) => compactJson(line, { maxItems: 0, keepItems: 0, maxString: 220, maxDepth: 1 }));
+      }
+      for (const [key, value] of Object.entries(relation)) {
+        if (!(key in entry) && !['addresses_a', 'addresses_b', 'cluster_a', 'cluster_b', 'rationale'].includes(key)) entry[key] = compactJson(value, { maxItems: 6, keepItems: 3, maxString: 200, maxDepth: 2 });
+      }
+      return entry;
+    }),
+  };
+  if (relations.length > MAX_RELATIONS) out.relations_not_shown = relations.length - MAX_RELATIONS;
+  return out;
+}
+
 function classificationDigest(entry: JsonValue): JsonValue {
   if (!isJsonObject(entry)) return compactJson(entry);
   const out: JsonObject = { address: entry.address ?? null, type: entry.type ?? null };
@@ -76,8 +115,9 @@ function timelineDigest(segments: ReadonlyArray<JsonValue>): JsonObject {
 /**
  * The BLE analyzer's digest: address counts by type, every cluster with its addresses, strongest
  * links and rationale, the top classifications (clustered addresses first, then by confidence),
- * and the timeline as counts. Written defensively: the output may grow (1.1.0 adds
- * `travelled_together`), so any field it does not know is compacted generically, never dropped.
+ * the travelled-together relations (strongest first) and the timeline as counts. Written
+ * defensively: the output may grow, so any field it does not know is compacted generically,
+ * never dropped.
  */
 export function digestBleOutput(output: JsonObject, _result?: ToolResult): JsonObject {
   if (!Array.isArray(output.address_classification) && !Array.isArray(output.probabilistic_links)) return genericDigest(output);
@@ -102,10 +142,12 @@ export function digestBleOutput(output: JsonObject, _result?: ToolResult): JsonO
       digest.cluster_count = value.length;
       digest.clusters = value.slice(0, MAX_CLUSTERS).map(clusterDigest);
       if (value.length > MAX_CLUSTERS) digest.clusters_not_shown = value.length - MAX_CLUSTERS;
+    } else if (key === 'travelled_together' && Array.isArray(value)) {
+      digest.travelled_together = travelDigest(value);
     } else if (key === 'timeline_segments' && Array.isArray(value)) {
       digest.timeline = timelineDigest(value);
     } else {
-      // Fields this digest does not know (e.g. travelled_together in 1.1.0): kept, compacted.
+      // Fields this digest does not know: kept, compacted.
       digest[key] = compactJson(value, { maxItems: 10, keepItems: 5, maxString: 200, maxDepth: 4 });
     }
   }

@@ -151,6 +151,8 @@ export const bleAnalyzerOutputSchema: JsonSchema = {
           end_ts: { type: 'string', description: 'RFC3339 timestamp' },
           duration_s: { type: 'number', minimum: 0 },
           rationale: { type: 'array', items: { type: 'string' } },
+          same_device_probability: { type: 'number', minimum: 0, maximum: 1, description: 'P(one device) of the chain pair behind the relation: what travelled together was weighed against' },
+          separated_by: { type: 'string', description: 'What kept the two apart rather than one device, e.g. no evidence of one radio (co-movement alone), a tracker tag, more concurrent sets than one device runs' },
         },
         required: ['addresses_a', 'addresses_b', 'probability', 'start_ts', 'end_ts', 'duration_s', 'rationale'],
       },
