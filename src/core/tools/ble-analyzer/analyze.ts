@@ -18,6 +18,8 @@ import { scoreChainPairs } from './co-location/co-location.ts';
 import { buildChains, buildClusters } from './cluster/clusters.ts';
 import { travelRelations } from './cluster/travelled-together.ts';
 import { candidateList } from './output/candidate-list.ts';
+import { recognizeTrackers } from './trackers/recognize-trackers.ts';
+import { describeTrackerClusters, markTrackerClassification, markTrackerRelations } from './trackers/tracker-findings.ts';
 
 /**
  * The whole analysis, stage by stage (each in its folder): scan → profiles → folding of
@@ -41,6 +43,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   const model0: BleRotationModel = options.rotationModel === 'learned' ? BLE_NEUTRAL_ROTATION : bleRotationModel(options.rotationModel);
   const classifier = new BleAddressClassifier(store, profiled, folding, irkOf, irkLabels, options.minObservationCount, model0);
   classifier.classify(model0);
+  const trackers = recognizeTrackers(profiled.byAddress, folding.isFolded, classifier.typeOf, store, warnings);
 
   let candidates: LinkCandidate[] = [];
   let candidatePairs = 0;
@@ -49,7 +52,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
   let model = model0;
   if (options.mode !== 'classification') {
     const { dataStartMs, dataEndMs } = profiled;
-    const linkable = linkableAddresses(store, profiled, classifier.typeOf, folding.isFolded, irkOf);
+    const linkable = linkableAddresses(store, profiled, classifier.typeOf, folding.isFolded, irkOf, trackers.kindOf);
     const pauses = findScanPauses(store.events.time, profiled.byAddress);
     warnings.push(...scanPauseWarnings(pauses, options.linkageWindowS));
     const clockSkewMs = measureClockSkewMs(store.events, profiled.byAddress, profiled.receivers, store.receiverNames.length);
@@ -67,7 +70,9 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
     candidatePairs = links.earlier.length + pairs.length;
     if (options.includeCandidates) candidates = candidateList(linkable, links, pairs);
     clusters = buildClusters(linkable, chained, pairs, irkLabels, links.handoffs);
+    describeTrackerClusters(clusters, linkable, chained, links.trackers, trackers);
     travelledTogether = travelRelations(linkable, chained.chains, pairs, clusters);
+    markTrackerRelations(travelledTogether, linkable);
   }
   const sparse = classifier.sparse;
   if (sparse > 0) {
@@ -79,6 +84,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
 
   const segments = activitySegments(store, profiled.segments, folding.isFolded);
   const classification = classifier.classification;
+  markTrackerClassification(classification, store.addressIds, trackers, (id) => profiled.byAddress[id]?.dominantPayload ?? -1);
   // Nearly in order already (addresses get their ids by first packet): the sort builtin's runs beat itemsByKey here.
   classification.sort((x, y) => compareAscending(x.firstSeenMs, y.firstSeenMs) || (x.address < y.address ? -1 : 1));
   return {

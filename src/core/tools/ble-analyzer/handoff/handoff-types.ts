@@ -54,7 +54,7 @@ export interface BleLinkContext {
 
 
 export interface BleLinkFactor {
-  name: 'irk_resolution' | 'rotation_interval_fit' | 'handoff_gap' | 'rssi_continuity' | 'payload_signature_match' | 'adv_interval_similarity' | 'co_occurrence' | 'address_kind';
+  name: 'irk_resolution' | 'rotation_interval_fit' | 'handoff_gap' | 'rssi_continuity' | 'payload_signature_match' | 'adv_interval_similarity' | 'co_occurrence' | 'address_kind' | 'tracker_rotation';
   /** Natural-log likelihood ratio contribution. */
   llr: number;
   text: string;

@@ -5,22 +5,32 @@ import type { BleProfiledAddresses } from '../profile/profile-addresses.ts';
 import type { BleObservationStore } from '../scan/observation-store.ts';
 import { itemsByKey } from '../shared/index-order.ts';
 import type { BleLinkableAddress, BleLinkContext } from './handoff-types.ts';
-import { linkAddresses, type BleLinks } from './linkage.ts';
+import type { BleTrackerKind } from '../shared/tracker-kind.ts';
+import { linkAddressesWithTrackers, type BleLinksWithTrackers } from '../trackers/link-with-trackers.ts';
 
 /**
- * The private addresses linkage works on (RPAs and NRPAs with a profile, not folded), in the
- * order of their texts.
+ * The private addresses linkage works on (RPAs and NRPAs with a profile, not folded), and the
+ * tracker tags (`trackerOf`, by address id: any random address, e.g. Find My's random-static-looking
+ * ones), in the order of their texts.
  */
-export function linkableAddresses(store: BleObservationStore, profiled: BleProfiledAddresses, typeOf: ReadonlyArray<AddressType>, isFolded: Uint8Array, irkOf: Int32Array): BleLinkableAddress[] {
+export function linkableAddresses(
+  store: BleObservationStore,
+  profiled: BleProfiledAddresses,
+  typeOf: ReadonlyArray<AddressType>,
+  isFolded: Uint8Array,
+  irkOf: Int32Array,
+  trackerOf: ReadonlyArray<BleTrackerKind | undefined> = [],
+): BleLinkableAddress[] {
   const profiles = profiled.byAddress;
   const listed: BleLinkableAddress[] = [];
   const values = new Float64Array(store.addressCount);
   for (let id = 0; id < store.addressCount; id++) {
     const profile = profiles[id];
     const type = typeOf[id];
-    if (!profile || isFolded[id] || (type !== 'rpa' && type !== 'nrpa')) continue;
+    const tracker = trackerOf[id];
+    if (!profile || isFolded[id] || (type !== 'rpa' && type !== 'nrpa' && !(tracker && type === 'random_static'))) continue;
     values[listed.length] = store.addressValues.values[id];
-    listed.push({ profile, address: store.addressTexts[id], type, irk: irkOf[id] });
+    listed.push(tracker ? { profile, address: store.addressTexts[id], type, irk: irkOf[id], tracker } : { profile, address: store.addressTexts[id], type, irk: irkOf[id] });
   }
   return byAddressText(listed, values.subarray(0, listed.length));
 }
@@ -30,11 +40,13 @@ export function linkableAddresses(store: BleObservationStore, profiled: BleProfi
  * neutral model, the lifetimes of the confident hand-offs give the model (or the specification's
  * range, when there are too few), then linked again under it; its warning goes to `warnings`.
  */
-export function linkHandoffs(linkable: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext, options: BleAnalysisOptions, warnings: ToolWarning[]): { links: BleLinks; model: BleRotationModel } {
-  const links = linkAddresses(linkable, context);
+export function linkHandoffs(linkable: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext, options: BleAnalysisOptions, warnings: ToolWarning[]): { links: BleLinksWithTrackers; model: BleRotationModel } {
+  const links = linkAddressesWithTrackers(linkable, context);
   if (options.rotationModel !== 'learned') return { links, model: context.model };
   const lifetimes: number[] = [];
   for (let e = 0; e < links.earlier.length; e++) {
+    // Tags rotate on their own schedules (trackers/), not the RPA model being learned.
+    if (linkable[links.earlier[e]].tracker) continue;
     const earlier = linkable[links.earlier[e]].profile;
     if (links.probability[e] > 0.7 && earlier.firstMs - context.dataStartMs > 5_000) lifetimes.push((earlier.lastMs - earlier.firstMs) / 1000);
   }
@@ -53,7 +65,7 @@ export function linkHandoffs(linkable: ReadonlyArray<BleLinkableAddress>, contex
       message: `too few confident hand-offs (${lifetimes.length}, need 5) to learn RPA lifetimes; used the spec_default range ${describeLifetimeRange(model)}`,
     });
   }
-  return { links: linkAddresses(linkable, { ...context, model }), model };
+  return { links: linkAddressesWithTrackers(linkable, { ...context, model }), model };
 }
 
 /**

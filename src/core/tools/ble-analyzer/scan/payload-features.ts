@@ -11,6 +11,11 @@ export interface BlePayloadFeatures {
   localName: string;
   appearance: number;
   serviceDataUuid: string;
+  /**
+   * Bytes after the UUID of the first Service Data structure, lower-case hex (the `service_data`
+   * column; empty when absent). Optional: only the trackers/ stage reads it.
+   */
+  serviceData?: string;
   /** Structure of the payload without its rotating content: what "same vendor and model" shares. */
   template: string;
 }
@@ -24,6 +29,7 @@ export class BlePayloadColumns {
   readonly localName: BleCellReader;
   readonly appearance: BleCellReader;
   readonly serviceDataUuid: BleCellReader;
+  readonly serviceData: BleCellReader;
 
   /**
    * `entries` and `templates`: decoded dictionary entries and AD templates shared with the other
@@ -42,6 +48,7 @@ export class BlePayloadColumns {
     this.localName = reader('local_name');
     this.appearance = reader('appearance');
     this.serviceDataUuid = reader('service_data_uuid');
+    this.serviceData = reader('service_data');
   }
 }
 
@@ -54,8 +61,9 @@ export function readPayloadFeatures(columns: BlePayloadColumns, row: number): Bl
   const localName = columns.localName.text(row);
   const appearance = columns.appearance.number(row);
   const serviceDataUuid = columns.serviceDataUuid.text(row);
+  const serviceData = columns.serviceData.text(row);
   const template = columns.templates
     ? columns.templates.template(companyId, manufacturerData, serviceUuids, serviceDataUuid, txPower, appearance, localName)
     : templateText(companyId, manufacturerData, serviceUuids, serviceDataUuid, txPower, appearance, localName);
-  return { companyId, manufacturerData, serviceUuids, txPower, localName, appearance, serviceDataUuid, template };
+  return { companyId, manufacturerData, serviceUuids, txPower, localName, appearance, serviceDataUuid, serviceData, template };
 }

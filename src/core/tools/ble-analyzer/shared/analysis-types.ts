@@ -1,4 +1,5 @@
 import type { ToolWarning } from '../../../contract/tool-error.ts';
+import type { BleTrackerKind } from './tracker-kind.ts';
 
 /**
  * The analyzer's full result, richer than the tool's `structured_output`: the evaluation
@@ -40,6 +41,8 @@ export interface AddressClassification {
   observations: number;
   firstSeenMs: number;
   lastSeenMs: number;
+  /** The tracker kind its payloads show (the trackers/ stage), when they show one. */
+  trackerKind?: BleTrackerKind;
 }
 
 /** One candidate pair from the time sweep; `earlier` hands off to `later`. */
@@ -62,6 +65,8 @@ export interface AddressCluster {
   rationale: string[];
   /** The hand-off chains (one per advertising set) the cluster is made of, each in time order. */
   chains?: string[][];
+  /** Set when the cluster is a tracker tag followed across its rotations (the trackers/ stage). */
+  trackerKind?: BleTrackerKind;
 }
 
 /**
@@ -75,6 +80,8 @@ export interface TravelledTogether {
   clusterA?: string;
   clusterB?: string;
   probability: number;
+  /** Set when one side is a tracker tag (its kind; the trackers/ stage): "this tag moved with this phone". */
+  trackerKind?: BleTrackerKind;
   /** When both were heard together, ms in the capture clock. */
   fromMs: number;
   toMs: number;

@@ -212,19 +212,27 @@ export function runBleAnalyzer(args: JsonObject, context: ToolRunContext): ToolO
     }
   }
   const output: JsonObject = {
-    address_classification: analysis.classification.map((item) => ({ address: item.address, type: item.type, confidence: item.confidence, evidence: item.evidence })),
+    address_classification: analysis.classification.map((item) => ({
+      address: item.address,
+      type: item.type,
+      confidence: item.confidence,
+      evidence: item.evidence,
+      ...(item.trackerKind ? { tracker_kind: item.trackerKind } : {}),
+    })),
     probabilistic_links: analysis.clusters.map((cluster) => ({
       cluster_id: cluster.clusterId,
       addresses: cluster.addresses,
       pairwise_probability_matrix: cluster.matrix,
       rationale: cluster.rationale,
       ...(cluster.chains && cluster.chains.length > 1 ? { parallel_chains: cluster.chains } : {}),
+      ...(cluster.trackerKind ? { tracker_kind: cluster.trackerKind } : {}),
     })),
     travelled_together: analysis.travelledTogether.map((relation) => ({
       addresses_a: relation.a,
       addresses_b: relation.b,
       ...(relation.clusterA ? { cluster_a: relation.clusterA } : {}),
       ...(relation.clusterB ? { cluster_b: relation.clusterB } : {}),
+      ...(relation.trackerKind ? { tracker_kind: relation.trackerKind } : {}),
       probability: Math.round(relation.probability * 1000) / 1000,
       start_ts: rfc3339(relation.fromMs, originMs),
       end_ts: rfc3339(relation.toMs, originMs),
