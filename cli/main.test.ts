@@ -114,7 +114,7 @@ describe('sextant captures and manifests', () => {
   it('lists installed manifests', async () => {
     const { stdout } = await run(['manifests']);
     expect(JSON.parse(stdout)).toEqual([
-      { name: 'bluetooth_address_analyzer', version: '1.1.0', capabilities: ['classification', 'linkage', 'both'] },
+      { name: 'bluetooth_address_analyzer', version: '1.2.0', capabilities: ['classification', 'linkage', 'both'] },
       { name: 'statistical_regression_tool', version: '1.2.0', capabilities: ['linear_regression', 'summary_stats', 'anova', 'correlation'] },
     ]);
   });

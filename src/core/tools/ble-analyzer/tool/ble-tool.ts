@@ -259,7 +259,7 @@ export function runBleAnalyzer(args: JsonObject, context: ToolRunContext): ToolO
   };
 }
 
-/** `bluetooth_address_analyzer` 1.1.0. */
+/** `bluetooth_address_analyzer` 1.2.0. */
 export const bleAddressAnalyzerTool: ToolImplementation = {
   manifest: bleAddressAnalyzerManifest,
   checkArguments: checkBleAnalyzerArguments,

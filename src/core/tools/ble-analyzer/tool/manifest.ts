@@ -1,7 +1,7 @@
 import type { JsonSchema, ToolManifest } from '../../../contract/types.ts';
 
 /**
- * `bluetooth_address_analyzer` 1.1.0: tool-contract.md §7.1 and §7.2 verbatim, plus two optional
+ * The input of `bluetooth_address_analyzer` (since 1.1.0): tool-contract.md §7.1 and §7.2 verbatim, plus two optional
  * arguments (a minor, backward-compatible addition): `irks` and `include_crc_bad`, and the
  * suggested values of the required arguments as `examples` (annotations: they change no
  * validation): the normalized BLE column names (docs/capture-schema.md) and the values of the
@@ -175,13 +175,15 @@ export const bleAnalyzerOutputSchema: JsonSchema = {
 };
 
 /**
- * The manifest of `bluetooth_address_analyzer` 1.1.0: 1.0.0 plus the optional output fields
- * `travelled_together` and `probabilistic_links[].parallel_chains` (new output properties: a
- * minor change under classify-change, so 1.0.0 invocations resolve to it).
+ * The manifest of `bluetooth_address_analyzer` 1.2.0: 1.0.0 plus optional output fields, each a
+ * minor change under classify-change (1.0.0 and 1.1.0 invocations resolve to it): in 1.1.0
+ * `travelled_together` and `probabilistic_links[].parallel_chains`; in 1.2.0 `tracker_kind` on
+ * classifications, clusters and relations, and each relation's `same_device_probability` and
+ * `separated_by`.
  */
 export const bleAddressAnalyzerManifest: ToolManifest = {
   name: 'bluetooth_address_analyzer',
-  version: '1.1.0',
+  version: '1.2.0',
   description:
     'Infers BLE address types (public, random static, resolvable and non-resolvable private) with calibrated confidence and ' +
     'readable evidence, links rotating private addresses that probably belong to one emitter (hand-off timing, rotation-model ' +
