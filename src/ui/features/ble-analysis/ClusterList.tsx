@@ -1,5 +1,5 @@
 import { useIncrementalCount } from '../../components/ProgressiveMount.tsx';
-import type { ProbabilisticLink } from './ble-output.ts';
+import { TRACKER_NAMES, type ProbabilisticLink } from './ble-output.ts';
 import { PacketsButton, type PacketsControl } from './PacketsButton.tsx';
 import { clusterColor, probabilityRange } from './view-model.ts';
 
@@ -36,6 +36,7 @@ export function ClusterList({ links, selectedCluster, onSelectCluster, packets, 
               >
                 <span className="ble-swatch" style={{ background: clusterColor(clusterIndex) }} aria-hidden="true" />
                 <strong>{link.cluster_id}</strong>
+                {link.tracker_kind && <span className="ble-tracker-badge" data-testid="ble.cluster.tracker">{TRACKER_NAMES[link.tracker_kind]}</span>}
                 <span className="muted small">
                   {' '}
                   · {link.addresses.length} addresses

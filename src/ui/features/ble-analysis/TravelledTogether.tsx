@@ -1,4 +1,4 @@
-import type { TravelledTogetherRow } from './ble-output.ts';
+import { TRACKER_NAMES, type TravelledTogetherRow } from './ble-output.ts';
 import { travelSentence } from './view-model.ts';
 
 interface Props {
@@ -20,6 +20,11 @@ export function TravelledTogether({ rows }: Props) {
               (probability {row.probability.toFixed(3)}
               {row.same_device_probability !== undefined ? `, same device ${row.same_device_probability.toFixed(3)}` : ''}; {row.start_ts} – {row.end_ts})
             </span>
+            {row.tracker_kind && (
+              <p className="small" data-testid="ble.travel.tracker">
+                A {TRACKER_NAMES[row.tracker_kind]} moved with another device: a tag near its carrier.
+              </p>
+            )}
             {row.separated_by && (
               <p className="small" data-testid="ble.travel.separated-by">
                 Kept apart: {row.separated_by}

@@ -23,7 +23,14 @@ export interface ProbabilisticLink {
   rationale: string[];
   /** Since 1.1.0: the hand-off chains (one per advertising set) of a multi-set cluster. */
   parallel_chains?: string[][];
+  /** Since 1.2.0: the cluster is one tracker tag followed across its rotations. */
+  tracker_kind?: TrackerKind;
 }
+
+export type TrackerKind = 'find_my' | 'fmdn' | 'smarttag';
+
+/** How a tracker kind is named to people. */
+export const TRACKER_NAMES: Record<TrackerKind, string> = { find_my: 'Find My-style tag', fmdn: 'Find My Device Network (FMDN)-style tag', smarttag: 'SmartTag-style tag' };
 
 /** Since 1.1.0: two distinct devices that moved together (same path, separate radios). */
 export interface TravelledTogetherRow {
@@ -40,6 +47,8 @@ export interface TravelledTogetherRow {
   same_device_probability?: number;
   /** What kept the two apart: no evidence of one radio, different tracker kinds, too many concurrent sets. */
   separated_by?: string;
+  /** Since 1.2.0: one side is a tracker tag of this kind. */
+  tracker_kind?: TrackerKind;
 }
 
 export interface TimelineSegment {
