@@ -228,39 +228,17 @@ export class SextantRuntime {
     const builtins = await this.pool.captureInfos();
     this.builtinCaptureIds = new Set(builtins.map((info) => info.id));
     this.captureInfos = new Map(builtins.map((info) => [info.id, info]));
-    const workspace = await getWorkspace();
-    const stored = workspace ? await workspace.listCaptures() : null;
-    if (workspace && stored?.ok) {
-      for (const summary of stored.value) {
-        if (summary.report !== null) this.importReports.set(summary.id, summary.report);
-        const blob = await workspace.loadCaptureBlob(summary.id);
-        if (!blob.ok) {
-          this.restoreProblems.push({ id: summary.id, message: blob.error.message });
-          continue;
-        }
-        try {
-          const info = await this.pool.addCapture(blob.value);
-          this.captureInfos.set(info.id, info);
-        } catch (error) {
-          this.restoreProblems.push({ id: summary.id, message: error instanceof Error ? error.message : String(error) });
-        }
-      }
-    }
+    await this.restoreStoredCaptures(() => true);
     return [...this.captureInfos.values()];
   }
 
-  /**
-   * Loads the workspace's captures this session does not have yet (after a workspace import),
-   * and, when the import replaced entries, those it already had too: the workers then hold what
-   * the workspace holds, without a reload.
-   */
-  async loadWorkspaceCaptures(options: { replaced: boolean }): Promise<CaptureInfo[]> {
-    await this.captures();
+  /** Loads the workspace's captures that `wanted` picks into the workers; what cannot be loaded goes to `restoreProblems`. */
+  private async restoreStoredCaptures(wanted: (id: string) => boolean): Promise<void> {
     const workspace = await getWorkspace();
     const stored = workspace ? await workspace.listCaptures() : null;
-    if (!workspace || !stored?.ok) return [...this.captureInfos.values()];
+    if (!workspace || !stored?.ok) return;
     for (const summary of stored.value) {
-      if (this.builtinCaptureIds.has(summary.id) || (this.captureInfos.has(summary.id) && !options.replaced)) continue;
+      if (!wanted(summary.id)) continue;
       if (summary.report !== null) this.importReports.set(summary.id, summary.report);
       const blob = await workspace.loadCaptureBlob(summary.id);
       if (!blob.ok) {
@@ -274,6 +252,16 @@ export class SextantRuntime {
         this.restoreProblems.push({ id: summary.id, message: error instanceof Error ? error.message : String(error) });
       }
     }
+  }
+
+  /**
+   * Loads the workspace's captures this session does not have yet (after a workspace import),
+   * and, when the import replaced entries, those it already had too: the workers then hold what
+   * the workspace holds, without a reload.
+   */
+  async loadWorkspaceCaptures(options: { replaced: boolean }): Promise<CaptureInfo[]> {
+    await this.captures();
+    await this.restoreStoredCaptures((id) => !this.builtinCaptureIds.has(id) && (options.replaced || !this.captureInfos.has(id)));
     this.capturesLoaded = Promise.resolve([...this.captureInfos.values()]);
     return this.capturesLoaded;
   }
