@@ -14,7 +14,10 @@ await rm(outdir, { recursive: true, force: true });
 await mkdir(outdir, { recursive: true });
 const result = await build({
   absWorkingDir: fileURLToPath(ROOT),
-  entryPoints: { main: 'cli/main.ts', 'tool-thread': 'cli/tool-thread.ts' },
+  // Thread entries sit beside the chunks that start them: `new URL('./x-thread.mjs', import.meta.url)`.
+  entryPoints: { main: 'cli/main.ts', 'tool-thread': 'cli/tool-thread.ts', 'import-thread': 'cli/dataset/import-thread.ts' },
+  // A native engine and a WebAssembly module that load their binaries from their own folders.
+  external: ['@duckdb/node-api', 'parquet-wasm'],
   outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,

@@ -15,6 +15,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandRun>>> = {
   template: async () => (await import('./commands/template-command.ts')).runTemplate,
   captures: async () => (await import('./commands/captures-command.ts')).runCaptures,
   import: async () => (await import('./commands/import-command.ts')).runImport,
+  query: async () => (await import('./commands/query-command.ts')).runQuery,
   manifests: async () => (await import('./commands/manifests-command.ts')).runManifests,
   canon: async () => (await import('./commands/canon-command.ts')).runCanon,
   manifest: async () => (await import('./commands/manifest-command.ts')).runManifest,
@@ -29,6 +30,8 @@ const USAGE = `Usage:
   sextant template TOOL [--capture ID=PATH]... [--time-column NAME] [--enable-test-tools]
   sextant captures [--capture ID=PATH]... [--time-column NAME]
   sextant import PATH [--id ID] [--out FILE.arrow]
+  sextant import FILE... --dataset DIR [--jobs N]
+  sextant query DIR SQL [--format json|csv]
   sextant manifests [--enable-test-tools]
   sextant canon FILE|-... [--format openai|anthropic|mcp|langchain|raw] [--emit canonical|openai|anthropic|mcp|json_schema|manifest]
   sextant manifest check FILE|-
@@ -45,7 +48,9 @@ template   prints an example invocation of an installed tool that passes validat
            from a capture's bounds when --capture is given
 captures   lists the available captures as JSON
 import     reads a capture file and prints its import report as JSON, with its integrity verdict
-           (with --out, also writes the normalized table as an Arrow IPC file)
+           (with --out, also writes the normalized table as an Arrow IPC file; with --dataset,
+           streams files of any size into a Parquet dataset)
+query      runs SQL (DuckDB) over a dataset's packets
 manifests  lists the installed tool manifests as JSON
 canon      detects a tool definition's format and canonicalizes it (or emits it in another format)
 manifest   check: lints a ToolManifest; diff: classifies a change by the compatibility policy

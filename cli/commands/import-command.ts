@@ -11,6 +11,7 @@ import { UsageError } from '../usage-error.ts';
 
 export const IMPORT_USAGE = `Usage:
   sextant import PATH [--id ID] [--out FILE.arrow] [--time-column NAME]
+  sextant import FILE... --dataset DIR [--id ID] [--jobs N] [--receiver NAME]
 
 Reads a capture file and prints its import report as JSON on stdout: for pcap, pcapng and
 btsnoop files the BLE import report (rows, bounds, link_types, packets,
@@ -24,19 +25,44 @@ verdict).
 --out FILE.arrow    also writes the normalized table as an Arrow IPC file
 --time-column NAME  timestamp column of an Arrow, Parquet or CSV file (default ts_ms)
 
-Exit codes: 0 imported; 4 bad arguments or a file that cannot be read.`;
+--dataset DIR       streams pcap, pcapng and btsnoop files into the Parquet dataset DIR
+                    (created on first use; see docs/dataset.md) in bounded memory, whatever
+                    their size, and prints {dataset, imported: [manifest entries], refused:
+                    [{file, code, message}]}. A file already in the dataset (same SHA-256) or
+                    whose capture id is taken is refused; a file that cannot be read is refused
+                    and the others still land. Progress on stderr when it is a terminal.
+--id ID             with --dataset: the capture id of the only FILE (default: each file's name)
+--jobs N            files imported at once, each in its own thread (default: the core count)
+--receiver NAME     receiver name for every row (default: from each file)
+
+Exit codes: 0 imported; 4 bad arguments or a file that cannot be read (with --dataset: any
+file refused; the others landed).`;
 
 /** `sextant import PATH`: returns the exit code. */
 export async function runImport(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags(
     args,
-    { id: { type: 'string' }, out: { type: 'string' }, 'time-column': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    {
+      id: { type: 'string' },
+      out: { type: 'string' },
+      'time-column': { type: 'string' },
+      dataset: { type: 'string' },
+      jobs: { type: 'string' },
+      receiver: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
     IMPORT_USAGE,
   );
   if (values.help) {
     io.stdout(`${IMPORT_USAGE}\n`);
     return EXIT.ok;
   }
+  if (values.dataset !== undefined) {
+    if (values.out !== undefined || values['time-column'] !== undefined) throw new UsageError('--out and --time-column do not apply with --dataset', IMPORT_USAGE);
+    const { runDatasetImport } = await import('../dataset/dataset-import-command.ts');
+    return runDatasetImport({ root: values.dataset, paths: positionals, id: values.id, jobs: values.jobs, receiver: values.receiver }, io);
+  }
+  if (values.jobs !== undefined || values.receiver !== undefined) throw new UsageError('--jobs and --receiver need --dataset', IMPORT_USAGE);
   const [path, ...extra] = positionals;
   if (!path) throw new UsageError('import needs a PATH', IMPORT_USAGE);
   expectNoMore(extra, IMPORT_USAGE);

@@ -8,19 +8,26 @@ export type { Clock, Deadline, DeadlineOptions, DeadlineOutcome, DeadlineReason 
 export { DEFAULT_QUEUE, QueueSet, WorkQueue } from './util/work-queue.ts';
 export type { QueueAdmission, QueueBinding, QueueConfig, QueueSetResult, QueueSnapshot } from './util/work-queue.ts';
 export type { Result } from './util/result.ts';
+export { err, ok } from './util/result.ts';
 
 export type { ToolManifest, ToolResult } from './contract/types.ts';
 export type { ToolError, ToolWarning } from './contract/tool-error.ts';
 export { toolManifestSchema } from './contract/schemas.ts';
 
 export type { ColumnSchema } from './data/columns.ts';
+export { numericColumn } from './data/columns.ts';
+export { checkTimestamps } from './data/import-warnings.ts';
+export type { ImportWarning } from './data/import-warnings.ts';
+export { DATASET_FORMAT, MANIFEST_FILE, PARTS_DIR, PARTITION_COLUMNS, NULL_PARTITION, emptyManifest, manifestParts, parseManifest, partitionDirectory, splitByHour } from './data/dataset/index.ts';
+export type { DatasetManifest, DatasetPart, DatasetProblem, DatasetSource } from './data/dataset/index.ts';
 export type { Capture, CaptureInfo } from './data/capture.ts';
 export { CaptureCatalog } from './data/catalog.ts';
 export type { CaptureLookup, NormalizedSelection } from './data/selection.ts';
 export { readCaptureSelection, selectionOfInvocation, selectedCaptureIds, selectionRowFilter, isBleSelectionShape, normalizeCaptureSelection, checkSelection } from './data/selection.ts';
 export { readCaptureFile, readCaptureSource } from './data/capture-files.ts';
 export type { IdentityKey, IdentityKeySource } from './data/ble/index.ts';
-export { BLE_RECORD_COLUMNS, describeBleRecord, formatShare, importIntegrity } from './data/ble/index.ts';
+export { BLE_RECORD_COLUMNS, createBleImporter, describeBleRecord, formatShare, importIntegrity } from './data/ble/index.ts';
+export type { CaptureImportProblem } from './data/ble/index.ts';
 export type { ImportIntegrity, ImportIntegrityStatus, PacketDetails } from './data/ble/index.ts';
 export type { CaptureSource, CaptureImportReport, ImportedFile } from './data/capture-import.ts';
 export { importCaptureSource, mapToCapture } from './data/capture-import.ts';

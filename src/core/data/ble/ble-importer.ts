@@ -65,6 +65,15 @@ export interface BleImporter {
   push(chunk: Uint8Array): void;
   /** Ends the file: the table and report, or the whole-file problem. */
   finish(): Result<BleImport, CaptureImportProblem>;
+  /** Records decoded and not yet drained: a streaming caller drains when this is large enough. */
+  readonly pendingRows: number;
+  /**
+   * The records decoded since the last drain, as a table, then forgotten, so that a file of any
+   * size streams through bounded memory; null when none is pending or the import has failed.
+   * Its schema metadata names the capture, source and columns (the report comes with `finish`,
+   * whose table then holds only the records after the last drain).
+   */
+  drain(): Table | null;
 }
 
 /** The container format of a file from its first bytes (8 suffice), or null. */
@@ -163,6 +172,31 @@ class Importer implements BleImporter, FrameSink {
         return;
     }
     this.reader.push(head);
+  }
+
+  get pendingRows(): number {
+    return this.writer.pendingRows;
+  }
+
+  drain(): Table | null {
+    if (this.problem || this.finished) return null;
+    try {
+      return this.writer.drain(this.options.captureId, this.baseMetadata());
+    } catch (error) {
+      this.problem = internalProblem(error);
+      return null;
+    }
+  }
+
+  /** The metadata every table of this import carries, before the report is known. */
+  private baseMetadata(): Map<string, string> {
+    return new Map<string, string>([
+      [CAPTURE_METADATA.captureId, this.options.captureId],
+      [CAPTURE_METADATA.source, this.options.fileName],
+      [CAPTURE_METADATA.timeColumn, 'ts_ms'],
+      [CAPTURE_METADATA.channelColumn, 'channel'],
+      [BLE_METADATA.format, BLE_RECORDS_FORMAT],
+    ]);
   }
 
   finish(): Result<BleImport, CaptureImportProblem> {

@@ -90,6 +90,10 @@ export interface RecordStats {
 export class RecordWriter {
   private row = 0;
   private readonly batches: SealedBatch[] = [];
+  /** Rows in `batches`. */
+  private sealedRows = 0;
+  /** Whether rows were drained: the rest is then assembled with compacted dictionaries too. */
+  private drained = false;
   private readonly decoder = new TextDecoder('utf-8');
   private readonly ad: AdSummary = createAdSummary();
   private readonly hash = new Uint32Array(2);
@@ -430,6 +434,7 @@ export class RecordWriter {
         this.frameNumber.seal(length),
       ],
     });
+    this.sealedRows += length;
     this.row = 0;
   }
 
@@ -455,13 +460,36 @@ export class RecordWriter {
     };
   }
 
+  /** Rows written and not yet drained into a table. */
+  get pendingRows(): number {
+    return this.sealedRows + this.row;
+  }
+
   /**
    * Seals the last batch and assembles the table. Every batch of a dictionary column shares
    * one dictionary; fixed dictionaries (receivers, adv_type, advertiser_addr_type) keep only
-   * the values that occur, in code order. `metadata` becomes the schema metadata.
+   * the values that occur, in code order. `metadata` becomes the schema metadata. After a
+   * `drain`, the rest is assembled as a drain is.
    */
   toTable(captureId: string, metadata: Map<string, string>): Table {
     this.seal();
+    return this.assemble(captureId, metadata, this.drained);
+  }
+
+  /**
+   * The rows written since the last drain as a table, then forgotten: how a streaming import
+   * writes a file of any size in pieces. Each dictionary keeps only the values these rows use
+   * (in first-seen order), so memory stays at one drain's rows plus each dictionary's distinct
+   * values. Null when no row is pending.
+   */
+  drain(captureId: string, metadata: Map<string, string>): Table | null {
+    this.seal();
+    if (this.batches.length === 0) return null;
+    this.drained = true;
+    return this.assemble(captureId, metadata, true);
+  }
+
+  private assemble(captureId: string, metadata: Map<string, string>, onlyUsedValues: boolean): Table {
     const advTypesUsed = Array.from(this.advTypeCounts, (count) => (count > 0 ? 1 : 0));
     const dictionaries: Record<string, { values: ReadonlyArray<string>; used: ArrayLike<number> | null }> = {
       capture_id: { values: [captureId], used: null },
@@ -486,8 +514,8 @@ export class RecordWriter {
       if (!dictionary) return;
       let values = dictionary.values;
       let remap: Int32Array | null = null;
-      if (dictionary.used) {
-        const used = dictionary.used;
+      const used = onlyUsedValues && field.name !== 'capture_id' ? this.valuesUsedByBatches(position, values.length) : dictionary.used;
+      if (used) {
         remap = new Int32Array(values.length);
         const kept: string[] = [];
         values.forEach((value, index) => {
@@ -520,7 +548,19 @@ export class RecordWriter {
       return new RecordBatch(schema, makeData({ type: new Struct(fields), length: batch.length, nullCount: 0, children }));
     });
     this.batches.length = 0;
+    this.sealedRows = 0;
     return batches.length > 0 ? new Table(schema, batches) : new Table(schema);
+  }
+
+  /** 1 per dictionary entry that a pending batch of the column at `position` refers to. */
+  private valuesUsedByBatches(position: number, size: number): Uint8Array {
+    const used = new Uint8Array(size);
+    for (const batch of this.batches) {
+      // Null rows hold index 0: marking it keeps at most one unused value.
+      const { indices } = batch.columns[position] as SealedIndices;
+      for (let row = 0; row < indices.length; row++) used[indices[row]] = 1;
+    }
+    return used;
   }
 }
 

@@ -1,0 +1,95 @@
+/**
+ * DuckDB over a dataset: the engine behind `sextant query` (and the analysis of a dataset). The
+ * view `packets` reads exactly the Parquet parts the manifest lists, with the capture schema's
+ * columns in their documented order and the `hour` partition after them. DuckDB runs out of
+ * core: past `memory_limit` it spills to a temporary directory instead of growing.
+ */
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection, type JS } from '@duckdb/node-api';
+import { BLE_RECORD_COLUMNS, ok, type DatasetManifest, type DatasetProblem, type Result } from '../../src/core/index.ts';
+import { checkParts, readManifest } from './dataset-store.ts';
+
+export interface EngineOptions {
+  /** DuckDB's `memory_limit`, e.g. `1GB`. */
+  memoryLimit?: string;
+  threads?: number;
+  /** Where DuckDB spills; default the system's temporary directory. */
+  tempDirectory?: string;
+}
+
+export const DEFAULT_MEMORY_LIMIT = '1GB';
+
+/** A query's answer, with every value made JSON-safe (see {@link jsonValue}). */
+export interface QueryAnswer {
+  columns: Array<{ name: string; type: string }>;
+  rows: unknown[][];
+  /** True when more rows than asked for exist. */
+  truncated: boolean;
+}
+
+export class DatasetEngine {
+  private constructor(
+    readonly manifest: DatasetManifest,
+    private readonly instance: DuckDBInstance,
+    private readonly connection: DuckDBConnection,
+  ) {}
+
+  /** Opens the dataset at `root`, refusing it when its manifest or any listed part is damaged. */
+  static async open(root: string, options: EngineOptions = {}): Promise<Result<DatasetEngine, DatasetProblem>> {
+    const manifest = await readManifest(root);
+    if (!manifest.ok) return manifest;
+    const parts = await checkParts(root, manifest.value);
+    if (!parts.ok) return parts;
+    const instance = await DuckDBInstance.create(':memory:', {
+      memory_limit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
+      threads: String(options.threads ?? availableParallelism()),
+      temp_directory: options.tempDirectory ?? join(tmpdir(), `sextant-duckdb-${process.pid}`),
+    });
+    const connection = await instance.connect();
+    const files = parts.value.map((part) => sqlString(join(root, part.path))).join(', ');
+    // Partition values are text (a capture id of digits stays text); partition columns come last.
+    const columns = BLE_RECORD_COLUMNS.map((column) => `"${column.name}"`).join(', ');
+    await connection.run(
+      `CREATE VIEW packets AS SELECT ${columns}, "hour" FROM read_parquet([${files}], hive_partitioning = true, hive_types = {'capture_id': VARCHAR, 'hour': VARCHAR})`,
+    );
+    return ok(new DatasetEngine(manifest.value, instance, connection));
+  }
+
+  /** Runs `sql`, keeping at most `maxRows` rows of its answer. Throws DuckDB's error for bad SQL. */
+  async query(sql: string, maxRows: number): Promise<QueryAnswer> {
+    const reader = await this.connection.runAndReadUntil(sql, maxRows + 1);
+    const names = reader.columnNames();
+    const types = reader.columnTypes();
+    const rows = reader.getRowsJS();
+    return {
+      columns: names.map((name, index) => ({ name, type: types[index].toString() })),
+      rows: rows.slice(0, maxRows).map((row) => row.map(jsonValue)),
+      truncated: rows.length > maxRows || !reader.done,
+    };
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+/**
+ * A DuckDB value as JSON: integers as numbers while they are exact (beyond ±2^53 as decimal
+ * text), dates and times as ISO text, blobs as hex, lists and structs recursively.
+ */
+export function jsonValue(value: JS): unknown {
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('hex');
+  if (Array.isArray(value)) return value.map(jsonValue);
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, jsonValue(entry)]));
+  return value;
+}
+
+/** A SQL string literal. */
+export function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}

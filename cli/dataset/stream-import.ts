@@ -1,0 +1,145 @@
+/**
+ * One capture file streamed into a dataset's staging area: read in chunks, decoded by the BLE
+ * importer, drained every `drainRows` records into Parquet parts split by UTC hour, forgotten.
+ * Memory is one drain's rows plus the importer's dictionaries (distinct addresses, payloads),
+ * whatever the file's size. Nothing becomes part of the dataset until `commitSource`.
+ */
+import { createReadStream } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Table } from 'apache-arrow';
+import { createBleImporter, importIntegrity, numericColumn, partitionDirectory, splitByHour, checkTimestamps, err, ok, type CaptureImportProblem, type DatasetPart, type ImportWarning, type Result } from '../../src/core/index.ts';
+import { STAGING_DIR, type StagedSource } from './dataset-store.ts';
+import { parquetPart } from './parquet-part.ts';
+
+/** Records per drain: ~70 MB of decoded rows, one Parquet part per hour they span. */
+export const DEFAULT_DRAIN_ROWS = 1 << 20;
+
+export interface StreamImportRequest {
+  root: string;
+  path: string;
+  captureId: string;
+  /** The file's SHA-256 and size, computed before the import (duplicates are refused first). */
+  sha256: string;
+  bytes: number;
+  receiver?: string;
+  drainRows?: number;
+}
+
+export interface StreamImportHooks {
+  /** Writes one part file; replaced in tests to fail like a full disk. */
+  writePart?: (path: string, bytes: Uint8Array) => Promise<void>;
+  onProgress?: (progress: { bytesRead: number; rows: number }) => void;
+}
+
+/** A whole-file failure: the importer's codes, or `WRITE_FAILED` (a full disk, a lost directory). */
+export type StreamImportProblem = CaptureImportProblem | { code: 'WRITE_FAILED'; message: string };
+
+const READ_CHUNK_BYTES = 1 << 20;
+
+export async function streamIntoStaging(request: StreamImportRequest, hooks: StreamImportHooks = {}): Promise<Result<StagedSource, StreamImportProblem>> {
+  const stagingDir = join(request.root, STAGING_DIR, `${process.pid}-${request.sha256.slice(0, 16)}-${Math.random().toString(36).slice(2, 8)}`);
+  const fileName = basename(request.path);
+  const importer = createBleImporter({ captureId: request.captureId, fileName, ...(request.receiver === undefined ? {} : { receiver: request.receiver }) });
+  const drainRows = request.drainRows ?? DEFAULT_DRAIN_ROWS;
+  const writePart = hooks.writePart ?? defaultWritePart;
+  const parts: DatasetPart[] = [];
+  const warnings = new TimestampWarnings(drainRows);
+  let rows = 0;
+  let bytesRead = 0;
+
+  const writeDrained = async (table: Table | null): Promise<void> => {
+    if (!table || table.numRows === 0) return;
+    warnings.add(checkTimestamps(table, 'ts_ms'), rows);
+    rows += table.numRows;
+    for (const slice of splitByHour(table, 'ts_ms')) {
+      const path = `${partitionDirectory(request.captureId, slice.hour)}/${request.sha256.slice(0, 16)}-${String(parts.length).padStart(6, '0')}.parquet`;
+      const bytes = parquetPart(slice.table);
+      await writePart(join(stagingDir, path), bytes);
+      parts.push({ path, hour: slice.hour, rows: slice.table.numRows, bytes: bytes.length, ...timeBounds(slice.table) });
+    }
+  };
+
+  try {
+    await mkdir(stagingDir, { recursive: true });
+    for await (const chunk of createReadStream(request.path, { highWaterMark: READ_CHUNK_BYTES })) {
+      const bytes = chunk as Buffer;
+      importer.push(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
+      bytesRead += bytes.length;
+      if (importer.pendingRows >= drainRows) await writeDrained(importer.drain());
+      hooks.onProgress?.({ bytesRead, rows: rows + importer.pendingRows });
+    }
+    const finished = importer.finish();
+    if (!finished.ok) {
+      await rm(stagingDir, { recursive: true, force: true });
+      return finished;
+    }
+    await writeDrained(finished.value.table);
+    const { report } = finished.value;
+    const allWarnings = warnings.merged();
+    const { identity_keys: identityKeys, ...rest } = report;
+    const fullReport = {
+      ...rest,
+      // A dataset travels (copied to a cluster, handed over): it says where keys were found, never what they are.
+      identity_keys: identityKeys.map(({ irk: _irk, ...where }) => where),
+      format: report.container,
+      source_bytes: request.bytes,
+      source_sha256: request.sha256,
+      warnings: allWarnings,
+      partial: report.partial || allWarnings.length > 0,
+      integrity: importIntegrity({ ...report, warnings: allWarnings }),
+    };
+    return ok({
+      stagingDir,
+      source: { capture_id: request.captureId, file: fileName, sha256: request.sha256, bytes: request.bytes, rows, bounds: report.bounds, report: fullReport, parts },
+    });
+  } catch (error) {
+    await rm(stagingDir, { recursive: true, force: true });
+    const reason = error instanceof Error ? error.message : String(error);
+    return err({ code: 'WRITE_FAILED', message: `${fileName}: the import stopped and left the dataset unchanged: ${reason}` });
+  }
+}
+
+async function defaultWritePart(path: string, bytes: Uint8Array): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, bytes);
+}
+
+function timeBounds(table: Table): { min_ts_ms: number | null; max_ts_ms: number | null } {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const batch of table.batches) {
+    const times = numericColumn(batch, 'ts_ms');
+    for (let row = 0; row < times.length; row++) {
+      const value = times[row];
+      if (value < min) min = value;
+      if (value > max) max = value;
+    }
+  }
+  return min <= max ? { min_ts_ms: min, max_ts_ms: max } : { min_ts_ms: null, max_ts_ms: null };
+}
+
+/**
+ * Implausible timestamps, judged drain by drain: each drain's times against that drain's median
+ * (the whole file's median would need the whole file), and the epoch's 1970–2100 window.
+ */
+class TimestampWarnings {
+  private first: ImportWarning | null = null;
+  private count = 0;
+
+  constructor(private readonly drainRows: number) {}
+
+  add(warnings: ImportWarning[], rowOffset: number): void {
+    for (const warning of warnings) {
+      this.count += warning.count;
+      this.first ??= { ...warning, ...(warning.row === undefined ? {} : { row: warning.row + rowOffset }) };
+    }
+  }
+
+  merged(): ImportWarning[] {
+    const first = this.first;
+    if (!first) return [];
+    const message = `${this.count} value${this.count === 1 ? '' : 's'} of 'ts_ms' in all (judged ${this.drainRows.toLocaleString('en-US')} records at a time); the first: ${first.message}`;
+    return [{ ...first, count: this.count, message }];
+  }
+}

@@ -1,0 +1,4 @@
+export { DATASET_FORMAT, MANIFEST_FILE, emptyManifest, manifestParts, parseManifest } from './dataset-manifest.ts';
+export type { DatasetManifest, DatasetPart, DatasetProblem, DatasetSource } from './dataset-manifest.ts';
+export { NULL_PARTITION, PARTITION_COLUMNS, PARTS_DIR, escapePartitionValue, hourPartition, partitionDirectory, partitionSegment, splitByHour } from './partitions.ts';
+export type { HourSlice } from './partitions.ts';
