@@ -4,6 +4,7 @@
  * Memory is one drain's rows plus the importer's dictionaries (distinct addresses, payloads),
  * whatever the file's size. Nothing becomes part of the dataset until `commitSource`.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -19,7 +20,10 @@ export interface StreamImportRequest {
   root: string;
   path: string;
   captureId: string;
-  /** The file's SHA-256 and size, computed before the import (duplicates are refused first). */
+  /**
+   * The file's SHA-256 and size, computed before the import (duplicates are refused first). The
+   * import hashes what it reads again and refuses a file that changed in between.
+   */
   sha256: string;
   bytes: number;
   receiver?: string;
@@ -27,13 +31,15 @@ export interface StreamImportRequest {
 }
 
 export interface StreamImportHooks {
+  /** The bytes to import instead of reading `path` (a generated stream, in the scale bench). */
+  read?: () => AsyncIterable<Uint8Array>;
   /** Writes one part file; replaced in tests to fail like a full disk. */
   writePart?: (path: string, bytes: Uint8Array) => Promise<void>;
   onProgress?: (progress: { bytesRead: number; rows: number }) => void;
 }
 
 /** A whole-file failure: the importer's codes, or `WRITE_FAILED` (a full disk, a lost directory). */
-export type StreamImportProblem = CaptureImportProblem | { code: 'WRITE_FAILED'; message: string };
+export type StreamImportProblem = CaptureImportProblem | { code: 'WRITE_FAILED' | 'FILE_CHANGED'; message: string };
 
 const READ_CHUNK_BYTES = 1 << 20;
 
@@ -47,6 +53,8 @@ export async function streamIntoStaging(request: StreamImportRequest, hooks: Str
   const warnings = new TimestampWarnings(drainRows);
   let rows = 0;
   let bytesRead = 0;
+  const hash = createHash('sha256');
+  const read = hooks.read ?? (() => createReadStream(request.path, { highWaterMark: READ_CHUNK_BYTES }) as AsyncIterable<Uint8Array>);
 
   const writeDrained = async (table: Table | null): Promise<void> => {
     if (!table || table.numRows === 0) return;
@@ -62,12 +70,17 @@ export async function streamIntoStaging(request: StreamImportRequest, hooks: Str
 
   try {
     await mkdir(stagingDir, { recursive: true });
-    for await (const chunk of createReadStream(request.path, { highWaterMark: READ_CHUNK_BYTES })) {
-      const bytes = chunk as Buffer;
-      importer.push(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length));
-      bytesRead += bytes.length;
+    for await (const chunk of read()) {
+      hash.update(chunk);
+      importer.push(chunk);
+      bytesRead += chunk.length;
       if (importer.pendingRows >= drainRows) await writeDrained(importer.drain());
       hooks.onProgress?.({ bytesRead, rows: rows + importer.pendingRows });
+    }
+    const sha256 = hash.digest('hex');
+    if (sha256 !== request.sha256 || bytesRead !== request.bytes) {
+      await rm(stagingDir, { recursive: true, force: true });
+      return err({ code: 'FILE_CHANGED', message: `${fileName} changed while it was imported (${bytesRead} bytes, SHA-256 ${sha256}; ${request.bytes} bytes and ${request.sha256} when it was hashed)` });
     }
     const finished = importer.finish();
     if (!finished.ok) {
