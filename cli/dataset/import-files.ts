@@ -68,7 +68,7 @@ export async function importFiles(options: ImportFilesOptions): Promise<FileImpo
     queue.push({ root: options.root, path: file.path, captureId: file.captureId, sha256, bytes, ...(options.receiver === undefined ? {} : { receiver: options.receiver }), ...(options.drainRows === undefined ? {} : { drainRows: options.drainRows }) });
   }
 
-  const totalBytes = queue.reduce((sum, request) => sum + request.bytes, 0);
+  const totalBytes = queue.reduce((sum, request) => sum + (request.bytes ?? 0), 0);
   const progress = new Map<StreamImportRequest, { bytesRead: number; rows: number }>();
   const report = (request: StreamImportRequest, value: { bytesRead: number; rows: number }): void => {
     progress.set(request, value);

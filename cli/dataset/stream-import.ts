@@ -22,10 +22,11 @@ export interface StreamImportRequest {
   captureId: string;
   /**
    * The file's SHA-256 and size, computed before the import (duplicates are refused first). The
-   * import hashes what it reads again and refuses a file that changed in between.
+   * import hashes what it reads again and refuses a file that changed in between. Absent for a
+   * stream that cannot be read twice: the hash of what was read is recorded.
    */
-  sha256: string;
-  bytes: number;
+  sha256?: string;
+  bytes?: number;
   receiver?: string;
   drainRows?: number;
 }
@@ -44,7 +45,9 @@ export type StreamImportProblem = CaptureImportProblem | { code: 'WRITE_FAILED' 
 const READ_CHUNK_BYTES = 1 << 20;
 
 export async function streamIntoStaging(request: StreamImportRequest, hooks: StreamImportHooks = {}): Promise<Result<StagedSource, StreamImportProblem>> {
-  const stagingDir = join(request.root, STAGING_DIR, `${process.pid}-${request.sha256.slice(0, 16)}-${Math.random().toString(36).slice(2, 8)}`);
+  const stagingDir = join(request.root, STAGING_DIR, `${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
+  // Part names start with the source's hash when it is known, else with a random stand-in.
+  const partPrefix = request.sha256?.slice(0, 16) ?? Array.from({ length: 16 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
   const fileName = basename(request.path);
   const importer = createBleImporter({ captureId: request.captureId, fileName, ...(request.receiver === undefined ? {} : { receiver: request.receiver }) });
   const drainRows = request.drainRows ?? DEFAULT_DRAIN_ROWS;
@@ -61,7 +64,7 @@ export async function streamIntoStaging(request: StreamImportRequest, hooks: Str
     warnings.add(checkTimestamps(table, 'ts_ms'), rows);
     rows += table.numRows;
     for (const slice of splitByHour(table, 'ts_ms')) {
-      const path = `${partitionDirectory(request.captureId, slice.hour)}/${request.sha256.slice(0, 16)}-${String(parts.length).padStart(6, '0')}.parquet`;
+      const path = `${partitionDirectory(request.captureId, slice.hour)}/${partPrefix}-${String(parts.length).padStart(6, '0')}.parquet`;
       const bytes = parquetPart(slice.table);
       await writePart(join(stagingDir, path), bytes);
       parts.push({ path, hour: slice.hour, rows: slice.table.numRows, bytes: bytes.length, ...timeBounds(slice.table) });
@@ -78,7 +81,7 @@ export async function streamIntoStaging(request: StreamImportRequest, hooks: Str
       hooks.onProgress?.({ bytesRead, rows: rows + importer.pendingRows });
     }
     const sha256 = hash.digest('hex');
-    if (sha256 !== request.sha256 || bytesRead !== request.bytes) {
+    if ((request.sha256 !== undefined && sha256 !== request.sha256) || (request.bytes !== undefined && bytesRead !== request.bytes)) {
       await rm(stagingDir, { recursive: true, force: true });
       return err({ code: 'FILE_CHANGED', message: `${fileName} changed while it was imported (${bytesRead} bytes, SHA-256 ${sha256}; ${request.bytes} bytes and ${request.sha256} when it was hashed)` });
     }
@@ -96,15 +99,15 @@ export async function streamIntoStaging(request: StreamImportRequest, hooks: Str
       // A dataset travels (copied to a cluster, handed over): it says where keys were found, never what they are.
       identity_keys: identityKeys.map(({ irk: _irk, ...where }) => where),
       format: report.container,
-      source_bytes: request.bytes,
-      source_sha256: request.sha256,
+      source_bytes: bytesRead,
+      source_sha256: sha256,
       warnings: allWarnings,
       partial: report.partial || allWarnings.length > 0,
       integrity: importIntegrity({ ...report, warnings: allWarnings }),
     };
     return ok({
       stagingDir,
-      source: { capture_id: request.captureId, file: fileName, sha256: request.sha256, bytes: request.bytes, rows, bounds: report.bounds, report: fullReport, parts },
+      source: { capture_id: request.captureId, file: fileName, sha256, bytes: bytesRead, rows, bounds: report.bounds, report: fullReport, parts },
     });
   } catch (error) {
     await rm(stagingDir, { recursive: true, force: true });
