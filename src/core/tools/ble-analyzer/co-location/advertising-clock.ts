@@ -319,7 +319,7 @@ export function advertisingClockEvidence(
   const looks = countLooks(scratch, paired);
   const effective = scratch.looks;
   let channelLooks = 0;
-  for (let c = 0; c < CHANNELS; c++) if (sums[c * 3] >= MIN_CHANNEL_PAIRS) channelLooks += effective[c * 2];
+  for (let c = 0; c < CHANNELS; c++) channelLooks += effective[c * 2];
   if (channelLooks === 0 || looks < MIN_LOOKS) return undefined;
   // The channels see the same looks: their log-likelihoods together count as `looks` looks.
   const shared = Math.min(1, looks / channelLooks);
@@ -353,9 +353,10 @@ export function advertisingClockEvidence(
 }
 
 /**
- * Groups the `paired` samples into looks (in time order, a look starts COHERENCE_MS or more
- * after the previous look's first sample) and writes per channel Kish's effective number of
- * looks, (Σ m)² / Σ m² over the look sizes m, into `scratch.looks[2c]`. Returns the looks.
+ * Groups the `paired` samples of the channels with at least MIN_CHANNEL_PAIRS pairs (the ones
+ * read) into looks (in time order, a look starts COHERENCE_MS or more after the previous look's
+ * first sample) and writes per channel Kish's effective number of looks, (Σ m)² / Σ m² over the
+ * look sizes m, into `scratch.looks[2c]` (0 for a channel not read). Returns the looks.
  */
 function countLooks(scratch: AdvertisingClockScratch, paired: number): number {
   const { samples, order, looks: perChannel } = scratch;
@@ -374,8 +375,10 @@ function countLooks(scratch: AdvertisingClockScratch, paired: number): number {
   inLook.fill(0);
   let looks = 0;
   let lookStart = -Infinity;
+  const sums = scratch.sums;
   for (let k = 0; k <= paired; k++) {
     const sample = order[k];
+    if (k < paired && sums[3 * samples[4 * sample + 1]] < MIN_CHANNEL_PAIRS) continue;
     if (k === paired || samples[4 * sample] - lookStart >= COHERENCE_MS) {
       for (let c = 0; c < CHANNELS; c++) {
         perChannel[2 * c + 1] += inLook[c] * inLook[c];

@@ -11,6 +11,13 @@
 /** Bounds of the fitted prior rates (sibling sets or companions per chain; co-location-priors.ts fits them). */
 export const CO_LOCATION_PRIOR_MIN = 0.05;
 export const CO_LOCATION_PRIOR_MAX = 2;
+/**
+ * The most companions per chain the fit may find: a walking group or a queue puts dozens of
+ * radios on one path, and capping their rate at a phone's few sets would tell "one device"
+ * from "travelled together" by a prior that ignores the crowd (each chance one-radio coincidence
+ * among many companions then reads as a sibling set).
+ */
+export const CO_LOCATION_COMPANIONS_MAX = 64;
 
 /** Width of the RSSI bins the series are built from, ms (a whole number of them make a channel-sum block, CHANNEL_BLOCK_MS; co-location-series.ts checks it). */
 export const BIN_MS = 10_000;
