@@ -16,6 +16,14 @@ import { lowerBoundFloat64 } from '../shared/sorted-search.ts';
  * It takes sub-millisecond timestamps (nRF Sniffer, Sniffle, SDRs). Each chain first shows it
  * has them: its own packets must line up on the grid (`chainTiming`); chains that do not — HCI
  * logs stamped by the host, whole-millisecond clocks — give no evidence either way.
+ *
+ * Two separate clocks keep nearly one phase for as long as their relative drift takes to turn it
+ * by a slot (about COHERENCE_MS at a typical relative error), so packet pairs closer together
+ * than that are one look at the same phase, not independent ones. A receiver that scans 20–30 s
+ * every 15 minutes gives one look per burst however many pairs it holds, and across a gap the
+ * drift turns the phase of separate clocks by many slots: each burst lands at a fresh, random
+ * phase. "Separate clocks" is therefore weighed over the looks (their effective number), and the
+ * three channels, which see the same looks, count as one.
  */
 
 export const BLE_SLOT_MS = 0.625;
@@ -49,6 +57,14 @@ const SAME_RESULTANT_SD = 0.12;
  * probability ≈ (slot / 4) / (D · 40 ppm). That chance caps the evidence for one controller.
  */
 const RELATIVE_CLOCK_SPREAD = 40e-6;
+/**
+ * Packet pairs closer in time than this (ms) are one look at the phase of two separate clocks:
+ * at a typical relative error (half the spread, 20 ppm) their phase turns by one slot in
+ * 625 µs / 20 ppm = 31.25 s.
+ */
+export const COHERENCE_MS = BLE_SLOT_MS / (RELATIVE_CLOCK_SPREAD / 2);
+/** Looks the clock needs before it says anything: within one look separate clocks line up as often as not. */
+const MIN_LOOKS = 2;
 const LLR_MIN = -12;
 const LLR_MAX = 12;
 const CHANNELS = 3;
@@ -155,7 +171,9 @@ export interface AdvertisingClockEvidence {
   /** Log-likelihood ratio of one controller vs two. */
   llrSame: number;
   pairs: number;
-  /** Mean resultant length of the phase differences, weighted over channels (1 = one grid, ≈ 1/√n = unrelated). */
+  /** Independent looks at the phase among those pairs (groups of pairs within COHERENCE_MS). */
+  looks: number;
+  /** Mean resultant length of the phase differences, weighted over channels (1 = one grid, ≈ 1/√looks = unrelated). */
   resultant: number;
 }
 
@@ -201,6 +219,14 @@ export function advertisingClockScratch() {
      * once, when the packets are counted, and read again when they are sampled); grown as needed.
      */
     memberBounds: new Int32Array(64),
+    /** The paired samples in the order taken: time (ms), channel slot, cos, sin. */
+    samples: new Float64Array(ENOUGH_PAIRS * 4),
+    /** The samples' order by time. */
+    order: new Int32Array(ENOUGH_PAIRS),
+    /** Per channel: pairs in the current look, Σ of squared pairs per look (Kish's effective number of looks). */
+    looks: new Float64Array(CHANNELS * 2),
+    /** Per channel: pairs in the look being counted. */
+    inLook: new Float64Array(CHANNELS),
   };
 }
 export type AdvertisingClockScratch = ReturnType<typeof advertisingClockScratch>;
@@ -225,7 +251,7 @@ export function advertisingClockEvidence(
   const { start, time, receiver, channel } = events;
   if (scratch.memberBounds.length < 2 * groupsA.length) scratch.memberBounds = new Int32Array(Math.max(2 * groupsA.length, 2 * scratch.memberBounds.length));
   const bounds = scratch.memberBounds;
-  const sums = scratch.sums;
+  const { sums, samples } = scratch;
   let total = 0;
   for (let m = 0; m < groupsA.length; m++) {
     if (spanA[2 * m + 1] < fromMs || spanA[2 * m] > toMs) continue;
@@ -277,13 +303,26 @@ export function advertisingClockEvidence(
       const angle = phaseAngle(t - best);
       if (t < firstPaired) firstPaired = t;
       if (t > lastPaired) lastPaired = t;
+      const cos = Math.cos(angle);
+      const sin = Math.sin(angle);
+      samples[4 * paired] = t;
+      samples[4 * paired + 1] = slot;
+      samples[4 * paired + 2] = cos;
+      samples[4 * paired + 3] = sin;
       paired++;
       sums[slot * 3] += 1;
-      sums[slot * 3 + 1] += Math.cos(angle);
-      sums[slot * 3 + 2] += Math.sin(angle);
+      sums[slot * 3 + 1] += cos;
+      sums[slot * 3 + 2] += sin;
     }
     carry = Math.max(0, i - last);
   }
+  const looks = countLooks(scratch, paired);
+  const effective = scratch.looks;
+  let channelLooks = 0;
+  for (let c = 0; c < CHANNELS; c++) channelLooks += effective[c * 2];
+  if (channelLooks === 0 || looks < MIN_LOOKS) return undefined;
+  // The channels see the same looks: their log-likelihoods together count as `looks` looks.
+  const shared = Math.min(1, looks / channelLooks);
   let logSameTotal = 0;
   let logApartTotal = 0;
   let pairs = 0;
@@ -291,23 +330,68 @@ export function advertisingClockEvidence(
   for (let c = 0; c < CHANNELS; c++) {
     const n = sums[c * 3];
     if (n < MIN_CHANNEL_PAIRS) continue;
+    const seen = effective[c * 2];
     const resultant = Math.hypot(sums[c * 3 + 1], sums[c * 3 + 2]) / n;
-    // One grid: R near SAME_RESULTANT with its sampling spread; independent grids: the
-    // Rayleigh density of R, 2nR·exp(−nR²).
+    // One grid: R near SAME_RESULTANT with the sampling spread of n pairs' jitter; independent
+    // grids: the Rayleigh density of R over the channel's effective looks, 2kR·exp(−kR²).
     const variance = (1 - SAME_RESULTANT ** 2) / (2 * n) + SAME_RESULTANT_SD ** 2;
     const logSame = -0.5 * Math.log(2 * Math.PI * variance) - (resultant - SAME_RESULTANT) ** 2 / (2 * variance);
-    const logApart = Math.log(2 * n * Math.max(resultant, 1e-6)) - n * resultant * resultant;
-    logSameTotal += logSame;
-    logApartTotal += logApart;
+    const logApart = Math.log(2 * seen * Math.max(resultant, 1e-6)) - seen * resultant * resultant;
+    logSameTotal += shared * logSame;
+    logApartTotal += shared * logApart;
     pairs += n;
     weighted += n * resultant;
   }
-  if (pairs === 0) return undefined;
   // Separate clocks: independent phases, or (with chance `coincide`) rates close enough to look like one.
   const span = Math.max(PAIR_WINDOW_MS, lastPaired - firstPaired);
   const coincide = Math.min(0.5, BLE_SLOT_MS / 4 / (span * RELATIVE_CLOCK_SPREAD));
   const top = Math.max(logApartTotal + Math.log(1 - coincide), logSameTotal + Math.log(coincide));
   const logSeparate = top + Math.log(Math.exp(logApartTotal + Math.log(1 - coincide) - top) + Math.exp(logSameTotal + Math.log(coincide) - top));
   const llr = logSameTotal - logSeparate;
-  return { llrSame: Math.max(LLR_MIN, Math.min(LLR_MAX, llr)), pairs, resultant: weighted / pairs };
+  const resultant = weighted / pairs;
+  return { llrSame: Math.max(LLR_MIN, Math.min(LLR_MAX, llr)), pairs, looks, resultant };
+}
+
+/**
+ * Groups the `paired` samples of the channels with at least MIN_CHANNEL_PAIRS pairs (the ones
+ * read) into looks (in time order, a look starts COHERENCE_MS or more after the previous look's
+ * first sample) and writes per channel Kish's effective number of looks, (Σ m)² / Σ m² over the
+ * look sizes m, into `scratch.looks[2c]` (0 for a channel not read). Returns the looks.
+ */
+function countLooks(scratch: AdvertisingClockScratch, paired: number): number {
+  const { samples, order, looks: perChannel } = scratch;
+  // At most ENOUGH_PAIRS samples, nearly in time order already: insertion sort.
+  for (let k = 0; k < paired; k++) {
+    let at = k;
+    while (at > 0 && samples[4 * order[at - 1]] > samples[4 * k]) {
+      order[at] = order[at - 1];
+      at--;
+    }
+    order[at] = k;
+  }
+  // Per channel c: perChannel[2c] its pairs so far, [2c + 1] Σ m² over its closed looks; inLook[c] pairs in the current look.
+  const inLook = scratch.inLook;
+  perChannel.fill(0);
+  inLook.fill(0);
+  let looks = 0;
+  let lookStart = -Infinity;
+  const sums = scratch.sums;
+  for (let k = 0; k <= paired; k++) {
+    const sample = order[k];
+    if (k < paired && sums[3 * samples[4 * sample + 1]] < MIN_CHANNEL_PAIRS) continue;
+    if (k === paired || samples[4 * sample] - lookStart >= COHERENCE_MS) {
+      for (let c = 0; c < CHANNELS; c++) {
+        perChannel[2 * c + 1] += inLook[c] * inLook[c];
+        inLook[c] = 0;
+      }
+      if (k === paired) break;
+      looks++;
+      lookStart = samples[4 * sample];
+    }
+    const c = samples[4 * sample + 1];
+    inLook[c]++;
+    perChannel[2 * c]++;
+  }
+  for (let c = 0; c < CHANNELS; c++) perChannel[2 * c] = perChannel[2 * c + 1] > 0 ? (perChannel[2 * c] * perChannel[2 * c]) / perChannel[2 * c + 1] : 0;
+  return looks;
 }

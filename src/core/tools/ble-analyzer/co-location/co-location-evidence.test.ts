@@ -101,6 +101,28 @@ describe('advertising clock (one controller, one 625 µs slot grid)', () => {
     expect(short.llrSame).toBeLessThan(long.llrSame);
   });
 
+  it('counts a scan burst as one look: separate clocks that line up within each burst are not one controller', () => {
+    // A receiver that scans 25 s every 15 min; within a burst two separate clocks keep one phase.
+    const inBursts = (times: number[]) => times.filter((t) => (t - T0) % 900_000 < 25_000);
+    const slotA = BLE_SLOT_MS * (1 + 3e-6);
+    const slotB = BLE_SLOT_MS * (1 - 2e-6);
+    const a = inBursts(onGrid(1, slotA, 0.1));
+    const sibling = inBursts(onGrid(2, slotA, 0.1));
+    const stranger = inBursts(onGrid(3, slotB, 0.3));
+    const events = groupsOf([a, sibling, stranger]);
+    const same = advertisingClockEvidence([0], span(a), [1], span(sibling), events, T0, T0 + MINUTES * 60_000)!;
+    const apart = advertisingClockEvidence([0], span(a), [2], span(stranger), events, T0, T0 + MINUTES * 60_000);
+    expect(same.looks).toBe(2);
+    expect(same.pairs).toBeGreaterThan(8);
+    // The stranger lines up within each burst and, by chance, nearly across the gap (5 ppm over
+    // 900 s is 7.2 slots): counted pair by pair that read as one controller (+5.4); two
+    // looks say little.
+    expect(apart!.resultant).toBeGreaterThan(0.75);
+    expect(apart!.llrSame).toBeLessThan(2);
+    // One burst alone is one look: no evidence either way.
+    expect(advertisingClockEvidence([0], span(a), [2], span(stranger), events, T0, T0 + 25_000)).toBeUndefined();
+  });
+
   it('does not trust whole-millisecond or host-stamped times', () => {
     const wholeMs = onGrid(1, BLE_SLOT_MS, 0.1, Math.round);
     expect(timingIsPrecise(chainTiming([0], groupsOf([wholeMs])))).toBe(false);

@@ -11,6 +11,13 @@
 /** Bounds of the fitted prior rates (sibling sets or companions per chain; co-location-priors.ts fits them). */
 export const CO_LOCATION_PRIOR_MIN = 0.05;
 export const CO_LOCATION_PRIOR_MAX = 2;
+/**
+ * The most companions per chain the fit may find: a walking group or a queue puts dozens of
+ * radios on one path, and capping their rate at a phone's few sets would tell "one device"
+ * from "travelled together" by a prior that ignores the crowd (each chance one-radio coincidence
+ * among many companions then reads as a sibling set).
+ */
+export const CO_LOCATION_COMPANIONS_MAX = 64;
 
 /** Width of the RSSI bins the series are built from, ms (a whole number of them make a channel-sum block, CHANNEL_BLOCK_MS; co-location-series.ts checks it). */
 export const BIN_MS = 10_000;
@@ -231,7 +238,7 @@ export function sameDeviceEvidence(coMovementS: number, coMovementT: number, one
  * The most a one-radio term's positive value `value` may count in a capture whose unrelated
  * pairs showed the ascending alikeness statistics `background`, where the pair's own is `alike`
  * (larger: more alike; the term's own measure of it, free of how many packets were compared:
- * the clock's resultant length, the channel patterns' mismatch against the spread of two spots,
+ * the clock's resultant length (`backgroundBoundAmong`), the channel patterns' mismatch against the spread of two spots,
  * co-rotation's log-odds). Reaching the pair's alikeness among unrelated pairs has probability
  * P, so it can say at most −log P for one radio; P is estimated from the background with
  * BACKGROUND_PSEUDO_PAIRS pseudo-pairs at the model's own bound e^−value (a capture with few
@@ -250,6 +257,27 @@ export function backgroundBound(value: number, alike: number, background: Float6
   }
   const reached = background.length - low;
   const tail = (reached + BACKGROUND_PSEUDO_PAIRS * Math.exp(-value)) / (background.length + BACKGROUND_PSEUDO_PAIRS);
+  return Math.min(value, -Math.log(tail));
+}
+
+/**
+ * `backgroundBound` for a term whose alikeness comes out higher by chance the less it compared
+ * (the clock's resultant length over few looks): the pair is weighed only against the unrelated
+ * pairs that compared at most as much (`size`: the clock's looks), so a pair seen in two scan
+ * bursts is not judged against unrelated pairs seen for an hour, while a capture where every
+ * pair lines up whatever it compared (timestamps on a coarse grid) still gives the term nothing.
+ * `backgroundAlike` and `backgroundSize` are aligned, in any order.
+ */
+export function backgroundBoundAmong(value: number, alike: number, size: number, backgroundAlike: Float64Array, backgroundSize: Float64Array): number {
+  if (!(value > 0)) return value;
+  let compared = 0;
+  let reached = 0;
+  for (let k = 0; k < backgroundAlike.length; k++) {
+    if (backgroundSize[k] > size) continue;
+    compared++;
+    if (backgroundAlike[k] >= alike) reached++;
+  }
+  const tail = (reached + BACKGROUND_PSEUDO_PAIRS * Math.exp(-value)) / (compared + BACKGROUND_PSEUDO_PAIRS);
   return Math.min(value, -Math.log(tail));
 }
 

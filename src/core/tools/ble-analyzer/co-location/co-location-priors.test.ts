@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../demo/seeded-random.ts';
 import { CO_LOCATION_PRIOR_MAX, fitPriorRates, posteriorsOf } from './co-location-priors.ts';
+import { CO_LOCATION_COMPANIONS_MAX } from './co-location-model.ts';
 
 describe('co-location posteriors', () => {
   it('weigh one device, travelled together and unrelated by their evidence and the prior rates', () => {
@@ -30,6 +31,26 @@ describe('the fitted prior rates', () => {
     fitPriorRates(Float64Array.of(40, 40), Float64Array.of(-40, -40), Float64Array.of(4, 4), 2, 1, rates);
     expect(rates[0]).toBeCloseTo(Math.min(CO_LOCATION_PRIOR_MAX, 2), 6);
     expect(rates[1]).toBe(0.05);
+  });
+
+  it('let a walking group have dozens of companions per chain, while sibling sets stay a phone\'s few', () => {
+    // 40 chains walking together: each of the 40 · 39 / 2 pairs certainly travelled together, with
+    // evidence against one radio (−6), and one pair in 20 with +4 of it.
+    const chains = 40;
+    const count = (chains * (chains - 1)) / 2;
+    const crowd = new Float64Array(count).fill(chains - 1);
+    const logS = Float64Array.from({ length: count }, (_, pair) => (pair % 20 === 0 ? 24 : 14));
+    const rates = new Float64Array(2);
+    fitPriorRates(logS, new Float64Array(count).fill(20), crowd, count, count / (chains - 1), rates);
+    expect(rates[1]).toBeGreaterThan(CO_LOCATION_PRIOR_MAX);
+    expect(rates[1]).toBeLessThanOrEqual(CO_LOCATION_COMPANIONS_MAX);
+    expect(rates[0]).toBeLessThanOrEqual(CO_LOCATION_PRIOR_MAX);
+    // A pair's +4 of one-radio evidence then weighs against the crowd of companions, not two.
+    const out = new Float64Array(2);
+    posteriorsOf(24, 20, chains - 1, rates[0], rates[1], out);
+    const capped = new Float64Array(2);
+    posteriorsOf(24, 20, chains - 1, rates[0], CO_LOCATION_PRIOR_MAX, capped);
+    expect(out[0]).toBeLessThan(capped[0] - 0.2);
   });
 
   it('make the prior mass the expected posterior mass (a fixed point of the fit)', () => {

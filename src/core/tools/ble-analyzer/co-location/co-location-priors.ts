@@ -9,7 +9,7 @@
 /** Expected sibling sets and companions of a chain among the chains active with it (the fit's starting rates). */
 const PRIOR_SAME = 1;
 const PRIOR_TRAVEL = 1;
-import { CO_LOCATION_PRIOR_MAX, CO_LOCATION_PRIOR_MIN as PRIOR_MIN, coLocationPosteriors } from './co-location-model.ts';
+import { CO_LOCATION_COMPANIONS_MAX, CO_LOCATION_PRIOR_MAX, CO_LOCATION_PRIOR_MIN as PRIOR_MIN, coLocationPosteriors } from './co-location-model.ts';
 
 export { CO_LOCATION_PRIOR_MAX };
 /** Iterations of the fit at most, and the change of both rates under which it stops. */
@@ -60,7 +60,7 @@ export function fitPriorRates(logS: Float64Array, logT: Float64Array, crowd: Flo
   for (let iteration = 0; iteration < MAX_ITERATIONS && count > 0; iteration++) {
     posteriorMass(logS, logT, crowd, oneRadio, count, lambda, mu, mass, posterior);
     const nextLambda = Math.min(CO_LOCATION_PRIOR_MAX, Math.max(PRIOR_MIN, mass[0] / inverseCrowd));
-    const nextMu = Math.min(CO_LOCATION_PRIOR_MAX, Math.max(PRIOR_MIN, mass[1] / inverseCrowd));
+    const nextMu = Math.min(CO_LOCATION_COMPANIONS_MAX, Math.max(PRIOR_MIN, mass[1] / inverseCrowd));
     const settled = Math.abs(nextLambda - lambda) < SETTLED && Math.abs(nextMu - mu) < SETTLED;
     lambda = nextLambda;
     mu = nextMu;

@@ -1,9 +1,10 @@
 import { calibrated } from '../calibration/calibration.ts';
-import { advertisingClockEvidence, advertisingClockScratch, type AdvertisingClockEvidence, type AdvertisingClockScratch } from './advertising-clock.ts';
+import { advertisingClockEvidence, advertisingClockScratch, COHERENCE_MS, type AdvertisingClockEvidence, type AdvertisingClockScratch } from './advertising-clock.ts';
 import { channelSignatureEvidence, channelSignatureScratch, ChannelSignatureBuilder, type ChannelSignatureEvidence, type ChannelSignatureScratch } from './channel-signature.ts';
 import { screenChainPairs, type BleMaskedBins } from './co-location-candidates.ts';
 import {
   backgroundBound,
+  backgroundBoundAmong,
   binCorrelation,
   channelAlikeness,
   BIN_MS,
@@ -87,6 +88,7 @@ import { lowerBoundFloat64, upperBoundFloat64 } from '../shared/sorted-search.ts
  */
 
 const DESCRIBE_ABOVE = 0.01;
+const COHERENCE_S = Math.round(COHERENCE_MS / 1000);
 /**
  * Pairs whose other evidence is this far against "one device" (log-odds, before the prior of
  * about −3.5) skip the channel pattern and the advertising clock: together those add at most
@@ -178,17 +180,19 @@ type PairEvidence = ReturnType<typeof pairEvidence>;
 
 /**
  * The one-radio terms' alikeness over this capture's unrelated pairs (co-location-candidates.ts
- * samples them), each ascending: what `backgroundBound` weighs a pair's value against (co-rotation
- * by its log-odds, the channel pattern by `channelAlikeness`, the clock by its resultant length).
+ * samples them), each ascending but the clock's: what `backgroundBound` weighs a pair's value against (co-rotation
+ * by its log-odds, the channel pattern by `channelAlikeness`, the clock by its resultant length among pairs with no more looks).
  */
 interface OneRadioBackground {
   pairs: number;
   rotation: Float64Array;
   signature: Float64Array;
+  /** The clock's resultant lengths and, aligned, their looks (in sampling order: read by `backgroundBoundAmong`). */
   clock: Float64Array;
+  clockLooks: Float64Array;
 }
 
-const NO_BACKGROUND: OneRadioBackground = { pairs: 0, rotation: new Float64Array(0), signature: new Float64Array(0), clock: new Float64Array(0) };
+const NO_BACKGROUND: OneRadioBackground = { pairs: 0, rotation: new Float64Array(0), signature: new Float64Array(0), clock: new Float64Array(0), clockLooks: new Float64Array(0) };
 
 /** What `scorePair` works in and writes to: made once per analysis (`scoreChainPairs`), written over by each pair. */
 interface PairWork {
@@ -519,7 +523,7 @@ function scorePair(
   if (sa.preciseTiming && sb.preciseTiming && sameDeviceEvidence(logS, logT, oneRadio) > LATE_TERMS_SCREEN_LOG_ODDS) {
     evidence.clock = advertisingClockEvidence(sa.groups, sa.spans, sb.groups, sb.spans, events, fromMs, toMs, work.clock);
     if (evidence.clock) {
-      evidence.clockBounded = backgroundBound(evidence.clock.llrSame, evidence.clock.resultant, background.clock);
+      evidence.clockBounded = backgroundBoundAmong(evidence.clock.llrSame, evidence.clock.resultant, evidence.clock.looks, background.clock, background.clockLooks);
       oneRadio += evidence.clockBounded;
       oneRadioTerms++;
     }
@@ -570,7 +574,7 @@ function describePair(receivers: number, names: ReadonlyArray<string>, evidence:
     const where = signature.receivers.map((r) => names[r]).join(', ');
     add('channel_signature', evidence.signatureBounded, 0, `RSSI pattern over channels 37–39 on ${where}: the two differ by ${signature.mismatchDb.toFixed(1)} dB rms where two spots differ by ${signature.spreadDb.toFixed(1)} dB${boundText(signature.llrSame, evidence.signatureBounded, background)}`);
   }
-  if (clock) add('advertising_clock', evidence.clockBounded, 0, `${clock.pairs} packet pairs within 2 s line up modulo 625 µs with resultant ${clock.resultant.toFixed(2)} (one controller ≈ 0.85, separate clocks ≈ ${(1 / Math.sqrt(clock.pairs)).toFixed(2)})${boundText(clock.llrSame, evidence.clockBounded, background)}`);
+  if (clock) add('advertising_clock', evidence.clockBounded, 0, `${clock.pairs} packet pairs within 2 s in ${clock.looks} looks ${COHERENCE_S} s or more apart line up modulo 625 µs with resultant ${clock.resultant.toFixed(2)} (one controller ≈ 0.85, separate clocks ≈ ${(1 / Math.sqrt(clock.looks)).toFixed(2)})${boundText(clock.llrSame, evidence.clockBounded, background)}`);
   return terms;
 }
 
@@ -697,6 +701,7 @@ function oneRadioBackground(scoring: PairScoring, backgroundA: Int32Array, backg
   const rotation: number[] = [];
   const signature: number[] = [];
   const clock: number[] = [];
+  const clockLooks: number[] = [];
   const handoffs = (chain: number): BleHandoffChain => ({ index: chain, boundaries: series[chain].boundaries, toleranceMs: series[chain].toleranceMs, ascending: series[chain].ascending });
   for (let pair = 0; pair < backgroundA.length; pair++) {
     const a = backgroundA[pair];
@@ -711,10 +716,13 @@ function oneRadioBackground(scoring: PairScoring, backgroundA: Int32Array, backg
     const channels = sa.channels && sb.channels ? channelSignatureEvidence(sa.channels, sb.channels, receivers, fromMs, toMs, work.channels) : undefined;
     if (channels) signature.push(channelAlikeness(channels.excessDb2, channels.spreadDb));
     const timing = sa.preciseTiming && sb.preciseTiming ? advertisingClockEvidence(sa.groups, sa.spans, sb.groups, sb.spans, scoring.events, fromMs, toMs, work.clock) : undefined;
-    if (timing) clock.push(timing.resultant);
+    if (timing) {
+      clock.push(timing.resultant);
+      clockLooks.push(timing.looks);
+    }
   }
   const ascending = (values: number[]) => Float64Array.from(values).sort();
-  return { pairs: backgroundA.length, rotation: ascending(rotation), signature: ascending(signature), clock: ascending(clock) };
+  return { pairs: backgroundA.length, rotation: ascending(rotation), signature: ascending(signature), clock: Float64Array.from(clock), clockLooks: Float64Array.from(clockLooks) };
 }
 
 /** The rationale's verdict on one radio: what made the pair one device, or why it is travelled together at most. */
