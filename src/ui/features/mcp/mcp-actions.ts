@@ -16,6 +16,7 @@ import {
 } from '../../../core/index.ts';
 import { getMcpServers, type InspectorMethod, type McpServerState } from '../../lib/runtime/mcp-servers.ts';
 import { getMcpHistory, type McpHistoryEntry } from '../../lib/runtime/mcp-history.ts';
+import { rerunRefusal } from '../../lib/runtime/mcp-history-model.ts';
 import {
   describeProgress,
   promptArguments,
@@ -76,6 +77,9 @@ export type RerunOutcome = { ok: true; record: McpCallRecord } | { ok: false; er
 
 /** Calls a history entry's tool again with its arguments (validated again against the tool as listed now). */
 export async function rerunFromHistory(entry: McpHistoryEntry, servers: readonly McpServerState[]): Promise<RerunOutcome> {
+  // Cut arguments are not the call that was made: never send them (they would not even parse).
+  const refusal = rerunRefusal(entry);
+  if (refusal !== null) return { ok: false, error: { code: 'INVALID_INVOCATION', field: 'arguments', message: refusal } };
   const server = servers.find((candidate) => candidate.url === entry.serverUrl);
   if (!server) return { ok: false, error: { code: 'EXECUTION_ERROR', field: '', message: `${entry.serverUrl} is no longer among the servers on this page: add it again to re-run the call` } };
   if (server.status !== 'connected') return { ok: false, error: { code: 'EXECUTION_ERROR', field: '', message: `${entry.serverUrl} is not connected (${server.error ?? server.status}): reconnect it first` } };
