@@ -159,7 +159,8 @@ export interface ImportOutcome {
 
 /** Saves the tool's draft manifest, bound to the server: it joins the registry (Tools page, planner). */
 export async function importFromPage(url: string, tool: McpToolDefinition): Promise<ImportOutcome> {
-  const draft = toManifest(canonicalize(tool.raw, { format: 'mcp' }).tool);
+  // Only `arguments` reach an MCP server's tool: it reads no Sextant capture.
+  const draft = toManifest(canonicalize(tool.raw, { format: 'mcp' }).tool, { readsNoCapture: true });
   const runtime = getRuntime();
   await runtime.savedManifestsReady();
   const saved = await saveManifest(draft.manifest, runtime.manifests(), undefined, { url, tool: tool.raw });
