@@ -166,6 +166,52 @@ test('headers set, a call with progress, the history kept and re-run, a resource
   expect(await seriousAxeViolations(page), 'axe on the MCP page at 390 px').toEqual([]);
 });
 
+test('the call history bounds long arguments (that call cannot be re-run) and travels with the workspace file: exported, cleared, imported back without a reload', async ({ page }) => {
+  const server = await addServer(page, EVERYTHING);
+  await expect(server.getByTestId('mcp.status')).toHaveText('connected', { timeout: 120_000 });
+  const echo = server.getByTestId('mcp.tool.echo');
+  await echo.getByRole('button', { name: /echo/ }).click();
+  // 17,000 characters of message: more than the 16,384 characters of arguments an entry keeps.
+  await echo.getByTestId('mcp.args').fill(JSON.stringify({ message: 'l'.repeat(17_000) }));
+  await echo.getByTestId('mcp.call').click();
+  await expect(echo.getByTestId('mcp.result-status')).toHaveText('ok', { timeout: 120_000 });
+  await echo.getByTestId('mcp.args').fill('{"message": "short"}');
+  await echo.getByTestId('mcp.call').click();
+  await expect(echo.getByTestId('mcp.result-summary')).toHaveText('Echo: short');
+
+  const checkHistory = async () => {
+    const entries = page.getByTestId('mcp.server').getByTestId('mcp.history-entry');
+    await expect(entries).toHaveCount(2);
+    await expect(entries.nth(0).getByTestId('mcp.history-summary')).toHaveText('Echo: short');
+    await expect(entries.nth(0).getByTestId('mcp.history-rerun')).toBeEnabled();
+    await expect(entries.nth(1).getByTestId('mcp.history-rerun')).toBeDisabled();
+    await expect(entries.nth(1).getByTestId('mcp.history-not-rerunnable')).toContainText('(17,014 characters) were longer than the history keeps (16,384)');
+    await entries.nth(1).locator('summary').click();
+    await expect(entries.nth(1).getByTestId('mcp.history-args')).toContainText('… [truncated: 630 more characters not kept]');
+  };
+  await server.getByTestId('mcp.tab.history').click();
+  await checkHistory();
+
+  await page.goto('/#/settings');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('settings.export-workspace').click();
+  const exported = await (await download).path();
+
+  await page.goto('/#/mcp');
+  await page.getByTestId('mcp.server').getByTestId('mcp.tab.history').click();
+  await page.getByTestId('mcp.history-clear').click();
+  await expect(page.getByTestId('mcp.history-entry')).toHaveCount(0);
+
+  await page.goto('/#/settings');
+  await page.getByTestId('settings.import-workspace').setInputFiles(exported);
+  await expect(page.getByTestId('settings.import-mcp-history')).toContainText('2 MCP calls for the call history (2 new');
+  await page.getByTestId('settings.import-confirm').click();
+  await expect(page.getByTestId('settings.workspace-message')).toContainText('Imported');
+  await page.goto('/#/mcp');
+  await page.getByTestId('mcp.server').getByTestId('mcp.tab.history').click();
+  await checkHistory();
+});
+
 test.describe('Sextant\'s own server, started with --allow-origin for this page and a token', () => {
   let child: ChildProcess | null = null;
   let stderr = '';

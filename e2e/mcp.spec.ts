@@ -36,15 +36,12 @@ test('an MCP server added by URL: its tools listed, a call validated before send
   // Imported as a saved manifest, the tool joins the registry and runs from the Tools page.
   await echo.getByTestId('mcp.import').click();
   await expect(echo.getByTestId('mcp.imported')).toContainText('Saved echo 1.0.0');
+  // Its draft reads no capture: the form asks for none, and the invocation carries only arguments.
   await tools.open();
-  await tools.writeJson({
-    tool_name: 'echo',
-    tool_version: '1.0.0',
-    capture_selection: { capture_id: 'cap_2026_03_14_a' },
-    arguments: { message: 'via the Tools page' },
-    request_id: 'req-mcp-echo',
-    timeout_ms: 30000,
-  });
+  await page.getByTestId('invocation-form.tool').selectOption('echo');
+  await expect(page.getByTestId('invocation-form.no-capture')).toHaveText('echo reads no capture: only its arguments are sent.');
+  await expect(page.getByTestId('invocation-form.capture')).toHaveCount(0);
+  await page.getByTestId('invocation-form.argument.message').fill('via the Tools page');
   await tools.run();
   await expect(tools.results().first().getByTestId('result.summary')).toHaveText('Echo: via the Tools page');
 });

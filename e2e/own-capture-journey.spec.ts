@@ -27,7 +27,30 @@ async function expectUsableResult(page: Page) {
   expect(axe.violations).toEqual([]);
 }
 
-test('tesi: import → Use in a tool → form only → Run, in the BLE shape and in the generic selection shape', async ({ tools, page }) => {
+/**
+ * From the selected (first) cluster: Packets of its first address opens Captures with the packets
+ * the analysis read; a click on the first one shows its details (decoded fields, that address
+ * among them, and the bytes section).
+ */
+async function expectPacketDetailsOfSelectedCluster(page: Page) {
+  const cluster = page.getByTestId('ble.cluster').first();
+  await expect(cluster.getByRole('button', { pressed: true })).toBeVisible();
+  const address = (await cluster.getByRole('list', { name: /^Addresses of / }).locator('code').first().innerText()).trim();
+  await cluster.getByRole('button', { name: `Packets of ${address}` }).click();
+  await expect(page).toHaveURL(/#\/captures/);
+  await expect(page.getByTestId('capture.filter')).toHaveValue(new RegExp(address.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'));
+  await expect(page.getByTestId('capture.filter-count')).toHaveText(/^[1-9][\d,]* of 14,843 rows$/, { timeout: 60_000 });
+  const row = page.getByTestId('capture.record-row').first();
+  await row.click();
+  await expect(row).toHaveAttribute('aria-selected', 'true');
+  const details = page.getByTestId('capture.packet-details');
+  await expect(details).toContainText('Packet details: record 1');
+  await expect(details).toContainText(new RegExp(`Advertiser address \\(AdvA\\)${address}`, 'i'));
+  await expect(details).toContainText(new RegExp(`from ${address}`, 'i'));
+  await expect(details.getByText('Bytes (hex)')).toBeVisible();
+}
+
+test('tesi: import → Use in a tool → form only → Run → a cluster\'s packet details, in the BLE shape and in the generic selection shape', async ({ tools, page }) => {
   void tools; // the fixture keeps the page offline
   await page.goto('/#/captures');
   await page.getByTestId('captures.file-input').setInputFiles(shared('tesi-ble_nrf_capture.pcapng'));
@@ -58,24 +81,24 @@ test('tesi: import → Use in a tool → form only → Run, in the BLE shape and
 
   await tools.run();
   await expectUsableResult(page);
+  expect(await page.getByTestId('invocation-editor.json').count()).toBe(0);
+  await expectPacketDetailsOfSelectedCluster(page);
 
-  // The same capture through the generic {capture_id, selectors} selection.
+  // The same capture through the generic {capture_id, selectors} selection, from Use in a tool
+  // again: with the filter cleared first, since Use in a tool selects what the filter shows.
+  await page.getByTestId('capture.filter').fill('');
+  await expect(page.getByTestId('capture.filter-count')).toHaveText('14,843 of 14,843 rows');
+  await page.getByTestId('capture.use-in-tool').click();
+  await expect(page).toHaveURL(/#\/tools/);
+  await expect(page.getByTestId('invocation-form.tool')).toHaveValue('bluetooth_address_analyzer');
   await page.getByTestId('invocation-form.shape.generic').check();
   await expect(page.getByTestId('invocation-form.capture-id')).toHaveValue('tesi_ble_nrf_capture');
   await expect(capture.getByLabel('end_ms')).toHaveValue('1755939660722');
-  // The first run's result gives way to the new run's. The gap can be shorter than a poll of the
-  // DOM on a quiet machine, so an observer installed before Run notes it.
-  await page.evaluate(() => {
-    const results = document.querySelector('[data-testid="results"]');
-    const marks = window as unknown as { __firstResultGone?: boolean };
-    marks.__firstResultGone = false;
-    if (!results) return;
-    new MutationObserver(() => {
-      if (!results.querySelector('[data-testid="result"]')) marks.__firstResultGone = true;
-    }).observe(results, { childList: true, subtree: true });
-  });
+  // The same arguments as the first run, so the two selection shapes analyse the same thing.
+  await window.fill('60');
+  await expect(args.locator('.field__error')).toHaveCount(0);
   await tools.run();
-  await page.waitForFunction(() => (window as unknown as { __firstResultGone?: boolean }).__firstResultGone === true, undefined, { timeout: 60_000 });
   await expectUsableResult(page);
   expect(await page.getByTestId('invocation-editor.json').count()).toBe(0);
+  await expectPacketDetailsOfSelectedCluster(page);
 });

@@ -68,6 +68,8 @@ describe('sextant mcp against server-everything over stdio', () => {
     expect(echo.canonical.tool.source_format).toBe('mcp');
     expect(echo.manifest.input_schema.required).toEqual(['message']);
     expect(Array.isArray(echo.review)).toBe(true);
+    // An MCP tool gets only its arguments: every draft says it reads no capture, so a saved draft's invocations carry none.
+    expect(listed.tools.map((tool: { manifest: { execution_constraints: { capture_selection?: string } } }) => tool.manifest.execution_constraints.capture_selection)).toEqual(listed.tools.map(() => 'none'));
   });
 
   it('calls echo and maps the answer to a ToolResult', async () => {

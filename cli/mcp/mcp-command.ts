@@ -61,7 +61,8 @@ serve   Sextant's installed tools and captures as an MCP server: stdio by defaul
         timeout_ms counting from arrival); an HTTP session idle --session-idle-ms (default
         ${DEFAULT_SESSION_IDLE_MS}) is closed, and at most --max-sessions (default ${DEFAULT_MAX_SESSIONS}) live at once.
 tools   lists the server's tools, each as a canonical tool with its draft ToolManifest and review
-        list, and the entries it refused ("problems"); exit 1 when there are any.
+        list, and the entries it refused ("problems"); exit 1 when there are any. The drafts say
+        execution_constraints.capture_selection "none": an MCP tool gets only its arguments.
 call    validates ARGS_JSON against the tool's inputSchema (nothing is sent when it fails: exit 5),
         calls the tool and prints the ToolResult; exit 0 ok, 1 the call failed on the server.
 check   sends each tool the conformance cases Sextant generates from its inputSchema (one valid
@@ -253,7 +254,8 @@ function tools(parsed: Parsed, positionals: string[], io: Io): Promise<number> {
     if (!list) return EXIT.executionFailure;
     const entries = list.tools.map((tool) => {
       const canonical = canonicalize(tool.raw, { format: 'mcp' });
-      const draft = toManifest(canonical.tool);
+      // Only `arguments` reach an MCP server's tool: it reads no Sextant capture.
+      const draft = toManifest(canonical.tool, { readsNoCapture: true });
       return { name: tool.name, canonical: { tool: canonical.tool, warnings: canonical.warnings }, manifest: draft.manifest, review: draft.review };
     });
     io.stdout(`${JSON.stringify({ tools: entries, problems: list.problems }, null, 2)}\n`);

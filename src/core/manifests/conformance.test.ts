@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { ToolManifest } from '../contract/types.ts';
 import type { CaptureInfo } from '../data/capture.ts';
 import type { ExecutionRecord } from '../executor/executor.ts';
+import { createExecutor } from '../executor/executor.ts';
+import type { RunRequest, ToolRunner } from '../executor/runner.ts';
 import { demoCatalog, testExecutor } from '../executor/test-support.ts';
+import { builtinTools } from '../tools/builtin-tools.ts';
+import { ToolRegistry } from '../tools/registry.ts';
 import { testEchoManifest } from '../tools/diagnostics/test-echo.ts';
 import { regressionManifest } from '../tools/regression/manifest.ts';
 import type { ToolImplementation } from '../tools/tool.ts';
@@ -191,6 +195,52 @@ describe('generateConformanceCases on a hand-written manifest', () => {
       capture,
     );
     expect(describeFirst[0].invocation.arguments).toEqual({ mode: 'describe', degree: 2, verbose: true, label: expect.stringMatching(/^[A-Z]{3}$/) });
+  });
+});
+
+describe('generateConformanceCases for a tool that reads no capture (capture_selection: none)', () => {
+  const captureFree: ToolManifest = {
+    ...smallManifest,
+    name: 'capture_free_tool',
+    execution_constraints: { ...smallManifest.execution_constraints, capture_selection: 'none' },
+  };
+  const cases = generateConformanceCases(captureFree, demoCapture(), { minTimeoutMs: 500 });
+  const ids = cases.map((conformanceCase) => conformanceCase.id);
+
+  it('sends no selection, and replaces the selection cases by one that gives a selection and expects it refused', () => {
+    expect(cases.filter((conformanceCase) => conformanceCase.id !== 'capture-selection-given').every((conformanceCase) => !('capture_selection' in conformanceCase.invocation))).toBe(true);
+    expect(ids).not.toContain('time-range-outside-capture');
+    expect(ids).not.toContain('unknown-capture');
+    const given = cases.find((conformanceCase) => conformanceCase.id === 'capture-selection-given');
+    expect(given?.expected).toEqual({ status: 'error', code: 'UNKNOWN_ARGUMENT', field: 'capture_selection' });
+    expect(given?.invocation.capture_selection).toEqual({ capture_id: DEMO_CAPTURE, selectors: { time_range: { start_ms: 0, end_ms: 120_000 } } });
+    expect(given?.invocation.arguments).toEqual(cases[0].invocation.arguments);
+    // The argument and timeout cases are those of the same manifest when it reads captures.
+    const withCaptures = generateConformanceCases(smallManifest, demoCapture(), { minTimeoutMs: 500 }).map((conformanceCase) => conformanceCase.id);
+    expect(ids.filter((id) => id !== 'capture-selection-given')).toEqual(withCaptures.filter((id) => id !== 'time-range-outside-capture' && id !== 'unknown-capture'));
+  });
+
+  it('passes every case through the real executor, and no case reaches the tool with a selection', async () => {
+    const reached: RunRequest[] = [];
+    // Capture-free tools run elsewhere (an MCP server); this runner stands in for one and echoes the arguments.
+    const runner: ToolRunner = {
+      run: async (request) => {
+        reached.push(request);
+        return { kind: 'completed', outcome: { status: 'ok', summary: 'ran', structured_output: { received: request.arguments }, confidence: 1 } };
+      },
+    };
+    const registry = new ToolRegistry([...builtinTools(), { manifest: captureFree, run: () => ({ status: 'error', summary: 'not run here', errors: [] }) }]);
+    const executor = createExecutor({ registry, catalog: demoCatalog(), runner });
+    const rows = judgeConformance(cases, await executor.executePlan(cases.map((conformanceCase) => conformanceCase.invocation)));
+    expect(failures(rows)).toEqual([]);
+    expect(reached.map((request) => request.requestId)).toEqual(['conf-valid']);
+    expect(reached[0].selection).toBeNull();
+  });
+
+  it('a deliberately wrong generator would fail: the valid invocation with a selection is refused at capture_selection', async () => {
+    const { executor } = testExecutor([{ manifest: captureFree, run: () => ({ status: 'error', summary: 'not run here', errors: [] }) }]);
+    const [withSelection] = await executor.executePlan([{ ...cases[0].invocation, capture_selection: { capture_id: DEMO_CAPTURE } }]);
+    expect(judgeConformance([cases[0]], [withSelection])[0]).toMatchObject({ passed: false, reason: expect.stringContaining('UNKNOWN_ARGUMENT at capture_selection') });
   });
 });
 

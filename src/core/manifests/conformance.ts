@@ -65,7 +65,11 @@ type SelectionShape = 'generic' | 'ble';
 /**
  * Generates the conformance cases of `manifest` against `capture`: first the valid invocation
  * (every required argument filled, conditional requirements included), then one case per way to
- * break it. Deterministic: the same manifest and capture give the same cases.
+ * break it. Deterministic: the same manifest and capture give the same cases. A tool that reads no
+ * capture (`execution_constraints.capture_selection: none`) gets envelopes without a selection;
+ * its selection cases are replaced by one that gives it a selection, which must be refused
+ * (UNKNOWN_ARGUMENT at `capture_selection`). `capture` then only lends its columns to arguments
+ * named like columns.
  */
 export function generateConformanceCases(manifest: ToolManifest, capture: CaptureInfo, options: ConformanceOptions = {}): ConformanceCase[] {
   const minTimeoutMs = options.minTimeoutMs ?? DEFAULT_EXECUTOR_SETTINGS.minTimeoutMs;
@@ -73,12 +77,14 @@ export function generateConformanceCases(manifest: ToolManifest, capture: Captur
   const properties = isJsonObject(schema.properties) ? schema.properties : {};
   const shape = selectionShapeOf(properties);
   const validArguments = validArgumentsFor(schema, capture);
+  const readsNoCapture = manifest.execution_constraints.capture_selection === 'none';
+  const wholeCapture = () => selectionFor(shape, capture.id, capture.bounds.start_ms, capture.bounds.end_ms);
 
   const cases: ConformanceCase[] = [];
   const envelope = (id: string, overrides: { arguments?: JsonObject; selection?: JsonObject; timeoutMs?: number } = {}): JsonObject => ({
     tool_name: manifest.name,
     tool_version: manifest.version,
-    capture_selection: overrides.selection ?? selectionFor(shape, capture.id, capture.bounds.start_ms, capture.bounds.end_ms),
+    ...(overrides.selection ? { capture_selection: overrides.selection } : readsNoCapture ? {} : { capture_selection: wholeCapture() }),
     arguments: overrides.arguments ?? validArguments,
     request_id: `conf-${id}`,
     timeout_ms: overrides.timeoutMs ?? Math.min(PREFERRED_TIMEOUT_MS, manifest.execution_constraints.max_timeout_ms),
@@ -117,22 +123,32 @@ export function generateConformanceCases(manifest: ToolManifest, capture: Captur
     errorCase(id, `Unknown argument ${unknownName}`, 'UNKNOWN_ARGUMENT', argumentField(unknownName), envelope(id, { arguments: withArgument(unknownName, 'x') }));
   }
 
-  const span = Math.max(1000, capture.bounds.end_ms - capture.bounds.start_ms);
-  errorCase(
-    'time-range-outside-capture',
-    'The time range ends after the capture',
-    'UNSUPPORTED_TIME_RANGE',
-    shape === 'ble' ? 'capture_selection.time_window' : 'capture_selection.selectors.time_range',
-    envelope('time-range-outside-capture', { selection: selectionFor(shape, capture.id, capture.bounds.start_ms, capture.bounds.end_ms + span) }),
-  );
-  const unknownCapture = `${capture.id}__no_such_capture`;
-  errorCase(
-    'unknown-capture',
-    `Capture ${unknownCapture} does not exist`,
-    'INVALID_CAPTURE_SELECTION',
-    shape === 'ble' ? 'capture_selection.capture_ids[0]' : 'capture_selection.capture_id',
-    envelope('unknown-capture', { selection: selectionFor(shape, unknownCapture, capture.bounds.start_ms, capture.bounds.end_ms) }),
-  );
+  if (readsNoCapture) {
+    errorCase(
+      'capture-selection-given',
+      `A capture_selection is given, but ${manifest.name} reads no capture`,
+      'UNKNOWN_ARGUMENT',
+      'capture_selection',
+      envelope('capture-selection-given', { selection: wholeCapture() }),
+    );
+  } else {
+    const span = Math.max(1000, capture.bounds.end_ms - capture.bounds.start_ms);
+    errorCase(
+      'time-range-outside-capture',
+      'The time range ends after the capture',
+      'UNSUPPORTED_TIME_RANGE',
+      shape === 'ble' ? 'capture_selection.time_window' : 'capture_selection.selectors.time_range',
+      envelope('time-range-outside-capture', { selection: selectionFor(shape, capture.id, capture.bounds.start_ms, capture.bounds.end_ms + span) }),
+    );
+    const unknownCapture = `${capture.id}__no_such_capture`;
+    errorCase(
+      'unknown-capture',
+      `Capture ${unknownCapture} does not exist`,
+      'INVALID_CAPTURE_SELECTION',
+      shape === 'ble' ? 'capture_selection.capture_ids[0]' : 'capture_selection.capture_id',
+      envelope('unknown-capture', { selection: selectionFor(shape, unknownCapture, capture.bounds.start_ms, capture.bounds.end_ms) }),
+    );
+  }
   const { timeout_ms: _timeout, ...withoutTimeout } = envelope('missing-envelope-field.timeout_ms');
   errorCase('missing-envelope-field.timeout_ms', 'The envelope has no timeout_ms', 'MISSING_REQUIRED_ARGUMENT', 'timeout_ms', withoutTimeout);
   if (minTimeoutMs > 0) {

@@ -76,7 +76,7 @@ export function mcpCheckCases(tool: McpToolDefinition): Array<{ id: string; titl
     capabilities: [],
     input_schema: tool.inputSchema,
     output_schema: tool.outputSchema ?? { type: 'object' },
-    execution_constraints: { max_timeout_ms: 60_000, max_payload_bytes: 1_000_000, supports_streaming: false, side_effects: 'none' },
+    execution_constraints: { max_timeout_ms: 60_000, max_payload_bytes: 1_000_000, supports_streaming: false, side_effects: 'none', capture_selection: 'none' },
     cost_hint: { unit: 'call', estimated_cost: 0, currency: 'credits' },
     deterministic: false,
   };

@@ -16,7 +16,7 @@ export { SCHEMA_DOCUMENT_NOTE } from './parsers.ts';
 export type { EmitTarget } from './emit.ts';
 export { emit, emitOpenAI, emitOpenAILegacy, emitAnthropic, emitMcp, emitJsonSchema, EMIT_TARGETS, JSON_SCHEMA_DRAFT } from './emit.ts';
 
-export type { ManifestDraft, ReviewItem } from './manifest-draft.ts';
+export type { ManifestDraft, ManifestDraftOptions, ReviewItem } from './manifest-draft.ts';
 export { toManifest, fromManifest, toSnakeCase, MANIFEST_DEFAULTS } from './manifest-draft.ts';
 
 export type { InternalToolDefinition, InternalDefinitionProblem, McpConversionOptions, ManifestExportTarget } from './internal-definition.ts';

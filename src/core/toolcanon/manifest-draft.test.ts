@@ -83,6 +83,17 @@ describe('toManifest', () => {
     expect(lintManifest(manifest).filter((problem) => problem.severity === 'error')).toEqual([]);
   });
 
+  it('drafts an MCP tool as reading no capture when told so, and keeps capture_selection of a pasted manifest', () => {
+    const mcp = { name: 'echo', description: 'Echo text', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } };
+    expect(toManifest(canonicalize(mcp).tool).manifest.execution_constraints.capture_selection).toBeUndefined();
+    const draft = toManifest(canonicalize(mcp, { format: 'mcp' }).tool, { readsNoCapture: true });
+    expect(draft.manifest.execution_constraints).toEqual({ max_timeout_ms: 30_000, max_payload_bytes: 1_048_576, supports_streaming: false, side_effects: 'read_only', capture_selection: 'none' });
+    expect(lintManifest(draft.manifest)).toEqual([]);
+    const pasted = toManifest(canonicalize(draft.manifest).tool);
+    expect(pasted.manifest.execution_constraints.capture_selection).toBe('none');
+    expect(pasted.review).toEqual([]);
+  });
+
   it('turns names into snake_case', () => {
     expect(toSnakeCase('getWeather')).toBe('get_weather');
     expect(toSnakeCase('HTTPRequest')).toBe('http_request');

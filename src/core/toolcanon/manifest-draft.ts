@@ -59,11 +59,24 @@ function readConstraints(source: JsonObject | undefined): ToolManifest['executio
   const payload = own(source, 'max_payload_bytes');
   const streaming = own(source, 'supports_streaming');
   const sideEffects = own(source, 'side_effects');
+  const captureSelection = own(source, 'capture_selection');
   const positiveInteger = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 1;
   if (!positiveInteger(timeout) || !positiveInteger(payload) || typeof streaming !== 'boolean' || typeof sideEffects !== 'string' || !SIDE_EFFECTS.includes(sideEffects)) {
     return undefined;
   }
-  return { max_timeout_ms: timeout, max_payload_bytes: payload, supports_streaming: streaming, side_effects: sideEffects as SideEffects };
+  const constraints: ToolManifest['execution_constraints'] = { max_timeout_ms: timeout, max_payload_bytes: payload, supports_streaming: streaming, side_effects: sideEffects as SideEffects };
+  if (captureSelection === 'required' || captureSelection === 'none') constraints.capture_selection = captureSelection;
+  return constraints;
+}
+
+/** What the caller knows about the tool that its definition does not say. */
+export interface ManifestDraftOptions {
+  /**
+   * The tool reads no Sextant capture (an MCP server's tool: only `arguments` reach it), so the
+   * draft says `execution_constraints.capture_selection: "none"` and its invocations carry no
+   * `capture_selection`.
+   */
+  readsNoCapture?: boolean;
 }
 
 function readCostHint(source: JsonObject | undefined): ToolManifest['cost_hint'] | undefined {
@@ -103,9 +116,9 @@ function dropForeignDialect(schema: JsonSchema, field: string, flag: (field: str
  * Anthropic), its own `capabilities` list, `execution_constraints`, `cost_hint` and
  * `deterministic` are kept. A `$schema` naming another dialect than 2020-12 is removed from both
  * schemas. Everything else takes `MANIFEST_DEFAULTS`, and every default, rewrite or drop is
- * listed in `review` with its JSON path.
+ * listed in `review` with its JSON path. With `readsNoCapture`, `capture_selection` is `"none"`.
  */
-export function toManifest(tool: CanonicalTool): ManifestDraft {
+export function toManifest(tool: CanonicalTool, options: ManifestDraftOptions = {}): ManifestDraft {
   const review: ReviewItem[] = [];
   const flag = (field: string, reason: string) => review.push({ field, reason });
   const source = tool.original_definition;
@@ -180,6 +193,8 @@ export function toManifest(tool: CanonicalTool): ManifestDraft {
         : 'The capabilities say the tool changes nothing; "read_only" assumed ("none" if it reads no external data).',
     );
   }
+
+  if (options.readsNoCapture) constraints = { ...constraints, capture_selection: 'none' };
 
   let costHint = readCostHint(ownObject(source, 'cost_hint'));
   if (!costHint) {

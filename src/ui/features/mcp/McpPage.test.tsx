@@ -35,6 +35,17 @@ const history: McpHistoryState = {
       phase: 'execution',
       result: { status: 'ok', summary: `Echo: ${hostile}`, warnings: [], errors: [], confidence: 1 },
     },
+    {
+      id: 'h2',
+      serverUrl: URL_A,
+      toolName: 'echo',
+      argumentsText: '{"message":"aaaa',
+      omittedArgumentsChars: 20_000,
+      startedAt: '2026-11-27T22:59:00.000Z',
+      durationMs: 9,
+      phase: 'execution',
+      result: { status: 'ok', summary: 'Echo: a long one', warnings: [], errors: [], confidence: 1 },
+    },
   ],
 };
 
@@ -86,12 +97,17 @@ describe('McpPage', () => {
     renderPage();
     fireEvent.click(screen.getByTestId('mcp.tab.history'));
     expect(screen.getByTestId('mcp.tab.history').getAttribute('aria-selected')).toBe('true');
-    const entry = screen.getByTestId('mcp.history-entry');
+    const [entry, cut] = screen.getAllByTestId('mcp.history-entry');
     expect(entry.textContent).toContain(`Echo: ${hostile}`);
-    expect(screen.getByTestId('mcp.history-args').textContent).toBe('{"message":"<script>x</script>"}');
+    expect(screen.getAllByTestId('mcp.history-args')[0].textContent).toBe('{"message":"<script>x</script>"}');
     expect(entry.querySelector('img, script')).toBeNull();
-    expect(screen.getByTestId('mcp.history-duration').textContent).toBe('14 ms');
-    expect(screen.getByTestId('mcp.history-rerun')).toBeTruthy();
+    expect(screen.getAllByTestId('mcp.history-duration')[0].textContent).toBe('14 ms');
+    expect((screen.getAllByTestId('mcp.history-rerun')[0] as HTMLButtonElement).disabled).toBe(false);
+    // An entry whose arguments were cut shows the cut and cannot be re-run, and says why.
+    expect(screen.getAllByTestId('mcp.history-args')[1].textContent).toBe('{"message":"aaaa\n… [truncated: 20,000 more characters not kept]');
+    expect((screen.getAllByTestId('mcp.history-rerun')[1] as HTMLButtonElement).disabled).toBe(true);
+    expect(cut.querySelector('[data-testid="mcp.history-not-rerunnable"]')?.textContent).toContain('cannot be re-run');
+    expect(entry.querySelector('[data-testid="mcp.history-not-rerunnable"]')).toBeNull();
   });
 
   it('the tabs follow the arrow keys', () => {

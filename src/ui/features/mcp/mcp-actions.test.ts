@@ -60,6 +60,14 @@ describe('re-running a call from the history', () => {
     expect(call).not.toHaveBeenCalled();
     expect(record).not.toHaveBeenCalled();
   });
+
+  it('refuses an entry whose arguments the history cut, saying so; nothing is sent or recorded', async () => {
+    const call = vi.spyOn(connection, 'callTool');
+    const cut = { ...entry, argumentsText: '{"message":"aaaa', omittedArgumentsChars: 20_000 };
+    expect(await rerunFromHistory(cut, [server])).toMatchObject({ ok: false, error: { code: 'INVALID_INVOCATION', field: 'arguments', message: expect.stringContaining('cannot be re-run') } });
+    expect(call).not.toHaveBeenCalled();
+    expect(record).not.toHaveBeenCalled();
+  });
 });
 
 describe('resources and prompts from the page', () => {

@@ -16,6 +16,7 @@ import {
 } from '../../../core/index.ts';
 import { getMcpServers, type InspectorMethod, type McpServerState } from '../../lib/runtime/mcp-servers.ts';
 import { getMcpHistory, type McpHistoryEntry } from '../../lib/runtime/mcp-history.ts';
+import { rerunRefusal } from '../../lib/runtime/mcp-history-model.ts';
 import {
   describeProgress,
   promptArguments,
@@ -76,6 +77,9 @@ export type RerunOutcome = { ok: true; record: McpCallRecord } | { ok: false; er
 
 /** Calls a history entry's tool again with its arguments (validated again against the tool as listed now). */
 export async function rerunFromHistory(entry: McpHistoryEntry, servers: readonly McpServerState[]): Promise<RerunOutcome> {
+  // Cut arguments are not the call that was made: never send them (they would not even parse).
+  const refusal = rerunRefusal(entry);
+  if (refusal !== null) return { ok: false, error: { code: 'INVALID_INVOCATION', field: 'arguments', message: refusal } };
   const server = servers.find((candidate) => candidate.url === entry.serverUrl);
   if (!server) return { ok: false, error: { code: 'EXECUTION_ERROR', field: '', message: `${entry.serverUrl} is no longer among the servers on this page: add it again to re-run the call` } };
   if (server.status !== 'connected') return { ok: false, error: { code: 'EXECUTION_ERROR', field: '', message: `${entry.serverUrl} is not connected (${server.error ?? server.status}): reconnect it first` } };
@@ -155,7 +159,8 @@ export interface ImportOutcome {
 
 /** Saves the tool's draft manifest, bound to the server: it joins the registry (Tools page, planner). */
 export async function importFromPage(url: string, tool: McpToolDefinition): Promise<ImportOutcome> {
-  const draft = toManifest(canonicalize(tool.raw, { format: 'mcp' }).tool);
+  // Only `arguments` reach an MCP server's tool: it reads no Sextant capture.
+  const draft = toManifest(canonicalize(tool.raw, { format: 'mcp' }).tool, { readsNoCapture: true });
   const runtime = getRuntime();
   await runtime.savedManifestsReady();
   const saved = await saveManifest(draft.manifest, runtime.manifests(), undefined, { url, tool: tool.raw });

@@ -5,6 +5,7 @@ import { getWorkspace, workspaceProblem } from '../../lib/stores/workspace-sessi
 import { getKeyring } from '../../lib/keyring/keyring.ts';
 import { getRuntime } from '../../lib/runtime/sextant-runtime.ts';
 import { reloadSavedRuns } from '../../lib/runtime/run-input.ts';
+import { getMcpHistory, MAX_HISTORY_ENTRIES } from '../../lib/runtime/mcp-history.ts';
 
 /** Where the workspace lives, how much room it has, and moving it as one file. */
 export function WorkspacePanel() {
@@ -52,6 +53,7 @@ export function WorkspacePanel() {
     // What the file added is put to use at once: captures into the workers, runs into the list.
     await getRuntime().loadWorkspaceCaptures({ replaced: choices.replace });
     await reloadSavedRuns({ replace: choices.replace });
+    await getMcpHistory().reload();
     const problems = getRuntime().restoreProblems;
     setMessage({
       kind: 'ok',
@@ -158,6 +160,11 @@ function ImportReview({
         <li>
           {preview.settings.length} settings{preview.settings.some((setting) => setting.replaces) && ` (${preview.settings.filter((setting) => setting.replaces).map((setting) => setting.key).join(', ')} replace yours)`}
         </li>
+        {preview.mcpHistory.count > 0 && (
+          <li data-testid="settings.import-mcp-history">
+            {preview.mcpHistory.count} MCP calls for the call history ({preview.mcpHistory.new} new; merged with yours, newest {MAX_HISTORY_ENTRIES} kept)
+          </li>
+        )}
       </ul>
       {preview.manifests.length > 0 && (
         <table className="import-review__manifests" data-testid="settings.import-manifests">

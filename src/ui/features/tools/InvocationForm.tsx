@@ -9,6 +9,7 @@ import {
   argumentsForm,
   declaredSelectionShape,
   formProblems,
+  readsNoCapture,
   inputText,
   selectionForCapture,
   selectionShapeOf,
@@ -72,7 +73,9 @@ export function InvocationForm({ invocation, manifests, captures, errors, onChan
     const chosen = manifests.find((candidate) => candidate.name === name);
     const wanted = declaredSelectionShape(chosen);
     const nextSelection = wanted === shape ? selection : applySelectionAction(selection, { type: 'shape', shape: wanted }, captures);
-    onChange({ ...invocation, tool_name: name, tool_version: chosen?.version ?? '', capture_selection: nextSelection, arguments: chosen ? suggestedArguments(chosen, capture) : {} });
+    const { capture_selection: _dropped, ...withoutSelection } = invocation;
+    const base = readsNoCapture(chosen) ? withoutSelection : { ...invocation, capture_selection: nextSelection };
+    onChange({ ...base, tool_name: name, tool_version: chosen?.version ?? '', arguments: chosen ? suggestedArguments(chosen, capture) : {} });
   };
   const columns = capture?.columns.map((column) => column.name) ?? [];
   const timeRange = shape === 'ble' ? selection.time_window : isJsonObject(selection.selectors) ? selection.selectors.time_range : undefined;
@@ -101,103 +104,109 @@ export function InvocationForm({ invocation, manifests, captures, errors, onChan
         </Field>
       </fieldset>
 
-      <fieldset data-testid="invocation-form.capture">
-        <legend>Capture</legend>
-        <div className="inline-inputs" role="radiogroup" aria-label="Selection shape">
-          <label className="checkbox">
-            <input type="radio" name="selection-shape" checked={shape === 'generic'} onChange={() => selectionAction({ type: 'shape', shape: 'generic' })} data-testid="invocation-form.shape.generic" />
-            One capture <code className="small">{'{capture_id, selectors}'}</code>
-          </label>
-          <label className="checkbox">
-            <input type="radio" name="selection-shape" checked={shape === 'ble'} onChange={() => selectionAction({ type: 'shape', shape: 'ble' })} data-testid="invocation-form.shape.ble" />
-            Captures and a window <code className="small">{'{capture_ids, time_window}'}</code>
-          </label>
-        </div>
-        {shape === 'generic' ? (
-          <Field label="Capture" errors={errorUnder('capture_selection.capture_id')}>
-            <select value={selectedIds[0] ?? ''} onChange={(event) => selectionAction({ type: 'captures', ids: [event.target.value] })} data-testid="invocation-form.capture-id">
-              <option value="">choose…</option>
-              {captures.map((candidate) => (
-                <option key={candidate.id} value={candidate.id}>
-                  {candidate.id} ({formatCount(candidate.rowCount)} rows)
-                </option>
-              ))}
-            </select>
-          </Field>
-        ) : (
-          <div className={`field${errorUnder('capture_selection.capture_ids').length > 0 ? ' field--invalid' : ''}`} role="group" aria-labelledby="invocation-form-captures">
-            <span className="field__label" id="invocation-form-captures">
-              Captures
-            </span>
-            <span className="inline-inputs">
-              {captures.map((candidate) => (
-                <label key={candidate.id} className="checkbox">
-                  <input
-                    type="checkbox"
-                    checked={selectedIds.includes(candidate.id)}
-                    onChange={(event) => selectionAction({ type: 'captures', ids: event.target.checked ? [...selectedIds, candidate.id] : selectedIds.filter((id) => id !== candidate.id) })}
-                  />
-                  {candidate.id}
-                </label>
-              ))}
-            </span>
-            <FieldErrors errors={errorUnder('capture_selection.capture_ids')} />
+      {readsNoCapture(manifest) ? (
+        <p className="muted small" data-testid="invocation-form.no-capture">
+          {manifest?.name} reads no capture: only its arguments are sent.
+        </p>
+      ) : (
+        <fieldset data-testid="invocation-form.capture">
+          <legend>Capture</legend>
+          <div className="inline-inputs" role="radiogroup" aria-label="Selection shape">
+            <label className="checkbox">
+              <input type="radio" name="selection-shape" checked={shape === 'generic'} onChange={() => selectionAction({ type: 'shape', shape: 'generic' })} data-testid="invocation-form.shape.generic" />
+              One capture <code className="small">{'{capture_id, selectors}'}</code>
+            </label>
+            <label className="checkbox">
+              <input type="radio" name="selection-shape" checked={shape === 'ble'} onChange={() => selectionAction({ type: 'shape', shape: 'ble' })} data-testid="invocation-form.shape.ble" />
+              Captures and a window <code className="small">{'{capture_ids, time_window}'}</code>
+            </label>
           </div>
-        )}
-        <div className={`field${errorUnder(timeField).length > 0 ? ' field--invalid' : ''}`} role="group" aria-labelledby="invocation-form-time">
-          <span className="field__label" id="invocation-form-time">
-            Time {shape === 'ble' ? 'window' : 'range'} (ms){capture ? `, capture supports ${capture.bounds.start_ms}–${capture.bounds.end_ms}` : ''}
-          </span>
-          <span className="inline-inputs">
-            <input type="number" aria-label="start_ms" value={start} onChange={(event) => selectionAction({ type: 'time', start: event.target.value, end })} />
-            <span>to</span>
-            <input type="number" aria-label="end_ms" value={end} onChange={(event) => selectionAction({ type: 'time', start, end: event.target.value })} />
-            {capture && (
-              <button type="button" className="link-button" onClick={() => selectionAction({ type: 'time', start: String(Math.ceil(capture.bounds.start_ms)), end: String(Math.floor(capture.bounds.end_ms)) })}>
-                whole capture
-              </button>
-            )}
-          </span>
-          <FieldErrors errors={errorUnder(timeField)} />
-        </div>
-        {shape === 'generic' && capture && capture.channels.length > 0 && (
-          <div className={`field${errorUnder('capture_selection.selectors.channels').length > 0 ? ' field--invalid' : ''}`} role="group" aria-labelledby="invocation-form-channels">
-            <span className="field__label" id="invocation-form-channels">
-              Channels
-            </span>
-            <span className="inline-inputs">
-              {capture.channels.map((channel) => {
-                const chosen = Array.isArray(selectors.channels) ? selectors.channels.filter((value): value is string => typeof value === 'string') : [];
-                return (
-                  <label key={channel} className="checkbox">
+          {shape === 'generic' ? (
+            <Field label="Capture" errors={errorUnder('capture_selection.capture_id')}>
+              <select value={selectedIds[0] ?? ''} onChange={(event) => selectionAction({ type: 'captures', ids: [event.target.value] })} data-testid="invocation-form.capture-id">
+                <option value="">choose…</option>
+                {captures.map((candidate) => (
+                  <option key={candidate.id} value={candidate.id}>
+                    {candidate.id} ({formatCount(candidate.rowCount)} rows)
+                  </option>
+                ))}
+              </select>
+            </Field>
+          ) : (
+            <div className={`field${errorUnder('capture_selection.capture_ids').length > 0 ? ' field--invalid' : ''}`} role="group" aria-labelledby="invocation-form-captures">
+              <span className="field__label" id="invocation-form-captures">
+                Captures
+              </span>
+              <span className="inline-inputs">
+                {captures.map((candidate) => (
+                  <label key={candidate.id} className="checkbox">
                     <input
                       type="checkbox"
-                      checked={chosen.includes(channel)}
-                      onChange={(event) => selectionAction({ type: 'channels', channels: event.target.checked ? [...chosen, channel] : chosen.filter((value) => value !== channel) })}
+                      checked={selectedIds.includes(candidate.id)}
+                      onChange={(event) => selectionAction({ type: 'captures', ids: event.target.checked ? [...selectedIds, candidate.id] : selectedIds.filter((id) => id !== candidate.id) })}
                     />
-                    {channel}
+                    {candidate.id}
                   </label>
-                );
-              })}
+                ))}
+              </span>
+              <FieldErrors errors={errorUnder('capture_selection.capture_ids')} />
+            </div>
+          )}
+          <div className={`field${errorUnder(timeField).length > 0 ? ' field--invalid' : ''}`} role="group" aria-labelledby="invocation-form-time">
+            <span className="field__label" id="invocation-form-time">
+              Time {shape === 'ble' ? 'window' : 'range'} (ms){capture ? `, capture supports ${capture.bounds.start_ms}–${capture.bounds.end_ms}` : ''}
             </span>
-            <FieldErrors errors={errorUnder('capture_selection.selectors.channels')} />
+            <span className="inline-inputs">
+              <input type="number" aria-label="start_ms" value={start} onChange={(event) => selectionAction({ type: 'time', start: event.target.value, end })} />
+              <span>to</span>
+              <input type="number" aria-label="end_ms" value={end} onChange={(event) => selectionAction({ type: 'time', start, end: event.target.value })} />
+              {capture && (
+                <button type="button" className="link-button" onClick={() => selectionAction({ type: 'time', start: String(Math.ceil(capture.bounds.start_ms)), end: String(Math.floor(capture.bounds.end_ms)) })}>
+                  whole capture
+                </button>
+              )}
+            </span>
+            <FieldErrors errors={errorUnder(timeField)} />
           </div>
-        )}
-        {shape === 'generic' ? (
-          <Field label="Filters (one per line, ANDed)" errors={errorUnder('capture_selection.selectors.filters')}>
-            <textarea
-              rows={2}
-              value={Array.isArray(selectors.filters) ? selectors.filters.filter((line): line is string => typeof line === 'string').join('\n') : ''}
-              onChange={(event) => selectionAction({ type: 'filters', text: event.target.value })}
-            />
-          </Field>
-        ) : (
-          <Field label="Filter expression" errors={errorAt('capture_selection.filter_expression')}>
-            <input value={typeof selection.filter_expression === 'string' ? selection.filter_expression : ''} onChange={(event) => selectionAction({ type: 'filters', text: event.target.value })} />
-          </Field>
-        )}
-        <FieldErrors errors={errorAt('capture_selection')} />
-      </fieldset>
+          {shape === 'generic' && capture && capture.channels.length > 0 && (
+            <div className={`field${errorUnder('capture_selection.selectors.channels').length > 0 ? ' field--invalid' : ''}`} role="group" aria-labelledby="invocation-form-channels">
+              <span className="field__label" id="invocation-form-channels">
+                Channels
+              </span>
+              <span className="inline-inputs">
+                {capture.channels.map((channel) => {
+                  const chosen = Array.isArray(selectors.channels) ? selectors.channels.filter((value): value is string => typeof value === 'string') : [];
+                  return (
+                    <label key={channel} className="checkbox">
+                      <input
+                        type="checkbox"
+                        checked={chosen.includes(channel)}
+                        onChange={(event) => selectionAction({ type: 'channels', channels: event.target.checked ? [...chosen, channel] : chosen.filter((value) => value !== channel) })}
+                      />
+                      {channel}
+                    </label>
+                  );
+                })}
+              </span>
+              <FieldErrors errors={errorUnder('capture_selection.selectors.channels')} />
+            </div>
+          )}
+          {shape === 'generic' ? (
+            <Field label="Filters (one per line, ANDed)" errors={errorUnder('capture_selection.selectors.filters')}>
+              <textarea
+                rows={2}
+                value={Array.isArray(selectors.filters) ? selectors.filters.filter((line): line is string => typeof line === 'string').join('\n') : ''}
+                onChange={(event) => selectionAction({ type: 'filters', text: event.target.value })}
+              />
+            </Field>
+          ) : (
+            <Field label="Filter expression" errors={errorAt('capture_selection.filter_expression')}>
+              <input value={typeof selection.filter_expression === 'string' ? selection.filter_expression : ''} onChange={(event) => selectionAction({ type: 'filters', text: event.target.value })} />
+            </Field>
+          )}
+          <FieldErrors errors={errorAt('capture_selection')} />
+        </fieldset>
+      )}
 
       {manifest && root && (
         <fieldset data-testid="invocation-form.arguments">

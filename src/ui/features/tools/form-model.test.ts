@@ -8,6 +8,8 @@ import {
   argumentsForm,
   declaredSelectionShape,
   formNodeFor,
+  formProblems,
+  readsNoCapture,
   selectionActionsToEnter,
   selectionForCapture,
   suggestedArguments,
@@ -43,7 +45,8 @@ const captureArbitrary: fc.Arbitrary<CaptureInfo> = fc
 
 /** Enters `target` through the form's inputs only, starting from a new invocation of its tool, and returns what the form holds. */
 function enterThroughForm(target: JsonObject, manifest: ToolManifest, capture: CaptureInfo): JsonObject {
-  const selectionActions = selectionActionsToEnter(target.capture_selection ?? null);
+  // A tool that reads no capture has no Capture fieldset: the form holds no selection.
+  const selectionActions = readsNoCapture(manifest) ? [] : selectionActionsToEnter(target.capture_selection ?? null);
   const root = argumentsForm(manifest);
   const argumentActions = actionsToEnter(root, (target.arguments ?? {}) as JsonObject);
   if (!selectionActions || !argumentActions) throw new Error(`the form cannot express ${JSON.stringify(target)}`);
@@ -54,19 +57,38 @@ function enterThroughForm(target: JsonObject, manifest: ToolManifest, capture: C
   return {
     tool_name: manifest.name,
     tool_version: manifest.version,
-    capture_selection: selection,
+    ...(readsNoCapture(manifest) ? {} : { capture_selection: selection }),
     arguments: args,
     request_id: target.request_id,
     timeout_ms: target.timeout_ms,
   };
 }
 
+/** An MCP server's tool as `sextant mcp tools` and the MCP page draft it: it reads no capture. */
+const captureFree: ToolManifest = {
+  ...manifests.find((manifest) => manifest.name === 'test_echo')!,
+  name: 'mcp_echo',
+  input_schema: { type: 'object', properties: { message: { type: 'string', minLength: 1 }, repeat: { type: 'integer', minimum: 1, maximum: 3 } }, required: ['message'] },
+  execution_constraints: { max_timeout_ms: 30_000, max_payload_bytes: 1_048_576, supports_streaming: false, side_effects: 'read_only', capture_selection: 'none' },
+};
+
 describe('the invocation form model', () => {
   test.prop([captureArbitrary], { numRuns: 60 })('every valid conformance invocation of every installed manifest can be entered in the form and round-trips to the same JSON', (capture) => {
-    for (const manifest of manifests) {
+    for (const manifest of [...manifests, captureFree]) {
       const valid = generateConformanceCases(manifest, capture).find((entry) => entry.id === 'valid')!.invocation;
       expect(enterThroughForm(valid, manifest, capture)).toEqual(valid);
     }
+  });
+
+  it('a tool that reads no capture: no selection is asked for, and one given is marked as the executor would refuse it', () => {
+    const anyCapture: CaptureInfo = { id: 'c', description: '', source: 'test', rowCount: 1, columns: [{ name: 'ts_ms', kind: 'number' }], timeColumn: 'ts_ms', channelColumn: null, channels: [], bounds: { start_ms: 0, end_ms: 10 }, boundsSource: 'observed', timeOrigin: null };
+    const valid = generateConformanceCases(captureFree, anyCapture).find((entry) => entry.id === 'valid')!.invocation;
+    expect(valid).not.toHaveProperty('capture_selection');
+    expect(formProblems(valid, captureFree, [])).toEqual([]);
+    expect(formProblems({ ...valid, capture_selection: { capture_id: 'x' } }, captureFree, []).map((problem) => [problem.code, problem.field])).toEqual([['UNKNOWN_ARGUMENT', 'capture_selection']]);
+    expect(formProblems({ ...valid, arguments: {} }, captureFree, []).map((problem) => [problem.code, problem.field])).toEqual([['MISSING_REQUIRED_ARGUMENT', 'arguments.message']]);
+    // A capture tool still needs its selection.
+    expect(formProblems({ tool_name: 'test_echo', tool_version: '1.0.0', arguments: {} }, manifests.find((manifest) => manifest.name === 'test_echo'), []).length).toBeGreaterThan(0);
   });
 
   it('gives every argument of the installed tools a structured input (no JSON text box), and no capture_selection argument', () => {

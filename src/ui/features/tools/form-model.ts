@@ -327,6 +327,11 @@ export function selectionShapeOf(selection: JsonValue | undefined): SelectionSha
   return isJsonObject(selection) && isBleSelectionShape(selection) ? 'ble' : 'generic';
 }
 
+/** Whether the tool reads no capture (`execution_constraints.capture_selection: none`, e.g. an MCP server's tool): its invocations carry no `capture_selection`. */
+export function readsNoCapture(manifest: ToolManifest | undefined): boolean {
+  return manifest?.execution_constraints.capture_selection === 'none';
+}
+
 /** The shape a manifest's declared `capture_selection` argument uses (the generic one when it declares none). */
 export function declaredSelectionShape(manifest: ToolManifest | undefined): SelectionShape {
   const declared = isJsonObject(manifest?.input_schema.properties) ? manifest.input_schema.properties.capture_selection : undefined;
@@ -433,7 +438,9 @@ function argumentSchema(manifest: ToolManifest): JsonObject {
 export function formProblems(invocation: JsonObject, manifest: ToolManifest | undefined, captures: ReadonlyArray<CaptureInfo>): ToolError[] {
   const problems: ToolError[] = [];
   const selection = normalizeCaptureSelection(invocation.capture_selection);
-  if (!selection.ok) problems.push(...selection.errors);
+  if (manifest && readsNoCapture(manifest)) {
+    if ('capture_selection' in invocation) problems.push({ code: 'UNKNOWN_ARGUMENT', field: 'capture_selection', message: `${manifest.name} reads no capture: leave capture_selection out of its invocations` });
+  } else if (!selection.ok) problems.push(...selection.errors);
   else {
     const byId = new Map(captures.map((capture) => [capture.id, capture]));
     problems.push(...checkSelection(selection.value, { get: (id) => byId.get(id), ids: () => [...byId.keys()] }));

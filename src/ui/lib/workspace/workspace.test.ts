@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CaptureInfo, ExecutionRecord } from '../../../core/index.ts';
+import { HISTORY_SETTING_KEY, historySetting, MAX_KEPT_ARGUMENTS_CHARS, readStoredHistory, type McpHistoryEntry } from '../runtime/mcp-history-model.ts';
 import { openWorkspace, type OpenWorkspaceOptions } from './workspace.ts';
 import { WORKSPACE_FILE_MAGIC } from './workspace-file.ts';
 import { requestPersistentStorage, storageEstimate } from './storage.ts';
@@ -242,6 +243,53 @@ describe('export and import', () => {
     expect(value(await target.importWorkspace(file))).toEqual({ captures: 2, runs: 2, settings: 1, skipped: 0 });
     expect(value(await target.loadCaptureBytes('alpha'))).toEqual(bytesOf(1));
     expect(value(await target.getSetting('theme'))).toEqual({ mode: 'dark' });
+  });
+
+  it('carries the MCP call history: exported with the workspace, merged call by call on import', async () => {
+    const call = (id: string, second: number, argumentsText = '{"message":"hi"}'): McpHistoryEntry => ({
+      id,
+      serverUrl: 'http://127.0.0.1:4365/mcp',
+      toolName: 'echo',
+      argumentsText,
+      startedAt: new Date(Date.UTC(2026, 10, 27, 23, 0, second)).toISOString(),
+      durationMs: 3,
+      phase: 'execution',
+      result: { status: 'ok', summary: `Echo ${id}`, warnings: [], errors: [], confidence: 1 },
+    });
+    const source = await open();
+    value(await source.saveSetting(HISTORY_SETTING_KEY, historySetting([call('theirs-new', 5), call('shared', 3), call('theirs-old', 1)])));
+    const file = value(await source.exportWorkspace());
+
+    // Into a fresh workspace: the history arrives whole.
+    const fresh = await open();
+    expect(value(await fresh.previewImport(file)).mcpHistory).toEqual({ count: 3, new: 3 });
+    value(await fresh.importWorkspace(file));
+    expect(readStoredHistory(value(await fresh.getSetting(HISTORY_SETTING_KEY)))).toEqual(readStoredHistory(value(await source.getSetting(HISTORY_SETTING_KEY))));
+
+    // Into a workspace with its own calls: both kept, newest first; the shared call stays ours unless replacing.
+    const target = await open();
+    value(await target.saveSetting(HISTORY_SETTING_KEY, historySetting([{ ...call('shared', 3), argumentsText: '{"message":"ours"}' }, call('mine', 2)])));
+    const preview = value(await target.previewImport(file));
+    expect(preview.mcpHistory).toEqual({ count: 3, new: 2 });
+    expect(preview.settings.map((setting) => setting.key)).not.toContain(HISTORY_SETTING_KEY);
+    expect(value(await target.importWorkspace(file, { onConflict: 'skip' }))).toEqual({ captures: 0, runs: 0, settings: 1, skipped: 1 });
+    const merged = readStoredHistory(value(await target.getSetting(HISTORY_SETTING_KEY)));
+    expect(merged.map((entry) => entry.id)).toEqual(['theirs-new', 'shared', 'mine', 'theirs-old']);
+    expect(merged[1].argumentsText).toBe('{"message":"ours"}');
+    value(await target.importWorkspace(file, { onConflict: 'replace' }));
+    expect(readStoredHistory(value(await target.getSetting(HISTORY_SETTING_KEY)))[1].argumentsText).toBe('{"message":"hi"}');
+  });
+
+  it('bounds the arguments of an imported history call as the app bounds its own', async () => {
+    const source = await open();
+    const huge = { id: 'huge', serverUrl: 'http://x/mcp', toolName: 'echo', argumentsText: 'q'.repeat(MAX_KEPT_ARGUMENTS_CHARS + 1), startedAt: '2026-11-27T23:00:00.000Z', durationMs: 1, phase: 'execution', result: { status: 'ok', summary: 's', warnings: [], errors: [], confidence: 1 } };
+    value(await source.saveSetting(HISTORY_SETTING_KEY, { version: 1, entries: [huge, { broken: true }] }));
+    const target = await open();
+    value(await target.importWorkspace(value(await source.exportWorkspace())));
+    const stored = value(await target.getSetting(HISTORY_SETTING_KEY)) as { entries: McpHistoryEntry[] };
+    expect(stored.entries).toHaveLength(1);
+    expect(stored.entries[0].argumentsText).toHaveLength(MAX_KEPT_ARGUMENTS_CHARS);
+    expect(stored.entries[0].omittedArgumentsChars).toBe(1);
   });
 
   it('rejects malformed files and changes nothing', async () => {

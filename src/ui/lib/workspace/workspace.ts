@@ -4,6 +4,7 @@ import { decodeWorkspaceFile, encodeWorkspaceFile } from './workspace-file.ts';
 import { defaultStorageManager, formatBytes, requestPersistentStorage, storageEstimate } from './storage.ts';
 import { captureInfoProblem, plannerRunProblem, runProblem } from './validate.ts';
 import { withoutIdentityKeys } from '../keyring/keyring-model.ts';
+import { HISTORY_SETTING_KEY, historySetting, mergeHistories, readStoredHistory } from '../runtime/mcp-history-model.ts';
 import { SAVED_MANIFESTS_SETTING, mergeManifests, reviewManifests, type ManifestReview } from './import-review.ts';
 import type {
   CaptureEntry,
@@ -54,8 +55,10 @@ export interface WorkspaceImportPreview {
   captures: Array<{ id: string; source: string; rows: number; replaces: boolean }>;
   runs: { count: number; replacing: number };
   plannerRuns: { count: number; replacing: number };
-  /** Settings other than the saved manifests. */
+  /** Settings other than the saved manifests and the MCP call history. */
   settings: Array<{ key: string; replaces: boolean }>;
+  /** The file's MCP call history: its calls, and how many are not in this workspace's (it merges entry by entry). */
+  mcpHistory: { count: number; new: number };
   /** Saved manifests, re-linted, with their endpoints. */
   manifests: ManifestReview[];
 }
@@ -384,24 +387,30 @@ function createWorkspace(db: WorkspaceDb, name: string, options: OpenWorkspaceOp
       const content = decoded.value;
       return read(async () => {
         const tx = db.transaction(ALL_STORES, 'readonly');
-        const [captureKeys, runKeys, settingKeys, plannerRunKeys, storedManifests] = await Promise.all([
+        const [captureKeys, runKeys, settingKeys, plannerRunKeys, storedManifests, storedHistory] = await Promise.all([
           tx.objectStore('captures').getAllKeys(),
           tx.objectStore('runs').getAllKeys(),
           tx.objectStore('settings').getAllKeys(),
           tx.objectStore('planner-runs').getAllKeys(),
           tx.objectStore('settings').get(SAVED_MANIFESTS_SETTING),
+          tx.objectStore('settings').get(HISTORY_SETTING_KEY),
         ]);
         const captures = new Set<string>(captureKeys);
         const runs = new Set<string>(runKeys);
         const settings = new Set<string>(settingKeys);
         const plannerRuns = new Set<string>(plannerRunKeys);
         const importedManifests = content.settings.find((setting) => setting.key === SAVED_MANIFESTS_SETTING)?.value;
+        const importedHistory = readStoredHistory(content.settings.find((setting) => setting.key === HISTORY_SETTING_KEY)?.value);
+        const knownCalls = new Set(readStoredHistory(storedHistory?.value).map((entry) => entry.id));
         return {
           exportedAt: content.header.exportedAt,
           captures: content.captures.map(({ summary }) => ({ id: summary.id, source: summary.info.source, rows: summary.info.rowCount, replaces: captures.has(summary.id) })),
           runs: { count: content.runs.length, replacing: content.runs.filter((run) => runs.has(run.id)).length },
           plannerRuns: { count: content.plannerRuns.length, replacing: content.plannerRuns.filter((run) => plannerRuns.has(run.id)).length },
-          settings: content.settings.filter((setting) => setting.key !== SAVED_MANIFESTS_SETTING).map((setting) => ({ key: setting.key, replaces: settings.has(setting.key) })),
+          settings: content.settings
+            .filter((setting) => setting.key !== SAVED_MANIFESTS_SETTING && setting.key !== HISTORY_SETTING_KEY)
+            .map((setting) => ({ key: setting.key, replaces: settings.has(setting.key) })),
+          mcpHistory: { count: importedHistory.length, new: importedHistory.filter((entry) => !knownCalls.has(entry.id)).length },
           manifests: reviewManifests(importedManifests, storedManifests?.value),
         };
       });
@@ -475,6 +484,15 @@ function createWorkspace(db: WorkspaceDb, name: string, options: OpenWorkspaceOp
             writes.push(() => tx.objectStore('settings').put({ key: SAVED_MANIFESTS_SETTING, value: merged.list }));
             summary.settings++;
             summary.skipped += merged.skipped + merged.refused;
+            continue;
+          }
+          if (setting.key === HISTORY_SETTING_KEY) {
+            // The MCP call history merges call by call (a call already here is kept unless replacing).
+            const stored = await tx.objectStore('settings').get(HISTORY_SETTING_KEY);
+            const merged = mergeHistories(readStoredHistory(stored?.value), readStoredHistory(setting.value), { replace: onConflict === 'replace' });
+            writes.push(() => tx.objectStore('settings').put({ key: HISTORY_SETTING_KEY, value: historySetting(merged.entries) }));
+            summary.settings++;
+            summary.skipped += merged.skipped;
             continue;
           }
           if (existing.settings.has(setting.key)) {
