@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,6 +48,32 @@ describe('sextant plan', () => {
     expect(result.conversation.map((message: { role: string }) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant']);
     expect(result.conversation[3]).toMatchObject({ tool_call_id: 'c1' });
     expect(result.accounting.map((entry: { type: string }) => entry.type)).toEqual(['llm', 'tool', 'llm', 'tool']);
+  });
+
+  it('--events FILE writes every planner event as a JSON line, with the printed result unchanged', async () => {
+    const key = 'sk-events-secret-0123';
+    const box = await sandbox({ 'script.json': [{ text: `no call here ${key}` }, echoTurn('c1', 'hello'), finalTurn] });
+    const argv = ['--prompt', 'Say hello', '--provider', 'scripted:script.json', '--test-tools'];
+    const plain = await plan(argv, box);
+    await writeFile(join(box.cwd, 'keys.json'), JSON.stringify({ apiKeys: { 'openai-compatible': key } }));
+    const logged = await plan([...argv, '--config', 'keys.json', '--events', 'events.jsonl'], box);
+    expect(logged.code).toBe(0);
+    expect(Object.keys(logged.result)).toEqual(Object.keys(plain.result));
+    const events = (await readFile(join(box.cwd, 'events.jsonl'), 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(events.map((event) => event.seq)).toEqual(events.map((_event, index) => index + 1));
+    const types = events.map((event) => event.type);
+    expect(types[0]).toBe('session_started');
+    expect(types.at(-1)).toBe('session_finished');
+    for (const type of ['discover', 'llm_request', 'llm_response', 'invocation', 'validation', 'execution', 'final_report']) expect(types).toContain(type);
+    expect(events.find((event) => event.type === 'llm_response' && event.text !== '').text).toBe('no call here [redacted]');
+  });
+
+  it('exits 4 when --events names a file that cannot be written, before any request', async () => {
+    const box = await sandbox({ 'ok.json': [finalTurn] });
+    const { code, stdout, stderr } = await plan(['--prompt', 'x', '--provider', 'scripted:ok.json', '--events', 'no/such/dir/events.jsonl'], box);
+    expect(code).toBe(4);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/--events .*events\.jsonl: cannot write/);
   });
 
   it('plays the offline demo: the specification invalid plan is repaired and run', async () => {

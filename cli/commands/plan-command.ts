@@ -1,3 +1,4 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, resolve } from 'node:path';
@@ -42,7 +43,7 @@ export const DEFAULT_MCP_STARTUP_TIMEOUT_MS = 30_000;
 
 export const PLAN_USAGE = `Usage:
   sextant plan --prompt TEXT [--config FILE] [--provider SPEC]... [--test-tools] [--no-offline-repair]
-               [--mcp-timeout-ms N]
+               [--mcp-timeout-ms N] [--events FILE]
 
 Runs a planner session and prints its result as JSON on stdout: success, error, finalReport
 (status, format, content, ts, metadata), conversation, accounting, toolCalls (per call:
@@ -69,6 +70,10 @@ and mcpServers (per configured server: ready with its tools, or failed with a co
                   offered as NAME__TOOL
 --mcp-timeout-ms N  time each MCP server has to start, initialize and list its tools
                   (default ${DEFAULT_MCP_STARTUP_TIMEOUT_MS})
+--events FILE     also writes the session's step recording to FILE as it happens, one planner
+                  event per line (JSON Lines): each LLM request, the model's reply (text,
+                  reasoning, tool calls, those extracted from text), dropped calls, invocations,
+                  validation, repairs, executions, the final report; keys redacted as on stdout
 --test-tools      installs the diagnostic test_echo tool
 --no-offline-repair  sends every failed invocation back to the model
 
@@ -191,6 +196,7 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
         'enable-test-tools': { type: 'boolean' },
         'no-offline-repair': { type: 'boolean' },
         'mcp-timeout-ms': { type: 'string' },
+        events: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -225,6 +231,8 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
     ...Object.values(config.apiKeys),
     ...Object.values(config.mcpServers).flatMap((server) => (server.transport === 'http' ? Object.values(server.headers) : [])),
   ];
+  // Opened before anything starts: a path that cannot be written is a usage error and nothing runs.
+  const eventLog = values.events === undefined ? null : openEventLog(resolve(deps.cwd, values.events), secrets);
   // The SDK's client loads only when a server is configured (a plan without servers starts as before).
   const servers =
     Object.keys(config.mcpServers).length === 0
@@ -236,6 +244,7 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
     for (const failure of failures) io.stderr(redacted(`sextant plan: ${failure.message} [${failure.code}]\n`, secrets));
     const error = failures.map((failure) => `${failure.message} [${failure.code}]`).join('; ');
     io.stdout(`${printableResult({ success: false, error, conversation: [], accounting: [], turns: 0, nonce: '', toolCalls: [], mcpServers }, secrets)}\n`);
+    eventLog?.close();
     return EXIT.mcpServerFailure;
   }
   for (const report of mcpServers) {
@@ -257,6 +266,7 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
   // Per tool call, what the model received (the digest, its size) next to the full result.
   const toolCalls: JsonObject[] = [];
   const onEvent = (event: PlannerEvent) => {
+    eventLog?.write(event);
     if (event.type !== 'execution') return;
     toolCalls.push({
       turn: event.turn,
@@ -295,5 +305,20 @@ async function plan(argv: string[], io: Io, deps: PlanDependencies): Promise<num
     deps.signal?.removeEventListener('abort', stop);
     threads.close();
     await servers.close();
+    eventLog?.close();
   }
+}
+
+/** `--events FILE`: one redacted JSON line per planner event, written as it happens (a killed run keeps what it did). */
+function openEventLog(path: string, secrets: ReadonlyArray<string>): { write(event: PlannerEvent): void; close(): void } {
+  let fd: number;
+  try {
+    fd = openSync(path, 'w');
+  } catch (error) {
+    throw new UsageError(`--events ${path}: cannot write: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return {
+    write: (event) => void writeSync(fd, `${redacted(JSON.stringify(event), secrets)}\n`),
+    close: () => closeSync(fd),
+  };
 }

@@ -112,3 +112,39 @@ describe('local models through the planner (recorded-shape streams)', () => {
     expect(eventsOf(events, 'execution')[0].result.status).toBe('ok');
   });
 });
+
+describe('a server that leaves the tools out of the prompt (issue 24, SmolLM2 behind llama.cpp)', () => {
+  /** One streamed llama.cpp reply: text, or one tool call, then the usage it reports. */
+  const reply = (promptTokens: number, content: { text?: string; call?: { name: string; arguments: unknown } }) => {
+    const delta = content.call
+      ? { tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: content.call.name, arguments: JSON.stringify(content.call.arguments) } }] }
+      : { content: content.text ?? '' };
+    const chunks = [
+      { choices: [{ index: 0, delta, finish_reason: null }] },
+      { choices: [{ index: 0, delta: {}, finish_reason: content.call ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: promptTokens, completion_tokens: 9, total_tokens: promptTokens + 9 } },
+    ];
+    return cannedResponse(`${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`);
+  };
+  const final = { name: 'agent__final_report', arguments: { report_format: 'markdown', report_content: 'Done.' } };
+  const target = (...answers: Response[]) => createHttpProvider({ provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:8080/v1', model: 'smollm2' }, { fetch: fakeFetch(...answers) });
+  const unseen = (events: Parameters<typeof eventsOf>[0]) => eventsOf(events, 'warning').filter((event) => event.message.includes('did not show the tools'));
+
+  it('warns when the reported prompt is smaller than the messages and a quarter of the definitions', async () => {
+    // What the real run measured: 1,300 prompt tokens where ~3,100 were offered.
+    const { result, events } = await runSession({ scripts: [], targets: [target(reply(300, { text: 'Yes, jitter explains latency_ms.' }), reply(100_000, { call: final }))] });
+    expect(result.success).toBe(true);
+    const warnings = unseen(events);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0].turn).toBe(1);
+    expect(warnings[0].message).toMatch(/^The server counted 300 prompt tokens where the messages and the tool definitions come to about \d+:/);
+  });
+
+  it('stays quiet when the prompt holds the tools, and in the xml transport', async () => {
+    const generous = await runSession({ scripts: [], targets: [target(reply(100_000, { call: final }))] });
+    expect(generous.result.success).toBe(true);
+    expect(unseen(generous.events)).toEqual([]);
+    const xml = await runSession({ scripts: [], settings: { transport: 'xml' }, targets: [target(reply(1, { text: 'No slot here.' }), reply(1, { text: 'Still none.' }))] });
+    expect(xml.events.some((event) => event.type === 'llm_response')).toBe(true);
+    expect(unseen(xml.events)).toEqual([]);
+  });
+});

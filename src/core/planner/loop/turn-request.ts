@@ -131,6 +131,8 @@ export async function requestTurn(core: SessionCore, retry: RetryPolicy, textCal
       core.emit({ type: 'warning', turn: core.turn, message: `Tool call(s) extracted from the reply's text (no native tool calls): ${response.toolCalls.map((call) => call.name).join(', ')}` });
     }
     if (xml && xml.ignored.length > 0) core.emit({ type: 'warning', turn: core.turn, message: `Ignored XML tags: ${xml.ignored.join('; ')}` });
+    const unseen = provider.target.provider === 'scripted' ? null : toolsNotInPrompt(core, plan, response);
+    if (unseen) core.emit({ type: 'warning', turn: core.turn, message: unseen });
     core.accounting.llm(accountingTarget, started, latency, { response });
     const reported = response.usage.inputTokens + response.usage.outputTokens;
     core.ctxTokens =
@@ -139,4 +141,23 @@ export async function requestTurn(core: SessionCore, retry: RetryPolicy, textCal
     return { kind: 'response', response, xml };
   }
   return { kind: 'failed', failure: lastFailure };
+}
+
+/**
+ * A server that never showed the model its tools: llama.cpp leaves `tools` out, without a word,
+ * when the model's chat template has no tool section (SmolLM2-135M-Instruct, issue 24's
+ * check:local-model). Its reported prompt then holds the messages and less than a quarter of
+ * the definitions' estimate (a server that renders tools compactly, as OpenAI does, stays well
+ * above that). Native transport only: the XML ones put the tools in the messages. Not for
+ * scripted targets, whose usage is whatever the script says.
+ */
+function toolsNotInPrompt(core: SessionCore, plan: { pendingTokens: number; schemaTokens: number }, response: LlmResponse): string | null {
+  if (core.settings.transport !== 'native' || response.usageReported === false || plan.schemaTokens === 0) return null;
+  const reported = response.usage.inputTokens;
+  const floor = core.ctxTokens + plan.pendingTokens + Math.floor(plan.schemaTokens / 4);
+  if (reported === 0 || reported >= floor) return null;
+  return (
+    `The server counted ${reported} prompt tokens where the messages and the tool definitions come to about ${core.ctxTokens + plan.pendingTokens + plan.schemaTokens}: ` +
+    'it probably did not show the tools to the model (a chat template without tools?). The xml transport puts them in the prompt text.'
+  );
 }
