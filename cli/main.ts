@@ -16,6 +16,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandRun>>> = {
   captures: async () => (await import('./commands/captures-command.ts')).runCaptures,
   import: async () => (await import('./commands/import-command.ts')).runImport,
   query: async () => (await import('./commands/query-command.ts')).runQuery,
+  summarize: async () => (await import('./commands/summarize-command.ts')).runSummarize,
   'analyze-dataset': async () => (await import('./commands/analyze-dataset-command.ts')).runAnalyzeDataset,
   manifests: async () => (await import('./commands/manifests-command.ts')).runManifests,
   canon: async () => (await import('./commands/canon-command.ts')).runCanon,
@@ -33,6 +34,7 @@ const USAGE = `Usage:
   sextant import PATH [--id ID] [--out FILE.arrow]
   sextant import FILE... --dataset DIR [--jobs N]
   sextant query DIR SQL [--format json|csv]
+  sextant summarize DIR --out OUT [--bin-s N] [--capture ID]...
   sextant analyze-dataset DIR --out OUT [--from TIME] [--to TIME] [--capture ID]...
   sextant manifests [--enable-test-tools]
   sextant canon FILE|-... [--format openai|anthropic|mcp|langchain|raw] [--emit canonical|openai|anthropic|mcp|json_schema|manifest]
@@ -53,6 +55,7 @@ import     reads a capture file and prints its import report as JSON, with its i
            (with --out, also writes the normalized table as an Arrow IPC file; with --dataset,
            streams files of any size into a Parquet dataset)
 query      runs SQL (DuckDB) over a dataset's packets
+summarize  writes a dataset's BLE summaries (per receiver, address, time bin; per payload)
 analyze-dataset
            runs the BLE address analyzer on a time window of a dataset
 manifests  lists the installed tool manifests as JSON

@@ -9,6 +9,13 @@ import { main, type Io } from '../main.ts';
 import { DatasetEngine } from './duckdb-engine.ts';
 import { importFiles } from './import-files.ts';
 import { streamIntoStaging } from './stream-import.ts';
+import { mergeSummaries, writeSummaries } from './summaries.ts';
+
+async function openEngine(root: string): Promise<DatasetEngine> {
+  const opened = await DatasetEngine.open(root);
+  if (!opened.ok) throw new Error(opened.error.message);
+  return opened.value;
+}
 
 const CAPTURES = fileURLToPath(new URL('../../../shared/captures/ble/', import.meta.url));
 
@@ -109,6 +116,35 @@ describe('sextant import --dataset and sextant query', () => {
     const summaries = await query(whole, ADDRESS_SUMMARY);
     expect(summaries.length).toBeGreaterThan(100);
     expect(await query(sharded, ADDRESS_SUMMARY)).toEqual(summaries);
+
+    // The summary stage's SQL: each shard summarized alone, then merged, equals the whole's summaries, exactly.
+    const out = await temp('summaries');
+    const wholeEngine = await openEngine(whole);
+    const shardEngine = await openEngine(sharded);
+    try {
+      const wholePaths = { bins: join(out, 'whole-bins.parquet'), payloads: join(out, 'whole-payloads.parquet') };
+      const written = await writeSummaries(wholeEngine, { binMs: 1_000, captureIds: [], paths: wholePaths });
+      expect(written.bins).toBeGreaterThan(1_000);
+      const shardPaths = [];
+      for (const [index] of order.entries()) {
+        const paths = { bins: join(out, `shard${index}-bins.parquet`), payloads: join(out, `shard${index}-payloads.parquet`) };
+        await writeSummaries(shardEngine, { binMs: 1_000, captureIds: [`part${index}`], paths });
+        shardPaths.push(paths);
+      }
+      const mergedPaths = { bins: join(out, 'merged-bins.parquet'), payloads: join(out, 'merged-payloads.parquet') };
+      expect(await mergeSummaries(shardEngine, shardPaths, 1_000, mergedPaths)).toEqual(written);
+      for (const key of ['bins', 'payloads'] as const) {
+        const read = async (path: string) => (await wholeEngine.query(`SELECT * FROM read_parquet('${path}')`, 10_000_000)).rows;
+        expect(await read(mergedPaths[key])).toEqual(await read(wholePaths[key]));
+      }
+      // The bins hold every packet with an address and a time.
+      const [[binned]] = (await wholeEngine.query(`SELECT sum(packets) FROM read_parquet('${wholePaths.bins}')`, 1)).rows;
+      const [[counted]] = (await wholeEngine.query('SELECT count(*) FROM packets WHERE advertiser_addr IS NOT NULL AND ts_ms IS NOT NULL', 1)).rows;
+      expect(binned).toBe(counted);
+    } finally {
+      wholeEngine.close();
+      shardEngine.close();
+    }
   });
 
   it('leaves the dataset unchanged when the disk fills up mid-file', async () => {
@@ -181,6 +217,11 @@ describe('sextant import --dataset and sextant query', () => {
     expect(none.stderr).toContain('[DATASET_NOT_FOUND]');
     const csv = await run(['query', root, "SELECT 'a,b' AS text, 1 AS n", '--format', 'csv']);
     expect(csv.stdout).toBe('text,n\n"a,b",1\n');
+    const out = await temp('summarize');
+    const summarized = await run(['summarize', root, '--out', out, '--bin-s', '60']);
+    expect(summarized.code).toBe(0);
+    expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toMatchObject({ bin_ms: 60_000, files: { 'address_bins.parquet': expect.any(Number) } });
+    expect((await run(['summarize', root, '--out', out, '--bin-s', '0'])).code).toBe(4);
   });
 });
 
