@@ -86,7 +86,7 @@ export async function importFiles(options: ImportFilesOptions): Promise<FileImpo
     const staged = options.jobs > 1 && queue.length > 1 ? await inThread(request, (value) => report(request, value)) : await streamIntoStaging(request, { onProgress: (value) => report(request, value) });
     const file = options.files.find((candidate) => candidate.path === request.path && candidate.captureId === request.captureId)!;
     commits = commits.then(async () => {
-      outcomes.push({ file, result: staged.ok ? await commitSource(options.root, staged.value) : staged });
+      outcomes.push({ file, result: staged.ok ? await commitOrExplain(options.root, staged.value) : staged });
     });
     await commits;
   };
@@ -98,6 +98,15 @@ export async function importFiles(options: ImportFilesOptions): Promise<FileImpo
   await commits;
   // In the order the files were given.
   return options.files.map((file) => outcomes.find((outcome) => outcome.file === file)!).filter(Boolean);
+}
+
+/** A commit that fails (a full disk, a lost directory) is that file's refusal, never the command's crash. */
+async function commitOrExplain(root: string, staged: StagedSource): Promise<Result<DatasetSource, FileImportProblem>> {
+  try {
+    return await commitSource(root, staged);
+  } catch (error) {
+    return err({ code: 'WRITE_FAILED', message: `${staged.source.file}: the commit failed and left the dataset unchanged: ${error instanceof Error ? error.message : String(error)}` });
+  }
 }
 
 function inThread(request: StreamImportRequest, onProgress: (value: { bytesRead: number; rows: number }) => void): Promise<Result<StagedSource, StreamImportProblem>> {
