@@ -88,6 +88,8 @@ export async function commitSource(root: string, staged: StagedSource, now: () =
       if (manifest.sources.some((existing) => existing.capture_id === source.capture_id)) {
         return err({ code: 'CAPTURE_ID_IN_DATASET', message: `capture id ${source.capture_id} is already in the dataset; give this file another with --id` });
       }
+      const committed: DatasetSource = { ...source, imported_at: now().toISOString() };
+      const sources = [...manifest.sources, committed];
       const moved: string[] = [];
       try {
         for (const part of source.parts) {
@@ -96,15 +98,15 @@ export async function commitSource(root: string, staged: StagedSource, now: () =
           await rename(join(staged.stagingDir, part.path), target);
           moved.push(target);
         }
-        const committed: DatasetSource = { ...source, imported_at: now().toISOString() };
-        await writeManifest(root, { ...manifest, format: DATASET_FORMAT, sources: [...manifest.sources, committed] });
-        await removeUnlisted(root, [...manifest.sources, committed]);
-        return ok(committed);
+        await writeManifest(root, { ...manifest, format: DATASET_FORMAT, sources });
       } catch (error) {
         // The manifest was not replaced: the moved parts are unlisted; take them back out.
         await Promise.all(moved.map((path) => rm(path, { force: true })));
         throw error;
       }
+      // Committed: tidying up after earlier crashes may fail without undoing this commit.
+      await removeUnlisted(root, sources).catch(() => undefined);
+      return ok(committed);
     });
   } finally {
     await rm(staged.stagingDir, { recursive: true, force: true });
