@@ -39,7 +39,7 @@ export interface StreamImportHooks {
   onProgress?: (progress: { bytesRead: number; rows: number }) => void;
 }
 
-/** A whole-file failure: the importer's codes, or `WRITE_FAILED` (a full disk, a lost directory). */
+/** A whole-file failure: the importer's codes, `WRITE_FAILED` (a full disk, a lost directory) or `FILE_CHANGED` (the bytes differ from those hashed before). */
 export type StreamImportProblem = CaptureImportProblem | { code: 'WRITE_FAILED' | 'FILE_CHANGED'; message: string };
 
 const READ_CHUNK_BYTES = 1 << 20;
