@@ -2,7 +2,8 @@
 -- 64 of the AD structures, docs/capture-schema.md), how often and when it was heard, with the
 -- fields the payload templates read. Same dialect rules as ble-summary.sql; mergeable by
 -- ble-summary-payloads-merge.sql (the descriptive fields are functions of the signature, so
--- any one row's value is every row's).
+-- any one row's value is every row's). `company_id` is a Parquet UINT16: DuckDB reads it as
+-- USMALLINT, Spark (no unsigned types) as INT, so it is cast to INTEGER, the type both write.
 SELECT
   receiver,
   advertiser_addr,
@@ -10,7 +11,7 @@ SELECT
   CAST(count(*) AS BIGINT) AS packets,
   min(ts_ms) AS first_ms,
   max(ts_ms) AS last_ms,
-  min(company_id) AS company_id,
+  CAST(min(company_id) AS INTEGER) AS company_id,
   min(manufacturer_data) AS manufacturer_data,
   min(service_data_uuid) AS service_data_uuid,
   min(service_data) AS service_data,

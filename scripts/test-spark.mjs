@@ -1,0 +1,337 @@
+#!/usr/bin/env node
+// `npm run test:spark` (issue 26): the summary stage on Apache Spark equals DuckDB's, exactly.
+//
+// 1. Installs, if missing, a project-local Python environment in .cache/spark/venv with PySpark
+//    (pinned below; its PyPI sdist carries Spark's jars, no compiler involved). Java 17+ needed.
+// 2. Builds a small dataset with `sextant import --dataset`: a generated sniffer capture
+//    (bench/ble-capture-generator.ts) cut into consecutive files, so time bins straddle parts,
+//    plus two real captures from ../shared/captures/ble (several hours, so several hour parts).
+// 3. Runs `sextant summarize` (DuckDB) and spark/ble_summary_job.py on
+//    `local-cluster[2,1,1024]` (a master and two workers in the driver's JVM, each executor a JVM
+//    of its own: a real cluster's code path). If that mode cannot start, says why and runs the
+//    job on local[2] instead, saying so.
+// 4. Compares both summaries: the same columns, the same number of rows, and row by row in key
+//    order every value equal (doubles with ===, never a tolerance).
+//
+// Exit code: 0 when every summary is equal; 1 when one differs; 2 when the environment, the
+// dataset or a run failed (or a deadline passed). Everything of the run is kept in
+// .cache/spark/run/ (rebuilt on every run). Every child has a deadline; Spark binds to 127.0.0.1.
+//
+//   npm run test:spark
+//   npm run test:spark -- --packets 300000 --files 6 --bin-s 1 --master 'local[2]'
+/* global process, console, setTimeout, clearTimeout, Buffer, URL */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DuckDBInstance } from '@duckdb/node-api';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CACHE = join(ROOT, '.cache', 'spark');
+const VENV = join(CACHE, 'venv');
+const PYTHON = join(VENV, 'bin', 'python');
+const RUN = join(CACHE, 'run');
+const JOB = join(ROOT, 'spark', 'ble_summary_job.py');
+const SEXTANT = join(ROOT, 'cli', 'sextant.mjs');
+/** Pinned: the release this test was written against (Spark 4.3.0, Scala 2.13, Java 17+). */
+const PYSPARK_VERSION = '4.3.0';
+const CLUSTER_MASTER = 'local-cluster[2,1,1024]';
+const FALLBACK_MASTER = 'local[2]';
+const REAL_CAPTURES = ['tesi-ble_nrf_capture.pcapng', 'mabip_btsnoop_hci.log'];
+/** The key each summary is ordered by (as `sextant summarize` and the Spark job order them). */
+const SUMMARIES = {
+  'address_bins.parquet': ['receiver', 'advertiser_addr', 'bin_start_ms'],
+  'address_payloads.parquet': ['receiver', 'advertiser_addr', 'payload_signature'],
+};
+const DEADLINES = { probeMs: 60_000, pipMs: 15 * 60_000, generateMs: 5 * 60_000, importMs: 10 * 60_000, summarizeMs: 5 * 60_000, sparkMs: 15 * 60_000 };
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      packets: { type: 'string', default: '300000' },
+      files: { type: 'string', default: '6' },
+      'bin-s': { type: 'string', default: '1' },
+      master: { type: 'string', default: CLUSTER_MASTER },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log("Usage: npm run test:spark -- [--packets 300000] [--files 6] [--bin-s 1] [--master 'local-cluster[2,1,1024]']");
+    process.exit(0);
+  }
+  const whole = (name) => {
+    const value = Number(values[name]);
+    if (!Number.isInteger(value) || value < 1) fail(2, `--${name} expects a whole number >= 1, got '${values[name]}'`);
+    return value;
+  };
+  const binS = Number(values['bin-s']);
+  if (!(binS >= 0.001)) fail(2, `--bin-s expects seconds >= 0.001, got '${values['bin-s']}'`);
+  return { packets: whole('packets'), files: whole('files'), binS: values['bin-s'], master: values.master };
+}
+
+// ---------------------------------------------------------------- small helpers
+
+const running = new Set();
+
+function fail(code, message) {
+  console.error(`\ntest:spark: ${message}`);
+  stopAll();
+  process.exit(code);
+}
+
+/** Stops every child still running, with its process group (spark-submit starts JVMs). */
+function stopAll() {
+  for (const child of running) killGroup(child, 'SIGKILL');
+}
+
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    console.error(`\ntest:spark: ${signal}, stopping`);
+    stopAll();
+    process.exit(130);
+  });
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * Runs a command to its end within a deadline (then SIGTERM to its process group, then SIGKILL);
+ * never throws. Under /usr/bin/time when present, so the CPU time of it and its children is known
+ * (wall time on this shared 2-core machine measures the load more than the work).
+ */
+function run(command, args, { deadlineMs, env } = {}) {
+  const timed = existsSync('/usr/bin/time');
+  const cpuMarker = 'test-spark-cpu';
+  const [file, argv] = timed ? ['/usr/bin/time', ['-f', `${cpuMarker} %U %S`, command, ...args]] : [command, args];
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(file, argv, { env: env ?? process.env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child, 'SIGTERM');
+      setTimeout(() => killGroup(child, 'SIGKILL'), 10_000).unref();
+    }, deadlineMs);
+    const finish = (code, extra = '') => {
+      running.delete(child);
+      clearTimeout(timer);
+      let cpuMs = null;
+      const cpuLine = stderr.split('\n').find((line) => line.startsWith(cpuMarker));
+      if (cpuLine) {
+        const [, user, system] = cpuLine.split(' ');
+        cpuMs = Math.round((Number(user) + Number(system)) * 1000);
+        stderr = stderr.replace(`${cpuLine}\n`, '');
+      }
+      resolve({ code, stdout, stderr: stderr + extra, timedOut, ms: Date.now() - started, cpuMs });
+    };
+    child.on('error', (error) => finish(null, error.message));
+    child.on('close', (code) => finish(code));
+  });
+}
+
+function lastLines(text, count = 15) {
+  return text.trimEnd().split('\n').slice(-count).join('\n');
+}
+
+function described(result, what) {
+  if (result.timedOut) return `${what}: the deadline passed after ${seconds(result.ms)}`;
+  return `${what} exited with code ${result.code}:\n${lastLines(result.stderr)}`;
+}
+
+const timing = (result) => `${seconds(result.ms)} wall, ${result.cpuMs === null ? '?' : seconds(result.cpuMs)} CPU`;
+
+// ---------------------------------------------------------------- the Python environment
+
+async function ensurePyspark() {
+  if (existsSync(PYTHON)) {
+    const probe = await run(PYTHON, ['-c', 'import pyspark; print(pyspark.__version__)'], { deadlineMs: DEADLINES.probeMs });
+    if (probe.code === 0 && probe.stdout.trim() === PYSPARK_VERSION) {
+      console.log(`environment  ${VENV} (pyspark ${PYSPARK_VERSION} already installed)`);
+      return;
+    }
+  }
+  console.log(`environment  installing pyspark ${PYSPARK_VERSION} into ${VENV}`);
+  mkdirSync(CACHE, { recursive: true });
+  if (!existsSync(PYTHON)) {
+    const venv = await run('python3', ['-m', 'venv', VENV], { deadlineMs: DEADLINES.probeMs * 2 });
+    if (venv.code !== 0) fail(2, described(venv, 'python3 -m venv (Python 3.10 or newer with venv is needed)'));
+  }
+  const pip = await run(PYTHON, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', `pyspark==${PYSPARK_VERSION}`], { deadlineMs: DEADLINES.pipMs });
+  if (pip.code !== 0) fail(2, described(pip, 'pip install pyspark'));
+  console.log(`environment  installed in ${timing(pip)}`);
+}
+
+// ---------------------------------------------------------------- the dataset
+
+/** A pcap cut into `count` pcaps of consecutive frames, each with the original's global header. */
+async function cutPcap(path, count) {
+  const bytes = await readFile(path);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const starts = [];
+  for (let offset = 24; offset < bytes.length; offset += 16 + view.getUint32(offset + 8, true)) starts.push(offset);
+  const per = Math.ceil(starts.length / count);
+  const paths = [];
+  for (let file = 0; file * per < starts.length; file++) {
+    const from = starts[file * per];
+    const to = (file + 1) * per < starts.length ? starts[(file + 1) * per] : bytes.length;
+    const target = join(RUN, 'captures', `generated-${file}.pcap`);
+    await writeFile(target, Buffer.concat([bytes.subarray(0, 24), bytes.subarray(from, to)]));
+    paths.push(target);
+  }
+  return paths;
+}
+
+async function buildDataset({ packets, files }) {
+  mkdirSync(join(RUN, 'captures'), { recursive: true });
+  const whole = join(RUN, 'captures', 'generated.pcap');
+  // The generator is TypeScript: a child under tsx writes the capture.
+  const generator = new URL('../bench/ble-capture-generator.ts', import.meta.url).href;
+  const generate = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `const { writeBleBenchmarkPcap } = await import(${JSON.stringify(generator)}); await writeBleBenchmarkPcap(${JSON.stringify(whole)}, ${packets});`], {
+    deadlineMs: DEADLINES.generateMs,
+  });
+  if (generate.code !== 0) fail(2, described(generate, 'generating the capture'));
+  const generated = await cutPcap(whole, files);
+  rmSync(whole);
+  const real = REAL_CAPTURES.map((name) => join(ROOT, '..', 'shared', 'captures', 'ble', name));
+  for (const path of real) if (!existsSync(path)) fail(2, `a real capture is missing: ${path}`);
+  const dataset = join(RUN, 'dataset');
+  const imported = await run(process.execPath, [SEXTANT, 'import', ...generated, ...real, '--dataset', dataset], { deadlineMs: DEADLINES.importMs });
+  if (imported.code !== 0) fail(2, described(imported, 'sextant import --dataset'));
+  const manifest = JSON.parse(await readFile(join(dataset, 'manifest.json'), 'utf8'));
+  const parts = manifest.sources.flatMap((source) => source.parts);
+  const rows = manifest.sources.reduce((sum, source) => sum + source.rows, 0);
+  console.log(`dataset      ${dataset}: ${manifest.sources.length} files (${generated.length} cut from a ${packets.toLocaleString('en-US')}-packet generated capture, ${real.length} real), ${rows.toLocaleString('en-US')} rows in ${parts.length} parts (import ${timing(imported)})`);
+  return { path: dataset, parts: parts.length };
+}
+
+// ---------------------------------------------------------------- the two engines
+
+async function summarizeWithDuckdb(dataset, binS) {
+  const out = join(RUN, 'duckdb');
+  const result = await run(process.execPath, [SEXTANT, 'summarize', dataset, '--out', out, '--bin-s', binS], { deadlineMs: DEADLINES.summarizeMs });
+  if (result.code !== 0) fail(2, described(result, 'sextant summarize'));
+  console.log(`duckdb       sextant summarize: ${timing(result)}`);
+  return out;
+}
+
+function sparkEnvironment() {
+  return {
+    ...process.env,
+    // spark-submit finds Spark (SPARK_HOME) through the `python` on PATH: the venv's.
+    PATH: `${join(VENV, 'bin')}:${process.env.PATH}`,
+    PYSPARK_PYTHON: PYTHON,
+    PYSPARK_DRIVER_PYTHON: PYTHON,
+    SPARK_LOCAL_IP: '127.0.0.1',
+  };
+}
+
+async function sparkSubmit(dataset, binS, master) {
+  const out = join(RUN, `spark-${master.replace(/[^a-z0-9]+/gi, '-')}`);
+  rmSync(out, { recursive: true, force: true });
+  const args = [
+    '--master', master,
+    '--conf', 'spark.driver.host=127.0.0.1',
+    '--conf', 'spark.driver.bindAddress=127.0.0.1',
+    '--conf', 'spark.ui.enabled=false',
+    '--conf', `spark.local.dir=${join(RUN, 'spark-local')}`,
+    // As URIs: the job reads and writes through Hadoop's filesystems (file:// here, s3a:// etc. on a cluster).
+    JOB, pathToFileURL(dataset).href, pathToFileURL(out).href, '--bin-s', binS,
+  ];
+  const result = await run(join(VENV, 'bin', 'spark-submit'), args, { deadlineMs: DEADLINES.sparkMs, env: sparkEnvironment() });
+  await writeFile(join(RUN, `spark-${master.replace(/[^a-z0-9]+/gi, '-')}.log`), result.stderr);
+  return { ...result, out };
+}
+
+/** Executors the standalone master granted (local-cluster): proof they ran as JVMs of their own. */
+function grantedExecutors(log) {
+  return log.split('\n').filter((line) => line.includes('Granted executor ID')).length;
+}
+
+async function summarizeWithSpark(dataset, parts, binS, master) {
+  let result = await sparkSubmit(dataset, binS, master);
+  let ran = master;
+  if (result.code !== 0 && master.startsWith('local-cluster')) {
+    console.log(`spark        ${master} FAILED (${described(result, 'spark-submit')})`);
+    console.log(`spark        falling back to ${FALLBACK_MASTER}`);
+    result = await sparkSubmit(dataset, binS, FALLBACK_MASTER);
+    ran = FALLBACK_MASTER;
+  }
+  if (result.code !== 0) fail(2, described(result, `spark-submit on ${ran}`));
+  const report = JSON.parse(result.stdout.trim().split('\n').at(-1));
+  if (report.master !== ran) fail(2, `the job ran on ${report.master}, not ${ran}`);
+  if (report.parts !== parts) fail(2, `the job read ${report.parts} parts, the manifest lists ${parts}`);
+  const executors = ran.startsWith('local-cluster') ? `, ${grantedExecutors(result.stderr)} executor JVMs granted` : '';
+  console.log(`spark        Spark ${report.spark_version} on master ${report.master}${executors}: ${report.parts} parts read; job ${timing(result)} (summaries ${report.seconds} s of it)`);
+  return { out: result.out, report };
+}
+
+// ---------------------------------------------------------------- the comparison
+
+async function readSorted(connection, path, key) {
+  const reader = await connection.runAndReadAll(`SELECT * FROM read_parquet('${path.replaceAll("'", "''")}') ORDER BY ${key.join(', ')}`);
+  return { columns: reader.columnNames().map((name, index) => `${name} ${reader.columnTypes()[index]}`), rows: reader.getRowsJS() };
+}
+
+/** Exact equality of two DuckDB values: same JS type and same value (no tolerance). */
+function same(a, b) {
+  if (a === null || b === null) return a === b;
+  if (typeof a !== typeof b) return false;
+  return typeof a === 'number' ? Object.is(a, b) : a === b;
+}
+
+/** Compares one summary; returns the differences found (at most a few of each kind). */
+async function compare(connection, name, key, duckdbDir, sparkDir) {
+  const ours = await readSorted(connection, join(duckdbDir, name), key);
+  const theirs = await readSorted(connection, join(sparkDir, name, '*.parquet'), key);
+  const differences = [];
+  if (ours.columns.join(', ') !== theirs.columns.join(', ')) differences.push(`columns differ:\n  duckdb ${ours.columns.join(', ')}\n  spark  ${theirs.columns.join(', ')}`);
+  if (ours.rows.length !== theirs.rows.length) differences.push(`rows: duckdb ${ours.rows.length}, spark ${theirs.rows.length}`);
+  const names = ours.columns.map((column) => column.split(' ')[0]);
+  let valueDifferences = 0;
+  for (let row = 0; row < Math.min(ours.rows.length, theirs.rows.length); row++) {
+    for (let column = 0; column < names.length; column++) {
+      if (same(ours.rows[row][column], theirs.rows[row][column])) continue;
+      valueDifferences++;
+      if (valueDifferences <= 5) differences.push(`row ${row} ${names[column]}: duckdb ${String(ours.rows[row][column])}, spark ${String(theirs.rows[row][column])}`);
+    }
+  }
+  if (valueDifferences > 5) differences.push(`… ${valueDifferences} differing values in all`);
+  console.log(`compare      ${name}: ${ours.rows.length} rows x ${names.length} columns — ${differences.length === 0 ? 'EQUAL' : 'DIFFERENT'}`);
+  for (const difference of differences) console.log(`               ${difference}`);
+  return differences.length === 0;
+}
+
+// ---------------------------------------------------------------- main
+
+const settings = options();
+const started = Date.now();
+await ensurePyspark();
+rmSync(RUN, { recursive: true, force: true });
+mkdirSync(RUN, { recursive: true });
+const dataset = await buildDataset(settings);
+const duckdbDir = await summarizeWithDuckdb(dataset.path, settings.binS);
+const spark = await summarizeWithSpark(dataset.path, dataset.parts, settings.binS, settings.master);
+const instance = await DuckDBInstance.create(':memory:');
+const connection = await instance.connect();
+let equal = true;
+for (const [name, key] of Object.entries(SUMMARIES)) equal = (await compare(connection, name, key, duckdbDir, spark.out)) && equal;
+connection.closeSync();
+instance.closeSync();
+const leftovers = readdirSync(RUN);
+console.log(`\ntest:spark   ${equal ? 'PASS' : 'FAIL'}: Spark ${spark.report.spark_version} on ${spark.report.master}, bins of ${settings.binS} s; ${seconds(Date.now() - started)} in all (run files: ${RUN}: ${leftovers.join(', ')})`);
+process.exit(equal ? 0 : 1);
