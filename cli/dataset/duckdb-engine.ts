@@ -4,6 +4,7 @@
  * columns in their documented order and the `hour` partition after them. DuckDB runs out of
  * core: past `memory_limit` it spills to a temporary directory instead of growing.
  */
+import { rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type JS } from '@duckdb/node-api';
@@ -33,6 +34,8 @@ export class DatasetEngine {
     readonly manifest: DatasetManifest,
     private readonly instance: DuckDBInstance,
     private readonly connection: DuckDBConnection,
+    /** The spill directory this engine made for itself, removed on close; null for the caller's. */
+    private readonly ownTempDirectory: string | null,
   ) {}
 
   /** Opens the dataset at `root`, refusing it when its manifest or any listed part is damaged. */
@@ -41,10 +44,11 @@ export class DatasetEngine {
     if (!manifest.ok) return manifest;
     const parts = await checkParts(root, manifest.value);
     if (!parts.ok) return parts;
+    const ownTempDirectory = options.tempDirectory === undefined ? join(tmpdir(), `sextant-duckdb-${process.pid}-${Math.random().toString(36).slice(2, 8)}`) : null;
     const instance = await DuckDBInstance.create(':memory:', {
       memory_limit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
       threads: String(options.threads ?? availableParallelism()),
-      temp_directory: options.tempDirectory ?? join(tmpdir(), `sextant-duckdb-${process.pid}`),
+      temp_directory: options.tempDirectory ?? ownTempDirectory!,
     });
     const connection = await instance.connect();
     const files = parts.value.map((part) => sqlString(join(root, part.path))).join(', ');
@@ -53,7 +57,7 @@ export class DatasetEngine {
     await connection.run(
       `CREATE VIEW packets AS SELECT ${columns}, "hour" FROM read_parquet([${files}], hive_partitioning = true, hive_types = {'capture_id': VARCHAR, 'hour': VARCHAR})`,
     );
-    return ok(new DatasetEngine(manifest.value, instance, connection));
+    return ok(new DatasetEngine(manifest.value, instance, connection, ownTempDirectory));
   }
 
   /** Runs `sql`, keeping at most `maxRows` rows of its answer. Throws DuckDB's error for bad SQL. */
@@ -72,6 +76,7 @@ export class DatasetEngine {
   close(): void {
     this.connection.closeSync();
     this.instance.closeSync();
+    if (this.ownTempDirectory) rmSync(this.ownTempDirectory, { recursive: true, force: true });
   }
 }
 
