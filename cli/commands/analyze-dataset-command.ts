@@ -37,7 +37,8 @@ window (see docs/dataset.md).
 Exit codes: 0 ok or partial; 1 the analysis failed; 4 bad arguments, not a dataset, a damaged
 dataset, an empty window or one over --max-packets; 5 the arguments fail validation.`;
 
-const DEFAULT_ARGUMENTS: JsonObject = {
+/** The analyzer's arguments unless --arguments says otherwise (both analyses, the manifest's documented values). */
+export const DEFAULT_ARGUMENTS: JsonObject = {
   address_columns: { advertiser_addr: 'advertiser_addr', initiator_addr: 'initiator_addr', scanner_addr: 'scanner_addr' },
   analysis_mode: 'both',
   linkage_window_s: 180,

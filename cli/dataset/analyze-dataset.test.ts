@@ -3,26 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CaptureCatalog, ToolRegistry, builtinTools, createExecutor, createInProcessRunner, readCaptureFile, type Capture } from '../../src/core/index.ts';
+import { CaptureCatalog, ToolRegistry, bleAddressAnalyzerManifest, builtinTools, createExecutor, createInProcessRunner, readCaptureFile, type Capture } from '../../src/core/index.ts';
 import { defaultCaptureId } from '../capture-files.ts';
-import { main, type Io } from '../main.ts';
+import { DEFAULT_ARGUMENTS } from '../commands/analyze-dataset-command.ts';
 import { DatasetEngine } from './duckdb-engine.ts';
+import { runCli } from './run-cli.ts';
 import { windowCaptures } from './window-captures.ts';
 
 const CAPTURES = fileURLToPath(new URL('../../../shared/captures/ble/', import.meta.url));
 
-async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), readStdin: async () => '' };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 const template = {
-  tool_name: 'bluetooth_address_analyzer',
-  tool_version: '1.2.0',
-  arguments: { address_columns: { advertiser_addr: 'advertiser_addr', initiator_addr: 'initiator_addr', scanner_addr: 'scanner_addr' }, analysis_mode: 'both', linkage_window_s: 180, min_observation_count: 25, rpa_rotation_model: 'spec_default' },
+  tool_name: bleAddressAnalyzerManifest.name,
+  tool_version: bleAddressAnalyzerManifest.version,
+  arguments: DEFAULT_ARGUMENTS,
   request_id: 'compare',
   timeout_ms: 300_000,
 };

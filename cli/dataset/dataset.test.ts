@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeBleBenchmarkPcap } from '../../bench/ble-capture-generator.ts';
 import { seededRandom } from '../../src/core/index.ts';
-import { main, type Io } from '../main.ts';
 import { DatasetEngine } from './duckdb-engine.ts';
+import { runCli } from './run-cli.ts';
 import { importFiles } from './import-files.ts';
 import { streamIntoStaging } from './stream-import.ts';
 import { mergeSummaries, writeSummaries } from './summaries.ts';
@@ -19,13 +19,7 @@ async function openEngine(root: string): Promise<DatasetEngine> {
 
 const CAPTURES = fileURLToPath(new URL('../../../shared/captures/ble/', import.meta.url));
 
-async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), readStdin: async () => '' };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 const temp = (prefix: string) => mkdtemp(join(tmpdir(), `sextant-dataset-${prefix}-`));
 
