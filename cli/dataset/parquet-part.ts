@@ -8,7 +8,9 @@ import { PARTITION_COLUMNS } from '../../src/core/index.ts';
  * directory names carry. Snappy compression, as Spark writes by default (zstd compresses ~35 %
  * smaller but took ~45 % longer here), and one row group per part: parts are one drain's rows.
  * Statistics only for `ts_ms` (what time-window queries prune row groups by): page statistics on
- * every column cost ~25 % of the write.
+ * every column cost ~25 % of the write. No dictionary for the columns whose values are nearly all
+ * distinct (`ts_ms`, `frame_number`): the writer would build a dictionary only to abandon it, which
+ * cost ~23 % of the write of a 1 M-row part (1.84 → 1.42 CPU s; the file also shrank 4 %).
  */
 export function parquetPart(table: Table): Uint8Array {
   const partitioned = new Set<string>(PARTITION_COLUMNS);
@@ -18,6 +20,8 @@ export function parquetPart(table: Table): Uint8Array {
     .setCompression(Compression.SNAPPY)
     .setStatisticsEnabled(EnabledStatistics.None)
     .setColumnStatisticsEnabled('ts_ms', EnabledStatistics.Chunk)
+    .setColumnDictionaryEnabled('ts_ms', false)
+    .setColumnDictionaryEnabled('frame_number', false)
     .setMaxRowGroupSize(Math.max(1, stored.numRows))
     .setCreatedBy('sextant (parquet-wasm)')
     .build();
