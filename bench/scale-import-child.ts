@@ -3,7 +3,9 @@
  * own: `dataset` streams it into a dataset (`sextant import --dataset`'s path: staging, Parquet
  * parts, commit), `memory` imports it whole as `sextant import` does (the peer).
  *
- *   node --import tsx bench/scale-import-child.ts dataset|memory BASE.pcap PACKETS DATASET_DIR
+ *   node --import tsx bench/scale-import-child.ts dataset|memory BASE.pcap PACKETS DATASET_DIR [diverse]
+ *
+ * `diverse`: the stream takes new addresses every repetition and new payloads (scale-stream.ts).
  */
 import { readFileSync } from 'node:fs';
 import { commitSource } from '../cli/dataset/dataset-store.ts';
@@ -17,7 +19,8 @@ function peakRssMb(): number {
 }
 
 async function main(): Promise<void> {
-  const [mode, base, packetsText, root] = process.argv.slice(2);
+  const [mode, base, packetsText, root, variety] = process.argv.slice(2);
+  const stream = (): Iterable<Uint8Array> => repeatedPcap(base, packets, { diverse: variety === 'diverse' });
   const packets = Number(packetsText);
   const started = performance.now();
   const cpu = process.cpuUsage();
@@ -25,7 +28,7 @@ async function main(): Promise<void> {
   let parts = 0;
   let bytesWritten = 0;
   if (mode === 'dataset') {
-    const staged = await streamIntoStaging({ root, path: `scale-${packets}.pcap`, captureId: `scale_${packets}` }, { read: () => toAsync(repeatedPcap(base, packets)) });
+    const staged = await streamIntoStaging({ root, path: `scale-${packets}.pcap`, captureId: `scale_${packets}` }, { read: () => toAsync(stream()) });
     if (!staged.ok) throw new Error(`${staged.error.code}: ${staged.error.message}`);
     const committed = await commitSource(root, staged.value);
     if (!committed.ok) throw new Error(`${committed.error.code}: ${committed.error.message}`);
@@ -34,7 +37,7 @@ async function main(): Promise<void> {
     bytesWritten = committed.value.parts.reduce((sum, part) => sum + part.bytes, 0);
   } else {
     const importer = createBleImporter({ captureId: 'scale', fileName: 'scale.pcap' });
-    for (const chunk of repeatedPcap(base, packets)) importer.push(chunk);
+    for (const chunk of stream()) importer.push(chunk);
     const result = importer.finish();
     if (!result.ok) throw new Error(result.error.message);
     rows = result.value.table.numRows;

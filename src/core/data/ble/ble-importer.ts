@@ -51,6 +51,12 @@ export interface BleImportOptions {
   receiver?: string;
   /** Called after each chunk with the total bytes consumed so far. */
   onProgress?: (bytesConsumed: number) => void;
+  /**
+   * Distinct values (addresses, payloads, names) the value dictionaries may hold before a
+   * `drain` forgets them (default {@link DICTIONARY_ENTRY_LIMIT}): a streaming import's memory
+   * then stays bounded however varied the traffic. A whole-file import never drains.
+   */
+  dictionaryEntryLimit?: number;
 }
 
 /** A finished import. */
@@ -74,6 +80,8 @@ export interface BleImporter {
    * whose table then holds only the records after the last drain).
    */
   drain(): Table | null;
+  /** How often a drain forgot the value dictionaries (`dictionaryEntryLimit`). */
+  readonly dictionaryResets: number;
 }
 
 /** The container format of a file from its first bytes (8 suffice), or null. */
@@ -108,12 +116,13 @@ class Importer implements BleImporter, FrameSink {
   private bytesConsumed = 0;
   private frames = 0;
   private readonly linkTypes = new Set<number>();
-  private readonly writer = new RecordWriter();
+  private readonly writer: RecordWriter;
   private readonly meta: LinkMeta = { channel: -1, rssi: Number.NaN, crcStatus: -1, coded: false };
   private readonly context: DecodeContext;
   private readonly monitorReceivers = new Map<number, number>();
 
   constructor(private readonly options: BleImportOptions) {
+    this.writer = new RecordWriter(options.dictionaryEntryLimit);
     const skipped = new Tally();
     this.context = {
       writer: this.writer,
@@ -176,6 +185,10 @@ class Importer implements BleImporter, FrameSink {
 
   get pendingRows(): number {
     return this.writer.pendingRows;
+  }
+
+  get dictionaryResets(): number {
+    return this.writer.dictionaryResetCount;
   }
 
   drain(): Table | null {

@@ -174,6 +174,11 @@ export class PairIndex {
     this.slots[slot] = index + 1;
   }
 
+  /** Calls `visit` with every key and its entry index, in slot order. */
+  forEach(visit: (low: number, high: number, index: number) => void): void {
+    for (let slot = 0; slot < this.slots.length; slot++) if (this.slots[slot] !== 0) visit(this.lows[slot], this.highs[slot], this.slots[slot] - 1);
+  }
+
   private grow(): void {
     const { lows, highs, slots } = this;
     this.lows = new Int32Array(slots.length * 2);
@@ -192,6 +197,9 @@ export class PairIndex {
 export class GrowingDictionary {
   private readonly keys = new PairIndex();
   readonly values: string[] = [];
+  /** Each entry's key halves, by index (small integers: V8 keeps them unboxed). */
+  private readonly lows: number[] = [];
+  private readonly highs: number[] = [];
 
   /** The entry's index, or -1 when the caller must `insert` it. */
   find(low: number, high: number): number {
@@ -201,8 +209,15 @@ export class GrowingDictionary {
   insert(low: number, high: number, text: string): number {
     const index = this.values.length;
     this.values.push(text);
+    this.lows.push(low | 0);
+    this.highs.push(high | 0);
     this.keys.set(low, high, index);
     return index;
+  }
+
+  /** The key entry `index` was inserted with. */
+  keyOf(index: number): { low: number; high: number } {
+    return { low: this.lows[index], high: this.highs[index] };
   }
 }
 

@@ -34,6 +34,12 @@ import { BoolColumn, GrowingDictionary, IndexColumn, NumberColumn, PairIndex, Ut
 
 /** Rows per Arrow record batch. */
 export const BATCH_ROWS = 65_536;
+/**
+ * Distinct values the value dictionaries hold before a drain forgets them. A week of real
+ * traffic has millions of distinct payloads (5–20 % of packets in the captures here): kept, they
+ * would grow without end (~0.2 kB each); forgotten, a value seen again costs one decode.
+ */
+export const DICTIONARY_ENTRY_LIMIT = 500_000;
 
 /** Values of `advertiser_addr_type`, indexed by HCI address type (0–3). */
 export const ADDRESS_TYPE_NAMES = ['public', 'random', 'public_identity', 'random_identity'] as const;
@@ -88,6 +94,8 @@ export interface RecordStats {
 
 /** Collects records; the decoders call `begin`, the setters, then `end`. */
 export class RecordWriter {
+  constructor(private readonly dictionaryEntryLimit = DICTIONARY_ENTRY_LIMIT) {}
+
   private row = 0;
   private readonly batches: SealedBatch[] = [];
   /** Rows in `batches`. */
@@ -99,7 +107,7 @@ export class RecordWriter {
   private readonly hash = new Uint32Array(2);
   private readonly valueHash = new Uint32Array(2);
   /** Decoded AD payloads: raw-bytes hash → entry; AD_FIELD_COUNT ints per entry. */
-  private readonly adKeys = new PairIndex();
+  private adKeys = new PairIndex();
   private adFields = new Int32Array(1024 * AD_FIELD_COUNT);
   private adEntries = 0;
   /** Service UUIDs of the cached payloads: (offset from payload start, size) pairs. */
@@ -121,28 +129,28 @@ export class RecordWriter {
   private readonly advertiserAddr = new IndexColumn(BATCH_ROWS);
   private readonly initiatorAddr = new IndexColumn(BATCH_ROWS);
   private readonly scannerAddr = new IndexColumn(BATCH_ROWS);
-  private readonly advertiserAddresses = new GrowingDictionary();
-  private readonly initiatorAddresses = new GrowingDictionary();
-  private readonly scannerAddresses = new GrowingDictionary();
+  private advertiserAddresses = new GrowingDictionary();
+  private initiatorAddresses = new GrowingDictionary();
+  private scannerAddresses = new GrowingDictionary();
   private readonly addressTypesUsed = new Uint8Array(ADDRESS_TYPE_NAMES.length);
   private readonly flags = new NumberColumn(new Uint8(), BATCH_ROWS);
   private readonly localName = new IndexColumn(BATCH_ROWS);
-  private readonly names = new GrowingDictionary();
+  private names = new GrowingDictionary();
   private readonly txPower = new NumberColumn(new Int8(), BATCH_ROWS);
   private readonly appearance = new NumberColumn(new Uint16(), BATCH_ROWS);
   private readonly companyId = new NumberColumn(new Uint16(), BATCH_ROWS);
   private readonly manufacturerData = new IndexColumn(BATCH_ROWS);
-  private readonly manufacturerValues = new GrowingDictionary();
+  private manufacturerValues = new GrowingDictionary();
   private readonly serviceUuids = new Utf8ListColumn(BATCH_ROWS);
   private readonly serviceData = new IndexColumn(BATCH_ROWS);
-  private readonly serviceDataValues = new GrowingDictionary();
+  private serviceDataValues = new GrowingDictionary();
   private readonly payloadSignature = new IndexColumn(BATCH_ROWS);
-  private readonly signatures = new GrowingDictionary();
+  private signatures = new GrowingDictionary();
   private readonly crcOk = new BoolColumn(BATCH_ROWS);
   private readonly advertiserAddrType = new IndexColumn(BATCH_ROWS);
   private readonly addressResolved = new BoolColumn(BATCH_ROWS);
   private readonly serviceDataUuid = new IndexColumn(BATCH_ROWS);
-  private readonly serviceDataUuids = new GrowingDictionary();
+  private serviceDataUuids = new GrowingDictionary();
   private readonly frameNumber = new NumberColumn(new Uint32(), BATCH_ROWS);
 
   // The record being written.
@@ -159,6 +167,10 @@ export class RecordWriter {
   private readonly advTypeCounts = new Float64Array(ADV_TYPE_NAMES.length);
   /** Per address-dictionary entry: 1 seen as an advertiser, 2 also in a CRC-good record. */
   private advertiserSeen = new Uint8Array(1024);
+  /** The same flags by address, for the advertisers of dictionaries already forgotten. */
+  private readonly forgottenAdvertisers = new AddressFlags();
+  /** How often a drain forgot the dictionaries. */
+  private dictionaryResets = 0;
   private readonly channelsSeen = new Uint8Array(256);
   private minTs = Number.POSITIVE_INFINITY;
   private maxTs = Number.NEGATIVE_INFINITY;
@@ -452,8 +464,7 @@ export class RecordWriter {
       records: this.records,
       recordsCrcOk: this.recordsCrcOk,
       advTypeCounts,
-      advertisers: this.advertiserSeen.reduce((count, seen) => count + (seen ? 1 : 0), 0),
-      advertisersCrcOk: this.advertiserSeen.reduce((count, seen) => count + (seen & 2 ? 1 : 0), 0),
+      ...this.advertiserCounts(),
       bounds: this.minTs <= this.maxTs ? { min: this.minTs, max: this.maxTs } : null,
       receivers: this.receiverNames.filter((_, index) => this.receiverUsed[index] === 1),
       channels,
@@ -486,7 +497,75 @@ export class RecordWriter {
     this.seal();
     if (this.batches.length === 0) return null;
     this.drained = true;
-    return this.assemble(captureId, metadata, true);
+    const table = this.assemble(captureId, metadata, true);
+    if (this.dictionaryEntries() > this.dictionaryEntryLimit) this.forgetDictionaries();
+    return table;
+  }
+
+  /** Times a drain forgot the value dictionaries. */
+  get dictionaryResetCount(): number {
+    return this.dictionaryResets;
+  }
+
+  private dictionaryEntries(): number {
+    return (
+      this.adEntries +
+      this.advertiserAddresses.values.length +
+      this.initiatorAddresses.values.length +
+      this.scannerAddresses.values.length +
+      this.names.values.length +
+      this.manufacturerValues.values.length +
+      this.serviceDataValues.values.length +
+      this.signatures.values.length +
+      this.serviceDataUuids.values.length
+    );
+  }
+
+  /**
+   * Starts the value dictionaries and the payload cache afresh. Only between drains: no pending
+   * row refers to them then, and each drained table carried its own dictionaries. The advertiser
+   * flags move to a table keyed by address, so the report still counts each advertiser once.
+   */
+  private forgetDictionaries(): void {
+    this.foldAdvertiserFlags(this.forgottenAdvertisers);
+    this.advertiserSeen = new Uint8Array(1024);
+    this.advertiserAddresses = new GrowingDictionary();
+    this.initiatorAddresses = new GrowingDictionary();
+    this.scannerAddresses = new GrowingDictionary();
+    this.names = new GrowingDictionary();
+    this.manufacturerValues = new GrowingDictionary();
+    this.serviceDataValues = new GrowingDictionary();
+    this.signatures = new GrowingDictionary();
+    this.serviceDataUuids = new GrowingDictionary();
+    this.adKeys = new PairIndex();
+    this.adFields = new Int32Array(1024 * AD_FIELD_COUNT);
+    this.adEntries = 0;
+    this.uuidPositions = new Int32Array(1024);
+    this.uuidPositionCount = 0;
+    this.dictionaryResets++;
+  }
+
+  private foldAdvertiserFlags(into: AddressFlags): void {
+    const seen = this.advertiserSeen;
+    const count = Math.min(seen.length, this.advertiserAddresses.values.length);
+    for (let index = 0; index < count; index++) {
+      if (seen[index] === 0) continue;
+      const { low, high } = this.advertiserAddresses.keyOf(index);
+      into.add(low, high, seen[index]);
+    }
+  }
+
+  /** Distinct advertisers, and those seen in a CRC-good record, over the whole file. */
+  private advertiserCounts(): { advertisers: number; advertisersCrcOk: number } {
+    if (this.dictionaryResets === 0) {
+      return {
+        advertisers: this.advertiserSeen.reduce((count, seen) => count + (seen ? 1 : 0), 0),
+        advertisersCrcOk: this.advertiserSeen.reduce((count, seen) => count + (seen & 2 ? 1 : 0), 0),
+      };
+    }
+    const all = this.forgottenAdvertisers.copy();
+    this.foldAdvertiserFlags(all);
+    return { advertisers: all.size, advertisersCrcOk: all.countWith(2) };
   }
 
   private assemble(captureId: string, metadata: Map<string, string>, onlyUsedValues: boolean): Table {
@@ -602,4 +681,41 @@ function addressIndex(dictionary: GrowingDictionary, bytes: Uint8Array, offset: 
 
 function hex32(value: number): string {
   return value.toString(16).padStart(8, '0');
+}
+
+/** Flag bits by 48-bit address (its two halves), OR-ed together: advertisers across dictionary resets. */
+class AddressFlags {
+  private readonly index = new PairIndex();
+  private flags = new Uint8Array(1024);
+  private entries = 0;
+
+  get size(): number {
+    return this.entries;
+  }
+
+  add(low: number, high: number, bits: number): void {
+    let entry = this.index.get(low, high);
+    if (entry < 0) {
+      entry = this.entries++;
+      if (entry >= this.flags.length) {
+        const grown = new Uint8Array(this.flags.length * 2);
+        grown.set(this.flags);
+        this.flags = grown;
+      }
+      this.index.set(low, high, entry);
+    }
+    this.flags[entry] |= bits;
+  }
+
+  countWith(bit: number): number {
+    let count = 0;
+    for (let entry = 0; entry < this.entries; entry++) if (this.flags[entry] & bit) count++;
+    return count;
+  }
+
+  copy(): AddressFlags {
+    const copy = new AddressFlags();
+    this.index.forEach((low, high, entry) => copy.add(low, high, this.flags[entry]));
+    return copy;
+  }
 }
