@@ -6,10 +6,28 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Table } from 'apache-arrow';
-import { createBleImporter, importIntegrity, numericColumn, partitionDirectory, splitByHour, checkTimestamps, err, ok, type CaptureImportProblem, type DatasetPart, type ImportWarning, type Result } from '../../src/core/index.ts';
+import {
+  checkTimestamps,
+  conformToDatasetSchema,
+  createBleImporter,
+  detectBleContainer,
+  err,
+  importIntegrity,
+  numericColumn,
+  ok,
+  partitionDirectory,
+  readCaptureSource,
+  splitByHour,
+  type CaptureFileProblem,
+  type ConformProblem,
+  type DatasetPart,
+  type ImportWarning,
+  type Result,
+} from '../../src/core/index.ts';
+import { withFileCaptureSource } from '../file-source.ts';
 import { STAGING_DIR, type StagedSource } from './dataset-store.ts';
 import { parquetPart } from './parquet-part.ts';
 
@@ -39,8 +57,13 @@ export interface StreamImportHooks {
   onProgress?: (progress: { bytesRead: number; rows: number }) => void;
 }
 
-/** A whole-file failure: the importer's codes, `WRITE_FAILED` (a full disk, a lost directory) or `FILE_CHANGED` (the bytes differ from those hashed before). */
-export type StreamImportProblem = CaptureImportProblem | { code: 'WRITE_FAILED' | 'FILE_CHANGED'; message: string };
+/**
+ * A whole-file failure: the import pipeline's codes, a table that is not packets or does not fit
+ * the dataset schema (`MISSING_PACKET_COLUMNS`, `COLUMN_TYPE_MISMATCH`, `VALUE_OUT_OF_RANGE`),
+ * `WRITE_FAILED` (a full disk, a lost directory) or `FILE_CHANGED` (the bytes differ from those
+ * hashed before).
+ */
+export type StreamImportProblem = CaptureFileProblem | ConformProblem | { code: 'WRITE_FAILED' | 'FILE_CHANGED'; message: string };
 
 const READ_CHUNK_BYTES = 1 << 20;
 
@@ -49,26 +72,19 @@ export async function streamIntoStaging(request: StreamImportRequest, hooks: Str
   // Part names start with the source's hash when it is known, else with a random stand-in.
   const partPrefix = request.sha256?.slice(0, 16) ?? Array.from({ length: 16 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
   const fileName = basename(request.path);
+  const parts = new StagedParts(stagingDir, request.captureId, partPrefix, hooks.writePart ?? defaultWritePart);
+  if (!hooks.read && !(await isBleContainer(request.path))) return tableIntoStaging(request, parts, hooks);
   const importer = createBleImporter({ captureId: request.captureId, fileName, ...(request.receiver === undefined ? {} : { receiver: request.receiver }) });
   const drainRows = request.drainRows ?? DEFAULT_DRAIN_ROWS;
-  const writePart = hooks.writePart ?? defaultWritePart;
-  const parts: DatasetPart[] = [];
   const warnings = new TimestampWarnings(drainRows);
-  let rows = 0;
   let bytesRead = 0;
   const hash = createHash('sha256');
   const read = hooks.read ?? (() => createReadStream(request.path, { highWaterMark: READ_CHUNK_BYTES }) as AsyncIterable<Uint8Array>);
 
   const writeDrained = async (table: Table | null): Promise<void> => {
     if (!table || table.numRows === 0) return;
-    warnings.add(checkTimestamps(table, 'ts_ms'), rows);
-    rows += table.numRows;
-    for (const slice of splitByHour(table, 'ts_ms')) {
-      const path = `${partitionDirectory(request.captureId, slice.hour)}/${partPrefix}-${String(parts.length).padStart(6, '0')}.parquet`;
-      const bytes = parquetPart(slice.table);
-      await writePart(join(stagingDir, path), bytes);
-      parts.push({ path, hour: slice.hour, rows: slice.table.numRows, bytes: bytes.length, ...timeBounds(slice.table) });
-    }
+    warnings.add(checkTimestamps(table, 'ts_ms'), parts.rows);
+    await parts.add(table);
   };
 
   try {
@@ -78,12 +94,12 @@ export async function streamIntoStaging(request: StreamImportRequest, hooks: Str
       importer.push(chunk);
       bytesRead += chunk.length;
       if (importer.pendingRows >= drainRows) await writeDrained(importer.drain());
-      hooks.onProgress?.({ bytesRead, rows: rows + importer.pendingRows });
+      hooks.onProgress?.({ bytesRead, rows: parts.rows + importer.pendingRows });
     }
     const sha256 = hash.digest('hex');
     if ((request.sha256 !== undefined && sha256 !== request.sha256) || (request.bytes !== undefined && bytesRead !== request.bytes)) {
       await rm(stagingDir, { recursive: true, force: true });
-      return err({ code: 'FILE_CHANGED', message: `${fileName} changed while it was imported (${bytesRead} bytes, SHA-256 ${sha256}; ${request.bytes} bytes and ${request.sha256} when it was hashed)` });
+      return err(fileChanged(fileName, bytesRead, sha256, request));
     }
     const finished = importer.finish();
     if (!finished.ok) {
@@ -107,13 +123,95 @@ export async function streamIntoStaging(request: StreamImportRequest, hooks: Str
     };
     return ok({
       stagingDir,
-      source: { capture_id: request.captureId, file: fileName, sha256, bytes: bytesRead, rows, bounds: report.bounds, report: fullReport, parts },
+      source: { capture_id: request.captureId, file: fileName, sha256, bytes: bytesRead, rows: parts.rows, bounds: report.bounds, report: fullReport, parts: parts.list },
     });
   } catch (error) {
     await rm(stagingDir, { recursive: true, force: true });
-    const reason = error instanceof Error ? error.message : String(error);
-    return err({ code: 'WRITE_FAILED', message: `${fileName}: the import stopped and left the dataset unchanged: ${reason}` });
+    return err(writeFailed(fileName, error));
   }
+}
+
+/**
+ * An Arrow IPC, Parquet or CSV file of packets in the normalized capture columns (what the app and
+ * `sextant import --out` export, or a table another tool wrote with those names): read whole by
+ * the one import pipeline — these formats are already compact, and Parquet is read by ranges —
+ * conformed to the dataset schema, and written as parts like a drained capture.
+ */
+async function tableIntoStaging(request: StreamImportRequest, parts: StagedParts, hooks: StreamImportHooks): Promise<Result<StagedSource, StreamImportProblem>> {
+  const fileName = basename(request.path);
+  const read = await withFileCaptureSource(request.path, fileName, (source) => readCaptureSource(source, { id: request.captureId, fileName }));
+  if (!read.ok) return read;
+  const { table, report } = read.value;
+  if (report.source_sha256 !== request.sha256 && request.sha256 !== undefined) return err(fileChanged(fileName, report.source_bytes, report.source_sha256, request));
+  const conformed = conformToDatasetSchema(table, request.captureId);
+  if (!conformed.ok) return err({ ...conformed.error, message: `${fileName}: ${conformed.error.message}` });
+  try {
+    await mkdir(parts.stagingDir, { recursive: true });
+    await parts.add(conformed.value.table);
+    hooks.onProgress?.({ bytesRead: report.source_bytes, rows: parts.rows });
+  } catch (error) {
+    await rm(parts.stagingDir, { recursive: true, force: true });
+    return err(writeFailed(fileName, error));
+  }
+  const bounds = timeBounds(conformed.value.table);
+  const fullReport = { ...report, dataset_columns_added: conformed.value.added, dataset_columns_dropped: conformed.value.dropped };
+  return ok({
+    stagingDir: parts.stagingDir,
+    source: {
+      capture_id: request.captureId,
+      file: fileName,
+      sha256: report.source_sha256,
+      bytes: report.source_bytes,
+      rows: parts.rows,
+      bounds: bounds.min_ts_ms === null || bounds.max_ts_ms === null ? null : { start_ms: Math.floor(bounds.min_ts_ms), end_ms: Math.ceil(bounds.max_ts_ms) },
+      report: fullReport,
+      parts: parts.list,
+    },
+  });
+}
+
+/** The parts of one source as they are written into its staging directory, split by UTC hour. */
+class StagedParts {
+  readonly list: DatasetPart[] = [];
+  rows = 0;
+
+  constructor(
+    readonly stagingDir: string,
+    private readonly captureId: string,
+    private readonly prefix: string,
+    private readonly writePart: (path: string, bytes: Uint8Array) => Promise<void>,
+  ) {}
+
+  async add(table: Table): Promise<void> {
+    this.rows += table.numRows;
+    for (const slice of splitByHour(table, 'ts_ms')) {
+      const path = `${partitionDirectory(this.captureId, slice.hour)}/${this.prefix}-${String(this.list.length).padStart(6, '0')}.parquet`;
+      const bytes = parquetPart(slice.table);
+      await this.writePart(join(this.stagingDir, path), bytes);
+      this.list.push({ path, hour: slice.hour, rows: slice.table.numRows, bytes: bytes.length, ...timeBounds(slice.table) });
+    }
+  }
+}
+
+async function isBleContainer(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const head = new Uint8Array(8);
+    const { bytesRead } = await handle.read(head, 0, 8, 0);
+    // Too short to tell: the BLE importer says what is wrong with it.
+    return bytesRead < 8 || detectBleContainer(head) !== null;
+  } finally {
+    await handle.close();
+  }
+}
+
+function fileChanged(fileName: string, bytesRead: number, sha256: string, request: StreamImportRequest): StreamImportProblem {
+  return { code: 'FILE_CHANGED', message: `${fileName} changed while it was imported (${bytesRead} bytes, SHA-256 ${sha256}; ${request.bytes} bytes and ${request.sha256} when it was hashed)` };
+}
+
+function writeFailed(fileName: string, error: unknown): StreamImportProblem {
+  const reason = error instanceof Error ? error.message : String(error);
+  return { code: 'WRITE_FAILED', message: `${fileName}: the import stopped and left the dataset unchanged: ${reason}` };
 }
 
 async function defaultWritePart(path: string, bytes: Uint8Array): Promise<void> {

@@ -2,3 +2,5 @@ export { DATASET_FORMAT, MANIFEST_FILE, emptyManifest, manifestParts, parseManif
 export type { DatasetManifest, DatasetPart, DatasetProblem, DatasetSource } from './dataset-manifest.ts';
 export { NULL_PARTITION, PARTITION_COLUMNS, PARTS_DIR, escapePartitionValue, hourPartition, partitionDirectory, partitionSegment, splitByHour } from './partitions.ts';
 export type { HourSlice } from './partitions.ts';
+export { conformToDatasetSchema } from './dataset-schema.ts';
+export type { ConformProblem, Conformed } from './dataset-schema.ts';
