@@ -60,7 +60,9 @@ export async function importFiles(options: ImportFilesOptions): Promise<FileImpo
       continue;
     }
     if (usedIds.has(file.captureId)) {
-      outcomes.push({ file, result: err({ code: 'CAPTURE_ID_IN_DATASET', message: `capture id ${file.captureId} (${file.path}) is already in the dataset; give this file another with --id` }) });
+      const taker = queue.find((request) => request.captureId === file.captureId);
+      const takenBy = taker ? `is taken by ${taker.path} in this import` : 'is already in the dataset';
+      outcomes.push({ file, result: err({ code: 'CAPTURE_ID_IN_DATASET', message: `capture id ${file.captureId} (${file.path}) ${takenBy}; import this file on its own with --id ID` }) });
       continue;
     }
     known.set(sha256, basename(file.path));

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,12 +82,17 @@ describe('tables of packets into a dataset (Arrow, Parquet, CSV in the normalize
   it('refuses a table that is not packets, or a value its column cannot hold, with a code and the place', async () => {
     await writeFile(join(work, 'not-packets.csv'), 'ts_ms,temperature\n1000,21.5\n2000,21.7\n');
     await writeFile(join(work, 'loud.csv'), 'ts_ms,advertiser_addr,rssi\n1000,AA:BB:CC:DD:EE:FF,-50\n2000,AA:BB:CC:DD:EE:FF,300\n');
-    const refused = await runCli(['import', join(work, 'not-packets.csv'), join(work, 'loud.csv'), '--dataset', root, '--jobs', '1']);
+    // A second receiver's file of the same name, in its own folder: its id is taken within this import.
+    await mkdir(join(work, 'rx2'));
+    await writeFile(join(work, 'rx2', 'loud.csv'), 'ts_ms,advertiser_addr\n1000,AA:BB:CC:DD:EE:FF\n');
+    const refused = await runCli(['import', join(work, 'not-packets.csv'), join(work, 'loud.csv'), join(work, 'rx2', 'loud.csv'), '--dataset', root, '--jobs', '1']);
     expect(refused.code).toBe(4);
     const answer = JSON.parse(refused.stdout) as { refused: Array<{ code: string; message: string }> };
-    expect(answer.refused.map((problem) => problem.code)).toEqual(['MISSING_PACKET_COLUMNS', 'VALUE_OUT_OF_RANGE']);
-    expect(answer.refused[0].message).toContain("'advertiser_addr'");
-    expect(answer.refused[1].message).toMatch(/'rssi' row 1/);
+    const byCode = new Map(answer.refused.map((problem) => [problem.code, problem.message]));
+    expect([...byCode.keys()].sort()).toEqual(['CAPTURE_ID_IN_DATASET', 'MISSING_PACKET_COLUMNS', 'VALUE_OUT_OF_RANGE']);
+    expect(byCode.get('CAPTURE_ID_IN_DATASET')).toContain(`is taken by ${join(work, 'loud.csv')} in this import; import this file on its own with --id`);
+    expect(byCode.get('MISSING_PACKET_COLUMNS')).toContain("'advertiser_addr'");
+    expect(byCode.get('VALUE_OUT_OF_RANGE')).toMatch(/'rssi' row 1/);
     // Nothing of either landed.
     const ids = (await rows(root, 'SELECT DISTINCT capture_id FROM packets')).map(([id]) => id);
     expect(ids).not.toContain('not-packets');
