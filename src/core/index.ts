@@ -83,7 +83,8 @@ export type { ConformanceRow } from './manifests/index.ts';
 export { generateConformanceCases, judgeConformance } from './manifests/index.ts';
 
 export type { BleAnalysis, BleAnalysisOptions, RpaRotationModelName } from './tools/ble-analyzer/index.ts';
-export { analyzeBle, parseIrk } from './tools/ble-analyzer/index.ts';
+export { analyzeBle, parseIrk, WindowStitcher, weakestJoin } from './tools/ble-analyzer/index.ts';
+export type { BleWindowOutput, StitchedAnalysis, StitchedCluster, StitchConflict, StitchedRelation } from './tools/ble-analyzer/index.ts';
 export type { BleScenarioTruth } from './demo/ble-scenario/index.ts';
 export {
   BLE_SCENARIO_NAMES,
