@@ -77,6 +77,17 @@ describe('WindowStitcher', () => {
     expect(conflicts[0]).toMatchObject({ window: 0, cluster_id: null, other_window: 1, other_cluster_id: 'ab', shared_addresses: ['B'], kept_apart_in_window: 0, kept_apart: ['B', 'A'] });
   });
 
+  it('takes a lone address cut by a window edge for no separation', () => {
+    const stitcher = new WindowStitcher();
+    // Window 0 (0–24 min) saw A hand off to B at 21 min; window 1 starts at 20 min and holds only A's last minute, alone.
+    stitcher.addWindow(0, windowOutput([{ id: 'ab', addresses: ['A', 'B'] }], [], { A: [0, 21], B: [21, 24] }), { startMs: null, endMs: T0 + 24 * 60_000, marginMs: 4 * 60_000 });
+    stitcher.addWindow(1, windowOutput([], ['A', 'B'], { A: [20, 21], B: [21, 30] }), { startMs: T0 + 20 * 60_000, endMs: null, marginMs: 4 * 60_000 });
+    const { clusters, counts } = stitcher.finish();
+    expect(counts).toMatchObject({ devices: 1, conflicts: 0 });
+    expect(clusters[0]).toMatchObject({ addresses: ['A', 'B'], windows: [0, 1] });
+    expect(clusters[0].window_clusters).toEqual([{ window: 0, cluster_id: 'ab' }, { window: 1, cluster_id: null }, { window: 1, cluster_id: null }]);
+  });
+
   it('carries travelled-together relations to the devices of their window', () => {
     const stitcher = new WindowStitcher();
     const relation = { addresses_a: ['W'], addresses_b: ['A', 'B'], cluster_b: 'c0', probability: 0.7, start_ts: at(0), end_ts: at(60), duration_s: 3600 };

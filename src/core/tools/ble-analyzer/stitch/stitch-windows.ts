@@ -8,12 +8,16 @@
  *   windows that hold the same address are one device. Overlapping windows make a rotating
  *   device's addresses shared: the hand-off A → B that one window sees in its overlap puts B
  *   into both windows. Joins are certain (an address equality, probability 1).
- * - **A window's separation wins.** A stitched device holds at most one node per window: a join
- *   that would put two clusters that one window keeps apart into one device is refused and
- *   reported as a conflict (people who walk together share a path, not a device; a window that
- *   saw both sides judged them apart). Within a window, joins are tried strongest first (most
- *   shared addresses), so a cluster that shares addresses with two clusters of the next window
- *   continues as the one it shares most with.
+ * - **A window's separation wins.** A stitched device holds at most one *firm* node per window:
+ *   a join that would put two firm nodes of one window into one device is refused and reported
+ *   as a conflict (people who walk together share a path, not a device; a window that saw both
+ *   sides judged them apart). Firm are the window's clusters, and its lone addresses that the
+ *   window saw whole: a lone address whose activity in the window begins or ends within
+ *   `marginMs` of a window edge cut by the windowing (not the data's own start or end) may be
+ *   alone only because the window saw too little of it — the tail of an address that handed off
+ *   before the window began — and is no evidence of a separation. Within a window, joins are
+ *   tried strongest first (most shared addresses), so a cluster that shares addresses with two
+ *   clusters of the next window continues as the one it shares most with.
  * - **An address belongs to one device**: after a refused join an address can sit in nodes of two
  *   devices; it goes to the device of the latest window that saw it (the later window saw its
  *   future as well as the overlap). So the later window decides both ways: when it separates
@@ -120,6 +124,16 @@ interface StitchNode {
   addresses: string[];
   confidence: number;
   trackerKind: string | undefined;
+  /** A cluster, or a lone address the window saw whole: it separates (see the module comment). */
+  firm: boolean;
+}
+
+/** Where a window's view is cut by the windowing: null for an edge that is the data's own. */
+export interface WindowFrame {
+  startMs: number | null;
+  endMs: number | null;
+  /** A lone address active this close to a cut edge is not firm (the linkage window is a good choice). */
+  marginMs: number;
 }
 
 interface PendingRelation {
@@ -140,8 +154,10 @@ interface PendingConflict {
 export class WindowStitcher {
   private readonly nodes: StitchNode[] = [];
   private readonly parent: number[] = [];
-  /** Per component root: its node in each window (the one-node-per-window invariant). */
-  private readonly windowsOf = new Map<number, Map<number, number>>();
+  /** Per component root: its firm node in each window (one at most). */
+  private readonly firmOf = new Map<number, Map<number, number>>();
+  /** Per component root: its nodes. */
+  private readonly membersOf = new Map<number, number[]>();
   /** The latest node that holds each address. */
   private readonly latestNode = new Map<string, number>();
   private readonly seen = new Map<string, { first: number; last: number }>();
@@ -151,33 +167,37 @@ export class WindowStitcher {
   private windowCount = 0;
   private joins = 0;
 
-  /** Adds one window's analysis; windows come in ascending order. */
-  addWindow(window: number, output: BleWindowOutput): void {
+  /** Adds one window's analysis; windows come in ascending order. Without a frame every node is firm. */
+  addWindow(window: number, output: BleWindowOutput, frame?: WindowFrame): void {
     if (!(window > this.lastWindow)) throw new Error(`windows are stitched in ascending order: ${window} after ${this.lastWindow}`);
     this.lastWindow = window;
     this.windowCount++;
-    const local = new Map<string, number>();
-    const clustered = new Set<string>();
-    for (const link of output.probabilistic_links) {
-      const node = this.addNode({ window, clusterId: link.cluster_id, addresses: [...link.addresses], confidence: weakestJoin(link.pairwise_probability_matrix), trackerKind: link.tracker_kind });
-      for (const address of link.addresses) {
-        clustered.add(address);
-        local.set(address, node);
-      }
-    }
-    for (const { address } of output.address_classification) {
-      if (clustered.has(address) || local.has(address)) continue;
-      local.set(address, this.addNode({ window, clusterId: null, addresses: [address], confidence: 1, trackerKind: undefined }));
-    }
+    const inWindow = new Map<string, { first: number; last: number }>();
     for (const segment of output.timeline_segments) {
       const start = Date.parse(segment.start_ts);
       const end = Date.parse(segment.end_ts);
-      const known = this.seen.get(segment.address);
-      if (!known) this.seen.set(segment.address, { first: start, last: end });
-      else {
-        known.first = Math.min(known.first, start);
-        known.last = Math.max(known.last, end);
+      for (const spans of [this.seen, inWindow]) {
+        const known = spans.get(segment.address);
+        if (!known) spans.set(segment.address, { first: start, last: end });
+        else {
+          known.first = Math.min(known.first, start);
+          known.last = Math.max(known.last, end);
+        }
       }
+    }
+    const cut = (address: string): boolean => {
+      const span = inWindow.get(address);
+      if (!frame || !span) return false;
+      return (frame.startMs !== null && span.first - frame.startMs < frame.marginMs) || (frame.endMs !== null && frame.endMs - span.last < frame.marginMs);
+    };
+    const local = new Map<string, number>();
+    for (const link of output.probabilistic_links) {
+      const node = this.addNode({ window, clusterId: link.cluster_id, addresses: [...link.addresses], confidence: weakestJoin(link.pairwise_probability_matrix), trackerKind: link.tracker_kind, firm: true });
+      for (const address of link.addresses) local.set(address, node);
+    }
+    for (const { address } of output.address_classification) {
+      if (local.has(address)) continue;
+      local.set(address, this.addNode({ window, clusterId: null, addresses: [address], confidence: 1, trackerKind: undefined, firm: !cut(address) }));
     }
 
     // Candidate joins: each new node with the earlier nodes that hold its addresses.
@@ -222,17 +242,17 @@ export class WindowStitcher {
         first = Math.min(first, seen.first);
         last = Math.max(last, seen.last);
       }
-      const members = [...this.windowsOf.get(root)!.entries()].sort((x, y) => x[0] - y[0]);
-      const trackerKind = members.map(([, node]) => this.nodes[node].trackerKind).find((kind) => kind !== undefined);
+      const members = this.membersOf.get(root)!.map((node) => this.nodes[node]).sort((x, y) => x.window - y.window || (x.firm === y.firm ? 0 : x.firm ? -1 : 1));
+      const trackerKind = members.map((node) => node.trackerKind).find((kind) => kind !== undefined);
       drafts.push({
         root,
         firstMs: Number.isFinite(first) ? first : Number.POSITIVE_INFINITY,
         addresses,
         first_seen: Number.isFinite(first) ? new Date(first).toISOString() : null,
         last_seen: Number.isFinite(last) ? new Date(last).toISOString() : null,
-        windows: members.map(([window]) => window),
-        window_clusters: members.map(([window, node]) => ({ window, cluster_id: this.nodes[node].clusterId })),
-        confidence: Math.min(...members.map(([, node]) => this.nodes[node].confidence)),
+        windows: [...new Set(members.map((node) => node.window))],
+        window_clusters: members.map((node) => ({ window: node.window, cluster_id: node.clusterId })),
+        confidence: Math.min(...members.map((node) => node.confidence)),
         ...(trackerKind === undefined ? {} : { tracker_kind: trackerKind }),
         conflicts: 0,
       });
@@ -282,7 +302,7 @@ export class WindowStitcher {
         spanning_devices: clusters.filter((cluster) => cluster.windows.length >= 2).length,
         joins: this.joins,
         conflicts: conflicts.length,
-        absorbed: this.windowsOf.size - clusters.length,
+        absorbed: this.membersOf.size - clusters.length,
       },
     };
   }
@@ -291,7 +311,8 @@ export class WindowStitcher {
     const index = this.nodes.length;
     this.nodes.push(node);
     this.parent.push(index);
-    this.windowsOf.set(index, new Map([[node.window, index]]));
+    this.firmOf.set(index, node.firm ? new Map([[node.window, index]]) : new Map());
+    this.membersOf.set(index, [index]);
     return index;
   }
 
@@ -314,26 +335,32 @@ export class WindowStitcher {
     return root;
   }
 
-  /** Joins the devices of `earlier` and `later` unless one window holds a node of each. */
+  /** Joins the devices of `earlier` and `later` unless one window holds a firm node of each. */
   private tryJoin(earlier: number, later: number, shared: string[]): void {
     const a = this.find(earlier);
     const b = this.find(later);
     if (a === b) return;
-    const windowsA = this.windowsOf.get(a)!;
-    const windowsB = this.windowsOf.get(b)!;
-    const [small, large] = windowsA.size <= windowsB.size ? [windowsA, windowsB] : [windowsB, windowsA];
+    const firmA = this.firmOf.get(a)!;
+    const firmB = this.firmOf.get(b)!;
+    const [small, large] = firmA.size <= firmB.size ? [firmA, firmB] : [firmB, firmA];
     for (const [window, node] of small) {
       const other = large.get(window);
       if (other === undefined) continue;
-      const fromA = small === windowsA;
+      const fromA = small === firmA;
       this.conflicts.push({ from: earlier, to: later, shared, keptApartIn: window, keptApart: fromA ? [node, other] : [other, node] });
       return;
     }
-    const [root, child] = windowsA.size >= windowsB.size ? [a, b] : [b, a];
+    const membersA = this.membersOf.get(a)!;
+    const membersB = this.membersOf.get(b)!;
+    const [root, child] = membersA.length >= membersB.length ? [a, b] : [b, a];
     this.parent[child] = root;
     for (const [window, node] of small) large.set(window, node);
-    if (large !== this.windowsOf.get(root)) this.windowsOf.set(root, large);
-    this.windowsOf.delete(child);
+    this.firmOf.set(root, large);
+    this.firmOf.delete(child);
+    const [fewer, more] = membersA.length >= membersB.length ? [membersB, membersA] : [membersA, membersB];
+    for (const node of fewer) more.push(node);
+    this.membersOf.set(root, more);
+    this.membersOf.delete(child);
     this.joins++;
   }
 }
