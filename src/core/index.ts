@@ -12,7 +12,7 @@ export { err, ok } from './util/result.ts';
 
 export type { ToolArtifact, ToolInvocation, ToolManifest, ToolResult } from './contract/types.ts';
 export type { ToolError, ToolWarning } from './contract/tool-error.ts';
-export { toolManifestSchema } from './contract/schemas.ts';
+export { toolManifestSchema, toolResultSchema } from './contract/schemas.ts';
 
 export type { ColumnSchema } from './data/columns.ts';
 export { numericColumn } from './data/columns.ts';
