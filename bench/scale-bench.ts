@@ -18,11 +18,10 @@ const REPO = fileURLToPath(new URL('..', import.meta.url));
 const CHILD = join(REPO, 'bench', 'scale-import-child.ts');
 const ANALYSIS_CHILD = join(REPO, 'bench', 'scale-analysis-child.ts');
 /**
- * The windows of the analysis rows: the stream runs ~5,700 packets a second, so a window with its
- * overlap holds ~4.8 M packets (~1.5 GB in the analyzer); the overlap outlasts the default
- * linkage window (180 s).
+ * The windows of the analysis rows: the stream runs ~5,000 packets a second, so a window with its
+ * overlap holds ~2.7 M packets; the overlap outlasts the default linkage window (180 s).
  */
-const ANALYSIS_WINDOW = '10m';
+const ANALYSIS_WINDOW = '5m';
 const ANALYSIS_OVERLAP = '4m';
 const BASE_PACKETS = 1_000_000;
 /** The in-memory peer needs ~0.28 GB per million packets: run it only where that fits easily. */

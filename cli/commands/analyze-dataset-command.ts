@@ -16,6 +16,12 @@ import { exitCodeFor } from './invoke-command.ts';
 /** Packets one in-memory analysis takes at most (~0.3 GB per million in the analyzer's store). */
 export const DEFAULT_MAX_PACKETS = 20_000_000;
 
+/**
+ * DuckDB's memory while it selects a window: its sort spills past this rather than holding
+ * the window a second time next to the analyzer's copy (1 M rows: 0.84 → 0.56 GB peak).
+ */
+export const ANALYSIS_MEMORY_LIMIT = '256MB';
+
 /** How far each window reaches into the next unless --overlap says otherwise. */
 export const DEFAULT_OVERLAP = '10m';
 
@@ -93,7 +99,7 @@ export async function runAnalyzeDataset(args: string[], io: Io): Promise<number>
   const windowing = values.window === undefined ? null : windowingFlags(values.window, values.overlap ?? DEFAULT_OVERLAP, toolArguments);
   if (windowing === null && values.overlap !== undefined) throw new UsageError('--overlap needs --window', ANALYZE_DATASET_USAGE);
 
-  const opened = await DatasetEngine.open(root);
+  const opened = await DatasetEngine.open(root, { memoryLimit: ANALYSIS_MEMORY_LIMIT });
   if (!opened.ok) {
     io.stderr(`sextant: analyze-dataset ${root}: ${opened.error.message} [${opened.error.code}]\n`);
     return EXIT.badArguments;

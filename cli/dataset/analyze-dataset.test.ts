@@ -81,7 +81,8 @@ describe('sextant analyze-dataset', () => {
         const fromFile = await readCaptureFile(new Uint8Array(await readFile(join(CAPTURES, name))), { id, fileName: name });
         if (!fromFile.ok) throw new Error(fromFile.error.message);
         if (fromFile.value.info.rowCount === 0) continue;
-        const [fromDataset] = await windowCaptures(engine, { fromMs: null, toMs: null, captureIds: [id] }, [id]);
+        // Row groups of 4,096 rows: the larger captures are read back in several, each with its own dictionaries.
+        const [fromDataset] = await windowCaptures(engine, { fromMs: null, toMs: null, captureIds: [id] }, [id], 4096);
         const { bounds } = fromDataset.capture.info;
         const invocation = { ...template, capture_selection: { capture_ids: [id], time_window: { start_ms: bounds!.start_ms, end_ms: bounds!.end_ms } } };
         const [expected, actual] = await Promise.all([analyse(fromFile.value, invocation), analyse(fromDataset.capture, invocation)]);
