@@ -88,6 +88,7 @@ export async function runWindowedAnalysis(engine: DatasetEngine, request: Window
   const started = performance.now();
   let rowsDone = 0;
   await mkdir(join(request.out, 'windows'), { recursive: true });
+  request.progress?.update(0, totalRows, 0, `0/${plans.length} windows`);
   for (const plan of plans) {
     const count = counts[plan.index];
     const rows = count.reduce((sum, entry) => sum + entry.rows, 0);
