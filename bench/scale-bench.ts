@@ -2,7 +2,9 @@
  * `npm run bench -- scale`: the dataset path at 10 M and 100 M packets (1 B with `--billion`).
  * Each size is imported from a generated pcap stream (bench/scale-stream.ts; nothing stored but
  * the dataset) in a fresh process, against the peer: today's whole-capture `sextant import`,
- * which runs only where it fits (~0.28 GB per million packets).
+ * which runs only where it fits (~0.28 GB per million packets). Then the same dataset is
+ * analysed window by window (`analyze-dataset --window`) in another fresh process
+ * (`scale_analysis_*`); there is no peer: the in-memory analyzer cannot hold these sizes.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
@@ -14,6 +16,13 @@ import { writeBleBenchmarkPcap } from './ble-capture-generator.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const CHILD = join(REPO, 'bench', 'scale-import-child.ts');
+const ANALYSIS_CHILD = join(REPO, 'bench', 'scale-analysis-child.ts');
+/**
+ * The windows of the analysis rows: the stream runs ~5,000 packets a second, so a window with its
+ * overlap holds ~2.7 M packets; the overlap outlasts the default linkage window (180 s).
+ */
+const ANALYSIS_WINDOW = '5m';
+const ANALYSIS_OVERLAP = '4m';
 const BASE_PACKETS = 1_000_000;
 /** The in-memory peer needs ~0.28 GB per million packets: run it only where that fits easily. */
 const PEER_MAX_PACKETS = 20_000_000;
@@ -27,17 +36,35 @@ interface ChildResult {
   bytes_written: number;
 }
 
+interface AnalysisChildResult {
+  seconds: number;
+  cpu_seconds: number;
+  peak_rss_mb: number;
+  windows: number;
+  window_statuses: string[];
+  rows_analysed: number;
+  largest_window_rows: number;
+  stitched: Record<string, number>;
+  status: string;
+}
+
+function runAnalysisChild(root: string, out: string): AnalysisChildResult {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', ANALYSIS_CHILD, root, out, ANALYSIS_WINDOW, ANALYSIS_OVERLAP], { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (child.status !== 0) throw new Error(`scale analysis child (${root}) failed: ${child.stderr}`);
+  return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as AnalysisChildResult;
+}
+
 function runChild(mode: 'dataset' | 'memory', base: string, packets: number, root: string): ChildResult {
   const child = spawnSync(process.execPath, ['--import', 'tsx', CHILD, mode, base, String(packets), root], { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 24 });
   if (child.status !== 0) throw new Error(`scale import child (${mode}, ${packets}) failed: ${child.stderr}`);
   return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as ChildResult;
 }
 
-export async function runScaleBench(flags: { billion: boolean }): Promise<BenchRow[]> {
+export async function runScaleBench(flags: { billion: boolean }, only?: number[]): Promise<BenchRow[]> {
   const work = mkdtempSync(join(tmpdir(), 'sextant-scale-'));
   const base = join(work, 'base.pcap');
   await writeBleBenchmarkPcap(base, BASE_PACKETS);
-  const sizes = [10_000_000, 100_000_000, ...(flags.billion ? [1_000_000_000] : [])];
+  const sizes = only ?? [10_000_000, 100_000_000, ...(flags.billion ? [1_000_000_000] : [])];
   const rows: BenchRow[] = [];
   try {
     for (const packets of sizes) {
@@ -72,6 +99,37 @@ export async function runScaleBench(flags: { billion: boolean }): Promise<BenchR
           source: `generated pcap stream: a ${BASE_PACKETS.toLocaleString('en-US')}-packet capture of 300 advertisers repeated with advancing times`,
         },
       });
+      // The analysis reads the dataset the import row just built.
+      const analysisLoad = loadavg();
+      const analysis = runAnalysisChild(root, join(work, `analysis-${packets}`));
+      rows.push({
+        name: `scale_analysis_${exponent(packets)}`,
+        ours_ms: Math.round(analysis.seconds * 1000),
+        peer: 'none (the in-memory analyzer holds ~0.3 GB per million observations)',
+        peer_ms: null,
+        ratio: null,
+        peak_rss_mb: Math.round(analysis.peak_rss_mb),
+        params: {
+          packets,
+          seconds: round(analysis.seconds, 1),
+          cpu_seconds: round(analysis.cpu_seconds, 1),
+          peak_rss_mb: Math.round(analysis.peak_rss_mb),
+          window: ANALYSIS_WINDOW,
+          overlap: ANALYSIS_OVERLAP,
+          windows: analysis.windows,
+          window_statuses: [...new Set(analysis.window_statuses)],
+          rows_analysed: analysis.rows_analysed,
+          largest_window_rows: analysis.largest_window_rows,
+          stitched: analysis.stitched,
+          status: analysis.status,
+          load_average_1m: round(analysisLoad[0], 2),
+          load_average_5m: round(analysisLoad[1], 2),
+          source:
+            `the scale_import_${exponent(packets)} dataset: a ${BASE_PACKETS.toLocaleString('en-US')}-packet capture of 300 advertisers (fixed addresses, no rotation) ` +
+            'repeated with advancing times, so every repetition replays the same addresses and the stitching joins them across all windows',
+        },
+      });
+      rmSync(join(work, `analysis-${packets}`), { recursive: true, force: true });
       rmSync(root, { recursive: true, force: true });
     }
   } finally {

@@ -39,7 +39,8 @@ export function* repeatedPcap(basePath: string, packets: number, { chunkRecords 
     const shift = repetition * spanSeconds;
     for (let first = 0; first < records && sent < packets; first += chunkRecords) {
       const last = Math.min(records, first + chunkRecords, first + packets - sent);
-      const chunk = base.slice(starts[first], starts[last]);
+      // A copy: Buffer#slice shares the base's memory, and the shift below would then pile up over the repetitions.
+      const chunk = new Uint8Array(base.subarray(starts[first], starts[last]));
       const chunkView = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       for (let record = first; record < last; record++) {
         const at = starts[record] - starts[first];

@@ -1,29 +1,41 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { tableToIPC } from 'apache-arrow';
-import { CaptureCatalog, ToolRegistry, bleAddressAnalyzerManifest, builtinTools, createExecutor, isJsonObject, safeParseJson, type JsonObject } from '../../src/core/index.ts';
+import { bleAddressAnalyzerManifest, isJsonObject, safeParseJson, type JsonObject } from '../../src/core/index.ts';
+import { analyseWindow } from '../dataset/analyse-window.ts';
 import { DatasetEngine } from '../dataset/duckdb-engine.ts';
-import { countWindow, windowCaptures, type DatasetWindow } from '../dataset/window-captures.ts';
+import { parseDuration } from '../dataset/duration.ts';
+import { ProgressLine } from '../dataset/progress-line.ts';
+import { countWindow, type DatasetWindow } from '../dataset/window-captures.ts';
+import { runWindowedAnalysis } from '../dataset/windowed-analysis.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { Io } from '../io.ts';
 import { expectNoMore, parseFlags } from '../parse-flags.ts';
-import { ThreadRunner } from '../thread-runner.ts';
 import { UsageError } from '../usage-error.ts';
 import { exitCodeFor } from './invoke-command.ts';
 
 /** Packets one in-memory analysis takes at most (~0.3 GB per million in the analyzer's store). */
 export const DEFAULT_MAX_PACKETS = 20_000_000;
 
+/**
+ * DuckDB's memory while it selects a window: its sort spills past this rather than holding
+ * the window a second time next to the analyzer's copy (1 M rows: 0.84 → 0.56 GB peak).
+ */
+export const ANALYSIS_MEMORY_LIMIT = '256MB';
+
+/** How far each window reaches into the next unless --overlap says otherwise. */
+export const DEFAULT_OVERLAP = '10m';
+
 export const ANALYZE_DATASET_USAGE = `Usage:
   sextant analyze-dataset DIR --out OUT [--from TIME] [--to TIME] [--capture ID]...
                           [--arguments FILE] [--max-packets N] [--timeout-ms N]
+                          [--window DURATION [--overlap DURATION]]
 
 Runs the BLE address analyzer (bluetooth_address_analyzer) on a time window of the dataset DIR:
 DuckDB selects the window's rows of each capture, which the analyzer reads as it reads any
 capture. Writes OUT/result.json (the ToolResult) and OUT/analysis.json (the dataset, window,
 captures with their rows and source files' SHA-256, the invocation, status) and prints
 analysis.json. The window must fit in memory (--max-packets); a week is analysed window by
-window (see docs/dataset.md).
+window with --window, and the windows' clusters stitched into devices (see docs/dataset.md).
 
 --from TIME, --to TIME  window start (inclusive) and end (exclusive): ISO-8601 (2026-11-20T13:00Z)
                         or epoch milliseconds; default the dataset's bounds
@@ -32,10 +44,17 @@ window (see docs/dataset.md).
                         the capture schema, analysis_mode both, linkage_window_s 180,
                         min_observation_count 25, rpa_rotation_model spec_default)
 --max-packets N         refuse a larger window (default ${DEFAULT_MAX_PACKETS.toLocaleString('en-US')})
---timeout-ms N          the analysis's deadline (default and at most ${bleAddressAnalyzerManifest.execution_constraints.max_timeout_ms})
+--timeout-ms N          the analysis's deadline (default and at most ${bleAddressAnalyzerManifest.execution_constraints.max_timeout_ms}), per window
+--window DURATION       analyse consecutive windows of this length (90s, 10m, 1h, 1h30m, 1d), one
+                        in memory at a time, and stitch their clusters into devices; writes
+                        OUT/windows/<n>/result.json, OUT/clusters.jsonl, OUT/conflicts.jsonl,
+                        OUT/relations.jsonl and a summary ToolResult in OUT/result.json
+--overlap DURATION      how far each window reaches into the next (default ${DEFAULT_OVERLAP}): longer than
+                        the linkage window (linkage_window_s), shorter than --window
 
-Exit codes: 0 ok or partial; 1 the analysis failed; 4 bad arguments, not a dataset, a damaged
-dataset, an empty window or one over --max-packets; 5 the arguments fail validation.`;
+Exit codes: 0 ok or partial; 1 the analysis (of a window) failed; 4 bad arguments (a bad duration,
+an overlap too short), not a dataset, a damaged dataset, an empty window or one over
+--max-packets; 5 the arguments fail validation.`;
 
 /** The analyzer's arguments unless --arguments says otherwise (both analyses, the manifest's documented values). */
 export const DEFAULT_ARGUMENTS: JsonObject = {
@@ -58,6 +77,8 @@ export async function runAnalyzeDataset(args: string[], io: Io): Promise<number>
       arguments: { type: 'string' },
       'max-packets': { type: 'string' },
       'timeout-ms': { type: 'string' },
+      window: { type: 'string' },
+      overlap: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     ANALYZE_DATASET_USAGE,
@@ -75,15 +96,26 @@ export async function runAnalyzeDataset(args: string[], io: Io): Promise<number>
   const timeoutMs = countFlag(values['timeout-ms'] ?? String(maxTimeout), '--timeout-ms');
   if (timeoutMs > maxTimeout) throw new UsageError(`--timeout-ms is at most ${maxTimeout}, the analyzer's limit`, ANALYZE_DATASET_USAGE);
   const toolArguments = values.arguments === undefined ? DEFAULT_ARGUMENTS : { ...DEFAULT_ARGUMENTS, ...(await readArguments(values.arguments)) };
+  const windowing = values.window === undefined ? null : windowingFlags(values.window, values.overlap ?? DEFAULT_OVERLAP, toolArguments);
+  if (windowing === null && values.overlap !== undefined) throw new UsageError('--overlap needs --window', ANALYZE_DATASET_USAGE);
 
-  const opened = await DatasetEngine.open(root);
+  const opened = await DatasetEngine.open(root, { memoryLimit: ANALYSIS_MEMORY_LIMIT });
   if (!opened.ok) {
     io.stderr(`sextant: analyze-dataset ${root}: ${opened.error.message} [${opened.error.code}]\n`);
     return EXIT.badArguments;
   }
   const engine = opened.value;
-  let runner: ThreadRunner | null = null;
   try {
+    if (windowing !== null) {
+      const progress = process.stderr.isTTY ? new ProgressLine('analyze-dataset', io.stderr) : null;
+      const outcome = await runWindowedAnalysis(engine, { root, out: values.out, range: window, ...windowing, toolArguments, timeoutMs, maxPackets, progress });
+      if (outcome.kind === 'refused') {
+        io.stderr(`sextant: analyze-dataset: ${outcome.message} [${outcome.code}]\n`);
+        return EXIT.badArguments;
+      }
+      io.stdout(`${JSON.stringify(outcome.analysis, null, 2)}\n`);
+      return exitCodeFor(outcome.records);
+    }
     const counts = await countWindow(engine, window);
     const total = counts.reduce((sum, entry) => sum + entry.rows, 0);
     if (total === 0) {
@@ -101,23 +133,7 @@ export async function runAnalyzeDataset(args: string[], io: Io): Promise<number>
       if (process.stderr.isTTY) io.stderr(`analyze-dataset: ${text}\n`);
     };
     progress(`reading ${total.toLocaleString('en-US')} packets of ${counts.length} capture(s)`);
-    const captures = await windowCaptures(engine, window, counts.map((entry) => entry.captureId));
-    progress('analysing');
-    const firsts = counts.flatMap((entry) => (entry.firstMs === null ? [] : [entry.firstMs]));
-    const lasts = counts.flatMap((entry) => (entry.lastMs === null ? [] : [entry.lastMs]));
-    // The selected rows' span in whole milliseconds, as the captures' bounds are counted (the rows are already the window's).
-    const timeWindow = { start_ms: Math.floor(Math.min(...firsts)), end_ms: Math.ceil(Math.max(...lasts)) };
-    const invocation = {
-      tool_name: bleAddressAnalyzerManifest.name,
-      tool_version: bleAddressAnalyzerManifest.version,
-      capture_selection: { capture_ids: captures.map((entry) => entry.capture.info.id), time_window: timeWindow },
-      arguments: toolArguments,
-      request_id: `analyze-dataset-${Date.now()}`,
-      timeout_ms: timeoutMs,
-    };
-    runner = new ThreadRunner({ testTools: false, captures: captures.map((entry) => tableToIPC(entry.capture.table)) });
-    const executor = createExecutor({ registry: new ToolRegistry(builtinTools({ testTools: false })), catalog: new CaptureCatalog(captures.map((entry) => entry.capture)), runner });
-    const record = await executor.execute(invocation);
+    const { invocation, record } = await analyseWindow(engine, window, counts, toolArguments, timeoutMs, `analyze-dataset-${Date.now()}`);
     const sources = new Map(engine.manifest.sources.map((source) => [source.capture_id, source]));
     const analysis = {
       dataset: root,
@@ -135,9 +151,29 @@ export async function runAnalyzeDataset(args: string[], io: Io): Promise<number>
     io.stdout(`${JSON.stringify(analysis, null, 2)}\n`);
     return exitCodeFor([record]);
   } finally {
-    runner?.close();
     engine.close();
   }
+}
+
+/**
+ * --window and --overlap in milliseconds. The overlap must outlast the longest hand-off gap the
+ * linkage considers (linkage_window_s): then a hand-off that crosses a window's end is seen whole
+ * by that window, and its successor address is shared with the next (docs/dataset.md).
+ */
+export function windowingFlags(windowText: string, overlapText: string, toolArguments: JsonObject): { windowMs: number; overlapMs: number } {
+  const windowMs = parseDuration(windowText, '--window');
+  if (!windowMs.ok) throw new UsageError(`${windowMs.error.message} [${windowMs.error.code}]`, ANALYZE_DATASET_USAGE);
+  const overlapMs = parseDuration(overlapText, '--overlap');
+  if (!overlapMs.ok) throw new UsageError(`${overlapMs.error.message} [${overlapMs.error.code}]`, ANALYZE_DATASET_USAGE);
+  const linkageS = typeof toolArguments.linkage_window_s === 'number' ? toolArguments.linkage_window_s : Number.NaN;
+  if (!(overlapMs.value > linkageS * 1000)) {
+    throw new UsageError(
+      `--overlap ${overlapText} must be longer than the linkage window (linkage_window_s ${linkageS} s): a hand-off across a window's end would be seen by neither window whole [OVERLAP_TOO_SHORT]`,
+      ANALYZE_DATASET_USAGE,
+    );
+  }
+  if (overlapMs.value >= windowMs.value) throw new UsageError(`--overlap ${overlapText} must be shorter than --window ${windowText} [OVERLAP_NOT_SHORTER_THAN_WINDOW]`, ANALYZE_DATASET_USAGE);
+  return { windowMs: windowMs.value, overlapMs: overlapMs.value };
 }
 
 function timeFlag(text: string | undefined, flag: string): number | null {

@@ -1,13 +1,29 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CaptureCatalog, ToolRegistry, bleAddressAnalyzerManifest, builtinTools, createExecutor, createInProcessRunner, readCaptureFile, type Capture } from '../../src/core/index.ts';
+import {
+  CaptureCatalog,
+  ToolRegistry,
+  bleAddressAnalyzerManifest,
+  builtinTools,
+  createExecutor,
+  createInProcessRunner,
+  generateBleScenario,
+  readCaptureFile,
+  toolResultSchema,
+  validateAgainstSchema,
+  type Capture,
+  type StitchedCluster,
+  type ToolResult,
+} from '../../src/core/index.ts';
 import { defaultCaptureId } from '../capture-files.ts';
 import { DEFAULT_ARGUMENTS } from '../commands/analyze-dataset-command.ts';
 import { DatasetEngine } from './duckdb-engine.ts';
 import { runCli } from './run-cli.ts';
+import { commitTable } from './table-into-dataset.ts';
 import { windowCaptures } from './window-captures.ts';
 
 const CAPTURES = fileURLToPath(new URL('../../../shared/captures/ble/', import.meta.url));
@@ -37,19 +53,20 @@ interface Analysis {
   status: string;
 }
 
-describe('sextant analyze-dataset', () => {
-  let root: string;
-  let work: string;
-  let files: string[];
-  beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'sextant-analyze-dataset-'));
-    root = join(work, 'ds');
-    files = (await readdir(CAPTURES)).filter((name) => /\.(pcap|pcapng|log|snoop)$/.test(name)).sort();
-    const imported = await run(['import', ...files.map((name) => join(CAPTURES, name)), '--dataset', root, '--jobs', '2']);
-    expect(imported.stderr).toBe('');
-    expect(imported.code).toBe(0);
-  });
+/** The dataset of every real capture, imported once for the whole file. */
+let work: string;
+let root: string;
+let files: string[];
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'sextant-analyze-dataset-'));
+  root = join(work, 'ds');
+  files = (await readdir(CAPTURES)).filter((name) => /\.(pcap|pcapng|log|snoop)$/.test(name)).sort();
+  const imported = await run(['import', ...files.map((name) => join(CAPTURES, name)), '--dataset', root, '--jobs', '2']);
+  expect(imported.stderr).toBe('');
+  expect(imported.code).toBe(0);
+});
 
+describe('sextant analyze-dataset', () => {
   it('gives every real capture the result the in-memory analyzer gives its file', async () => {
     expect(files.length).toBeGreaterThanOrEqual(15);
     const opened = await DatasetEngine.open(root);
@@ -64,7 +81,8 @@ describe('sextant analyze-dataset', () => {
         const fromFile = await readCaptureFile(new Uint8Array(await readFile(join(CAPTURES, name))), { id, fileName: name });
         if (!fromFile.ok) throw new Error(fromFile.error.message);
         if (fromFile.value.info.rowCount === 0) continue;
-        const [fromDataset] = await windowCaptures(engine, { fromMs: null, toMs: null, captureIds: [id] }, [id]);
+        // Row groups of 4,096 rows: the larger captures are read back in several, each with its own dictionaries.
+        const [fromDataset] = await windowCaptures(engine, { fromMs: null, toMs: null, captureIds: [id] }, [id], 4096);
         const { bounds } = fromDataset.capture.info;
         const invocation = { ...template, capture_selection: { capture_ids: [id], time_window: { start_ms: bounds!.start_ms, end_ms: bounds!.end_ms } } };
         const [expected, actual] = await Promise.all([analyse(fromFile.value, invocation), analyse(fromDataset.capture, invocation)]);
@@ -103,5 +121,85 @@ describe('sextant analyze-dataset', () => {
     expect(large.stderr).toContain('[WINDOW_TOO_LARGE]');
     const badTime = await run(['analyze-dataset', root, '--out', out, '--from', 'tuesday']);
     expect(badTime.code).toBe(4);
+  });
+});
+
+/** The devices of a one-window result: its clusters, and every other address alone. */
+function devicesOf(result: ToolResult): string[] {
+  const output = result.structured_output as { address_classification: Array<{ address: string }>; probabilistic_links: Array<{ addresses: string[] }> };
+  const clustered = new Set(output.probabilistic_links.flatMap((link) => link.addresses));
+  const devices = [...output.probabilistic_links.map((link) => [...link.addresses].sort()), ...output.address_classification.filter(({ address }) => !clustered.has(address)).map(({ address }) => [address])];
+  return devices.map((addresses) => addresses.join(' ')).sort();
+}
+
+describe('sextant analyze-dataset --window', () => {
+  it('stitches 10-minute windows of a 30-minute scenario into the devices of the one-window analysis', async () => {
+    // The default scenario: 25 devices over 30 min, phones rotating every 5–15 min, so hand-offs cross both window ends.
+    const scenario = generateBleScenario({ seed: 1, scenario: 'default', layout: 'combined' });
+    if (!scenario.ok) throw new Error(scenario.error.message);
+    const [capture] = scenario.value.captures;
+    const scenarioRoot = join(work, 'scenario');
+    await commitTable(scenarioRoot, capture.info.id, capture.table);
+
+    // The one-window analysis in this thread, over the rows' span as analyze-dataset selects it.
+    const times = capture.table.getChild('ts_ms')!.toArray() as Float64Array;
+    const span = { start_ms: Math.floor(Math.min(...times)), end_ms: Math.ceil(Math.max(...times)) };
+    const one = (await analyse(capture, { ...template, capture_selection: { capture_ids: [capture.info.id], time_window: span } })) as ToolResult;
+
+    const out = join(work, 'windows');
+    const windowed = await run(['analyze-dataset', scenarioRoot, '--out', out, '--window', '10m', '--overlap', '4m']);
+    expect(windowed.stderr).toBe('');
+    expect(windowed.code).toBe(0);
+    const analysis = JSON.parse(windowed.stdout) as { windows: Array<{ index: number; from_ms: number; to_ms: number; rows: number; status: string; result: string }>; stitched: Record<string, number> };
+    // 10 minutes and the 4-minute overlap each, the last one clipped at the data's end.
+    expect(analysis.windows.map(({ from_ms, to_ms }) => to_ms - from_ms).slice(0, 2)).toEqual([840_000, 840_000]);
+    expect(analysis.windows).toHaveLength(3);
+    expect(analysis.windows[1].from_ms - analysis.windows[0].from_ms).toBe(600_000);
+    expect(analysis.windows.every((window) => window.status !== 'error' && window.rows > 0)).toBe(true);
+    const clusters = (await readFile(join(out, 'clusters.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as StitchedCluster);
+    // The same devices, address for address: every hand-off near a boundary seen whole by one window and joined through the overlap.
+    expect(clusters.map((cluster) => cluster.addresses.join(' ')).sort()).toEqual(devicesOf(one));
+    expect(analysis.stitched).toMatchObject({ windows_stitched: 3, devices: clusters.length, conflicts: 0 });
+    expect(clusters.filter((cluster) => cluster.addresses.length > 1 && cluster.windows.length > 1).length).toBeGreaterThanOrEqual(5);
+    expect(clusters.every((cluster) => cluster.confidence > 0 && cluster.confidence <= 1)).toBe(true);
+
+    // Each window's ToolResult, and a summary ToolResult pointing to the files with their SHA-256.
+    const first = JSON.parse(await readFile(join(out, analysis.windows[0].result), 'utf8')) as ToolResult;
+    expect(first.structured_output).toHaveProperty('probabilistic_links');
+    const summary = JSON.parse(await readFile(join(out, 'result.json'), 'utf8')) as ToolResult;
+    expect(validateAgainstSchema(toolResultSchema, summary, { prefix: [], typeErrorCode: 'OUTPUT_SCHEMA_VIOLATION' })).toEqual([]);
+    expect(summary.artifacts!.map((artifact) => artifact.uri)).toEqual(['clusters.jsonl', 'conflicts.jsonl', 'relations.jsonl']);
+    for (const artifact of summary.artifacts!) expect(createHash('sha256').update(await readFile(join(out, artifact.uri))).digest('hex')).toBe(artifact.sha256);
+  });
+
+  it('reports an empty window in the middle and goes on', async () => {
+    // Two real captures 19 days apart, in windows of 6 days: the two in the middle hold nothing.
+    const out = join(work, 'gap');
+    const analysed = await run(['analyze-dataset', root, '--out', out, '--capture', 'boston-hackrf_take3_ble_all_adv_w_scan', '--capture', 'tesi-ble_nrf_capture', '--window', '6d', '--overlap', '1h']);
+    expect(analysed.code).toBe(0);
+    const analysis = JSON.parse(analysed.stdout) as { windows: Array<{ status: string; rows: number }>; status: string };
+    expect(analysis.windows.map((window) => window.status === 'empty')).toEqual([false, true, true, false]);
+    expect(analysis.windows.filter((window) => window.status === 'empty').every((window) => window.rows === 0)).toBe(true);
+    const summary = JSON.parse(await readFile(join(out, 'result.json'), 'utf8')) as ToolResult;
+    expect(summary.warnings.filter((warning) => warning.code === 'EMPTY_WINDOW')).toHaveLength(2);
+  });
+
+  it('refuses bad durations and an overlap the linkage window outlasts, with codes', async () => {
+    const out = join(work, 'bad');
+    const cases: Array<[string[], string]> = [
+      [['--window', '10'], '[BAD_DURATION]'],
+      [['--window', '1x'], '[BAD_DURATION]'],
+      [['--window', '1h', '--overlap', 'soon'], '[BAD_DURATION]'],
+      [['--window', '1h', '--overlap', '2m'], '[OVERLAP_TOO_SHORT]'],
+      [['--window', '1h', '--overlap', '1h'], '[OVERLAP_NOT_SHORTER_THAN_WINDOW]'],
+    ];
+    for (const [flags, code] of cases) {
+      const refused = await run(['analyze-dataset', root, '--out', out, ...flags]);
+      expect(refused.code, flags.join(' ')).toBe(4);
+      expect(refused.stderr, flags.join(' ')).toContain(code);
+    }
+    const overlapAlone = await run(['analyze-dataset', root, '--out', out, '--overlap', '10m']);
+    expect(overlapAlone.code).toBe(4);
+    expect(overlapAlone.stderr).toContain('--overlap needs --window');
   });
 });

@@ -15,7 +15,8 @@ export class ProgressLine {
     this.startedAt = now();
   }
 
-  update(done: number, total: number, rows: number): void {
+  /** `note` (e.g. windows done) is shown after the share. */
+  update(done: number, total: number, rows: number, note?: string): void {
     const at = this.now();
     if (at - this.lastDrawnAt < 500) return;
     this.lastDrawnAt = at;
@@ -23,7 +24,7 @@ export class ProgressLine {
     const share = total > 0 ? Math.min(1, done / total) : 0;
     const rate = seconds > 0 ? rows / seconds : 0;
     const left = share > 0 ? (seconds * (1 - share)) / share : Number.NaN;
-    this.write(`\r${this.label}: ${(share * 100).toFixed(1)} % · ${rows.toLocaleString('en-US')} rows · ${formatRate(rate)} rows/s · ETA ${formatDuration(left)}   `);
+    this.write(`\r${this.label}: ${(share * 100).toFixed(1)} %${note === undefined ? '' : ` · ${note}`} · ${rows.toLocaleString('en-US')} rows · ${formatRate(rate)} rows/s · ETA ${formatDuration(left)}   `);
     this.drawn = true;
   }
 

@@ -2,11 +2,14 @@
  * A time window of a dataset as ordinary captures, one per capture id, for the tools that read
  * captures in memory: DuckDB selects the window's rows (pruning parts by their time statistics)
  * in each capture's frame order into a temporary Parquet file; parquet-wasm reads it back as
- * Arrow, and the one import pipeline makes it a capture, exactly as if it were a file.
+ * Arrow one row group at a time (WebAssembly memory never shrinks: a whole window decoded at
+ * once would keep ~0.6 GB per million rows for the rest of the run), and the one import pipeline
+ * makes it a capture, exactly as if it were a file.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Table, tableFromIPC, tableToIPC, type RecordBatch } from 'apache-arrow';
 import { readParquet } from 'parquet-wasm/node';
 import { BLE_RECORD_COLUMNS, readCaptureSource, type Capture, type CaptureSource } from '../../src/core/index.ts';
 import { sqlString, type DatasetEngine } from './duckdb-engine.ts';
@@ -31,7 +34,10 @@ export async function countWindow(engine: DatasetEngine, window: DatasetWindow):
   return answer.rows.map(([captureId, rows, first, last]) => ({ captureId: String(captureId), rows: Number(rows), firstMs: time(first), lastMs: time(last) }));
 }
 
-export async function windowCaptures(engine: DatasetEngine, window: DatasetWindow, captureIds: string[]): Promise<WindowCapture[]> {
+/** Rows per row group of a window's temporary Parquet file (DuckDB's default), the unit read back at a time. */
+export const WINDOW_ROW_GROUP_ROWS = 122_880;
+
+export async function windowCaptures(engine: DatasetEngine, window: DatasetWindow, captureIds: string[], rowGroupRows = WINDOW_ROW_GROUP_ROWS): Promise<WindowCapture[]> {
   const work = await mkdtemp(join(tmpdir(), 'sextant-window-'));
   try {
     const captures: WindowCapture[] = [];
@@ -39,11 +45,21 @@ export async function windowCaptures(engine: DatasetEngine, window: DatasetWindo
       const path = join(work, 'window.parquet');
       const columns = BLE_RECORD_COLUMNS.map((column) => `"${column.name}"`).join(', ');
       await engine.query(
-        `COPY (SELECT ${columns} FROM packets WHERE capture_id = ${sqlString(captureId)} AND ${windowCondition(window)} ORDER BY frame_number) TO ${sqlString(path)} (FORMAT parquet)`,
+        `COPY (SELECT ${columns} FROM packets WHERE capture_id = ${sqlString(captureId)} AND ${windowCondition(window)} ORDER BY frame_number) TO ${sqlString(path)} (FORMAT parquet, ROW_GROUP_SIZE ${rowGroupRows})`,
         0,
       );
-      const arrow = readParquet(new Uint8Array(await readFile(path))).intoIPCStream();
+      const groups = Number((await engine.query(`SELECT num_row_groups FROM parquet_file_metadata(${sqlString(path)})`, 1)).rows[0][0]);
+      const bytes = new Uint8Array(await readFile(path));
       await rm(path, { force: true });
+      const batches: RecordBatch[] = [];
+      let schema = tableFromIPC(readParquet(bytes, { limit: 0 }).intoIPCStream()).schema;
+      for (let group = 0; group < groups; group++) {
+        const part = tableFromIPC(readParquet(bytes, { rowGroups: [group] }).intoIPCStream());
+        schema = part.schema;
+        batches.push(...part.batches);
+      }
+      // Row groups may carry different dictionaries: the IPC stream writes each replacement.
+      const arrow = tableToIPC(batches.length > 0 ? new Table(batches) : new Table(schema));
       const read = await readCaptureSource(memorySource(`${captureId}.arrow`, arrow), { id: captureId, fileName: `${captureId}.arrow` });
       if (!read.ok) throw new Error(`the window of ${captureId} could not be read back: ${read.error.message}`);
       captures.push({ capture: read.value, rows: read.value.info.rowCount });

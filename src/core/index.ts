@@ -10,9 +10,9 @@ export type { QueueAdmission, QueueBinding, QueueConfig, QueueSetResult, QueueSn
 export type { Result } from './util/result.ts';
 export { err, ok } from './util/result.ts';
 
-export type { ToolManifest, ToolResult } from './contract/types.ts';
+export type { ToolArtifact, ToolInvocation, ToolManifest, ToolResult } from './contract/types.ts';
 export type { ToolError, ToolWarning } from './contract/tool-error.ts';
-export { toolManifestSchema } from './contract/schemas.ts';
+export { toolManifestSchema, toolResultSchema } from './contract/schemas.ts';
 
 export type { ColumnSchema } from './data/columns.ts';
 export { numericColumn } from './data/columns.ts';
@@ -86,7 +86,8 @@ export type { ConformanceRow } from './manifests/index.ts';
 export { generateConformanceCases, judgeConformance } from './manifests/index.ts';
 
 export type { BleAnalysis, BleAnalysisOptions, RpaRotationModelName } from './tools/ble-analyzer/index.ts';
-export { analyzeBle, parseIrk } from './tools/ble-analyzer/index.ts';
+export { analyzeBle, parseIrk, WindowStitcher, weakestJoin } from './tools/ble-analyzer/index.ts';
+export type { BleWindowOutput, StitchedAnalysis, StitchedCluster, StitchConflict, StitchedRelation } from './tools/ble-analyzer/index.ts';
 export type { BleScenarioTruth } from './demo/ble-scenario/index.ts';
 export {
   BLE_SCENARIO_NAMES,

@@ -18,3 +18,5 @@ export { analyzeBle } from './analyze.ts';
 export { bleAddressAnalyzerTool, parseBleAnalyzerArguments, checkBleAnalyzerArguments, bleAnalysisSummary } from './tool/ble-tool.ts';
 export { bleAddressAnalyzerManifest, bleAnalyzerInputSchema, bleAnalyzerOutputSchema } from './tool/manifest.ts';
 export { bleRotationModel } from './classify/rotation-model.ts';
+export { WindowStitcher, weakestJoin } from './stitch/stitch-windows.ts';
+export type { BleWindowOutput, StitchedAnalysis, StitchedCluster, StitchConflict, StitchedRelation } from './stitch/stitch-windows.ts';

@@ -1,0 +1,44 @@
+/**
+ * One windowed `sextant analyze-dataset` of a dataset in a fresh process, so its time and peak
+ * memory are its own (tool threads included: CPU time and VmHWM are the process's):
+ *
+ *   node --import tsx bench/scale-analysis-child.ts DATASET_DIR OUT WINDOW OVERLAP
+ */
+import { readFileSync } from 'node:fs';
+import { main } from '../cli/main.ts';
+
+function peakRssMb(): number {
+  const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+  return match ? Number(match[1]) / 1024 : process.resourceUsage().maxRSS / 1024;
+}
+
+async function run(): Promise<void> {
+  const [root, out, window, overlap] = process.argv.slice(2);
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  let stdout = '';
+  let stderr = '';
+  const code = await main(['analyze-dataset', root, '--out', out, '--window', window, '--overlap', overlap], {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    readStdin: async () => '',
+  });
+  if (code !== 0) throw new Error(`analyze-dataset exited ${code}: ${stderr}`);
+  const used = process.cpuUsage(cpu);
+  const analysis = JSON.parse(stdout) as { windows: Array<{ rows: number; status: string }>; stitched: Record<string, number>; status: string };
+  console.log(
+    JSON.stringify({
+      seconds: (performance.now() - started) / 1000,
+      cpu_seconds: (used.user + used.system) / 1e6,
+      peak_rss_mb: peakRssMb(),
+      windows: analysis.windows.length,
+      window_statuses: analysis.windows.map((entry) => entry.status),
+      rows_analysed: analysis.windows.reduce((sum, entry) => sum + entry.rows, 0),
+      largest_window_rows: Math.max(...analysis.windows.map((entry) => entry.rows)),
+      stitched: analysis.stitched,
+      status: analysis.status,
+    }),
+  );
+}
+
+await run();
