@@ -60,6 +60,8 @@ export async function windowCaptures(engine: DatasetEngine, window: DatasetWindo
       }
       // Row groups may carry different dictionaries: the IPC stream writes each replacement.
       const arrow = tableToIPC(batches.length > 0 ? new Table(batches) : new Table(schema));
+      // The batches are in the IPC bytes now: let them go before the capture is built from those.
+      batches.length = 0;
       const read = await readCaptureSource(memorySource(`${captureId}.arrow`, arrow), { id: captureId, fileName: `${captureId}.arrow` });
       if (!read.ok) throw new Error(`the window of ${captureId} could not be read back: ${read.error.message}`);
       captures.push({ capture: read.value, rows: read.value.info.rowCount });
