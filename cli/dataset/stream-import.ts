@@ -14,6 +14,7 @@ import {
   conformToDatasetSchema,
   createBleImporter,
   detectBleContainer,
+  detectTabularFormat,
   err,
   importIntegrity,
   numericColumn,
@@ -73,7 +74,7 @@ export async function streamIntoStaging(request: StreamImportRequest, hooks: Str
   const partPrefix = request.sha256?.slice(0, 16) ?? Array.from({ length: 16 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
   const fileName = basename(request.path);
   const parts = new StagedParts(stagingDir, request.captureId, partPrefix, hooks.writePart ?? defaultWritePart);
-  if (!hooks.read && !(await isBleContainer(request.path))) return tableIntoStaging(request, parts, hooks);
+  if (!hooks.read && (await readsAsTable(request.path))) return tableIntoStaging(request, parts, hooks);
   const importer = createBleImporter({ captureId: request.captureId, fileName, ...(request.receiver === undefined ? {} : { receiver: request.receiver }) });
   const drainRows = request.drainRows ?? DEFAULT_DRAIN_ROWS;
   const warnings = new TimestampWarnings(drainRows);
@@ -171,7 +172,7 @@ async function tableIntoStaging(request: StreamImportRequest, parts: StagedParts
 }
 
 /** The parts of one source as they are written into its staging directory, split by UTC hour. */
-class StagedParts {
+export class StagedParts {
   readonly list: DatasetPart[] = [];
   rows = 0;
 
@@ -179,7 +180,7 @@ class StagedParts {
     readonly stagingDir: string,
     private readonly captureId: string,
     private readonly prefix: string,
-    private readonly writePart: (path: string, bytes: Uint8Array) => Promise<void>,
+    private readonly writePart: (path: string, bytes: Uint8Array) => Promise<void> = defaultWritePart,
   ) {}
 
   async add(table: Table): Promise<void> {
@@ -193,13 +194,18 @@ class StagedParts {
   }
 }
 
-async function isBleContainer(path: string): Promise<boolean> {
+/**
+ * Whether the file is a table of packets rather than a capture: Arrow or Parquet by their magic
+ * numbers, CSV by its name (CSV has no magic number: anything else, a corrupt capture included,
+ * goes to the BLE importer, which says what it is not).
+ */
+async function readsAsTable(path: string): Promise<boolean> {
+  if (/\.(csv|tsv)$/i.test(path)) return true;
   const handle = await open(path, 'r');
   try {
     const head = new Uint8Array(8);
     const { bytesRead } = await handle.read(head, 0, 8, 0);
-    // Too short to tell: the BLE importer says what is wrong with it.
-    return bytesRead < 8 || detectBleContainer(head) !== null;
+    return detectBleContainer(head.subarray(0, bytesRead)) === null && detectTabularFormat(head.subarray(0, bytesRead)) !== 'csv';
   } finally {
     await handle.close();
   }
@@ -219,7 +225,7 @@ async function defaultWritePart(path: string, bytes: Uint8Array): Promise<void> 
   await writeFile(path, bytes);
 }
 
-function timeBounds(table: Table): { min_ts_ms: number | null; max_ts_ms: number | null } {
+export function timeBounds(table: Table): { min_ts_ms: number | null; max_ts_ms: number | null } {
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   for (const batch of table.batches) {

@@ -21,6 +21,7 @@ export type { ImportWarning } from './data/import-warnings.ts';
 export { DATASET_FORMAT, MANIFEST_FILE, PARTS_DIR, PARTITION_COLUMNS, NULL_PARTITION, emptyManifest, manifestParts, parseManifest, partitionDirectory, splitByHour } from './data/dataset/index.ts';
 export type { DatasetManifest, DatasetPart, DatasetProblem, DatasetSource } from './data/dataset/index.ts';
 export { conformToDatasetSchema } from './data/dataset/index.ts';
+export { detectTabularFormat } from './data/tabular/index.ts';
 export type { ConformProblem, Conformed } from './data/dataset/index.ts';
 export type { Capture, CaptureInfo } from './data/capture.ts';
 export { CaptureCatalog } from './data/catalog.ts';
