@@ -12,12 +12,13 @@ import { runUiBench } from './ui-bench.ts';
  * Every benchmark, run in order in this process. `npm run bench -- NAME…` runs only those
  * (`regression`, `import`, `ble-analyzer`, `cli`, `ui`, `scale`); `--multi-receiver` adds the analyzer's 3 receivers ×
  * 1 h × 2,000 devices row (about 5M observations; minutes, so not part of routine runs). `scale`
- * (the dataset at 10 M and 100 M packets; 1 B with `--billion`) takes many minutes and runs only
- * when named.
+ * (the dataset at 10 M and 100 M packets; 1 B with `--billion`; `--varied` for traffic as varied
+ * as a real week) takes many minutes and runs only when named.
  */
 interface BenchFlags {
   multiReceiver: boolean;
   billion: boolean;
+  varied: boolean;
 }
 
 const BENCHMARKS: ReadonlyArray<{ name: string; key: string; onlyWhenNamed?: boolean; run: (flags: BenchFlags) => Promise<BenchRow[]> }> = [
@@ -32,7 +33,7 @@ const BENCHMARKS: ReadonlyArray<{ name: string; key: string; onlyWhenNamed?: boo
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const flags: BenchFlags = { multiReceiver: args.includes('--multi-receiver'), billion: args.includes('--billion') };
+  const flags: BenchFlags = { multiReceiver: args.includes('--multi-receiver'), billion: args.includes('--billion'), varied: args.includes('--varied') };
   const wanted = args.filter((arg) => !arg.startsWith('--'));
   const unknown = wanted.filter((name) => !BENCHMARKS.some((benchmark) => benchmark.key === name));
   if (unknown.length > 0) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${BENCHMARKS.map((benchmark) => benchmark.key).join(', ')}`);

@@ -54,13 +54,23 @@ function runAnalysisChild(root: string, out: string): AnalysisChildResult {
   return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as AnalysisChildResult;
 }
 
-function runChild(mode: 'dataset' | 'memory', base: string, packets: number, root: string): ChildResult {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', CHILD, mode, base, String(packets), root], { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 24 });
+function runChild(mode: 'dataset' | 'memory', base: string, packets: number, root: string, varied: boolean): ChildResult {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', CHILD, mode, base, String(packets), root, ...(varied ? ['diverse'] : [])], { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 24 });
   if (child.status !== 0) throw new Error(`scale import child (${mode}, ${packets}) failed: ${child.stderr}`);
   return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as ChildResult;
 }
 
-export async function runScaleBench(flags: { billion: boolean }, only?: number[]): Promise<BenchRow[]> {
+/**
+ * `flags.varied`: the stream takes new addresses every repetition and a new payload in one packet
+ * of ten (bench/scale-stream.ts), as varied as a real week, so the importer's dictionaries grow as
+ * they would; the rows keep their names and say `traffic: "varied"`.
+ */
+export async function runScaleBench(flags: { billion: boolean; varied?: boolean }, only?: number[]): Promise<BenchRow[]> {
+  const varied = flags.varied ?? false;
+  const traffic = varied ? 'varied' : 'repeated';
+  const stream = varied
+    ? `generated pcap stream: a ${BASE_PACKETS.toLocaleString('en-US')}-packet capture of 300 advertisers repeated with advancing times, new addresses every repetition and a new payload in one packet of ten`
+    : `generated pcap stream: a ${BASE_PACKETS.toLocaleString('en-US')}-packet capture of 300 advertisers repeated with advancing times`;
   const work = mkdtempSync(join(tmpdir(), 'sextant-scale-'));
   const base = join(work, 'base.pcap');
   await writeBleBenchmarkPcap(base, BASE_PACKETS);
@@ -70,9 +80,9 @@ export async function runScaleBench(flags: { billion: boolean }, only?: number[]
     for (const packets of sizes) {
       const root = join(work, `dataset-${packets}`);
       const load = loadavg()[0];
-      const ours = runChild('dataset', base, packets, root);
+      const ours = runChild('dataset', base, packets, root, varied);
       if (ours.rows !== packets) throw new Error(`the dataset holds ${ours.rows} rows of ${packets}`);
-      const peer = packets <= PEER_MAX_PACKETS ? runChild('memory', base, packets, root) : null;
+      const peer = packets <= PEER_MAX_PACKETS ? runChild('memory', base, packets, root, varied) : null;
       const free = statfsSync(work);
       rows.push({
         name: `scale_import_${exponent(packets)}`,
@@ -96,7 +106,8 @@ export async function runScaleBench(flags: { billion: boolean }, only?: number[]
           peer_skipped: peer ? null : `the whole-capture import needs ~${Math.round(packets * 0.28e-6)} GB for ${packets.toLocaleString('en-US')} packets`,
           load_average_1m: round(load, 2),
           disk_free_gb_after: round((free.bavail * free.bsize) / 1e9, 1),
-          source: `generated pcap stream: a ${BASE_PACKETS.toLocaleString('en-US')}-packet capture of 300 advertisers repeated with advancing times`,
+          traffic,
+          source: stream,
         },
       });
       // The analysis reads the dataset the import row just built.
@@ -124,9 +135,11 @@ export async function runScaleBench(flags: { billion: boolean }, only?: number[]
           status: analysis.status,
           load_average_1m: round(analysisLoad[0], 2),
           load_average_5m: round(analysisLoad[1], 2),
-          source:
-            `the scale_import_${exponent(packets)} dataset: a ${BASE_PACKETS.toLocaleString('en-US')}-packet capture of 300 advertisers (fixed addresses, no rotation) ` +
-            'repeated with advancing times, so every repetition replays the same addresses and the stitching joins them across all windows',
+          traffic,
+          source: varied
+            ? `the scale_import_${exponent(packets)} dataset: ${stream}`
+            : `the scale_import_${exponent(packets)} dataset: a ${BASE_PACKETS.toLocaleString('en-US')}-packet capture of 300 advertisers (fixed addresses, no rotation) ` +
+              'repeated with advancing times, so every repetition replays the same addresses and the stitching joins them across all windows',
         },
       });
       rmSync(join(work, `analysis-${packets}`), { recursive: true, force: true });
