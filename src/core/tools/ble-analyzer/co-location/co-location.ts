@@ -1,4 +1,5 @@
 import { calibrated } from '../calibration/calibration.ts';
+import { clockRateText, memberClockRateEvidence, NO_CLOCK_RATES, type BleClockRates, type ClockRateEvidence } from './clock-rate.ts';
 import { advertisingClockEvidence, advertisingClockScratch, COHERENCE_MS, type AdvertisingClockEvidence, type AdvertisingClockScratch } from './advertising-clock.ts';
 import { channelSignatureEvidence, channelSignatureScratch, ChannelSignatureBuilder, type ChannelSignatureEvidence, type ChannelSignatureScratch } from './channel-signature.ts';
 import { screenChainPairs, type BleMaskedBins } from './co-location-candidates.ts';
@@ -168,12 +169,15 @@ function pairEvidence() {
     rotation: { k: 0, m: 0, toleranceMs: 0, chance: 0, llr: 0, bounded: 0 },
     signatureBounded: 0,
     clockBounded: 0,
+    /** What the clock rate added to the one-radio sum beyond the advertising clock's share (both read one property: the rate). */
+    rateCounted: 0,
     consistency: { heard: 0, offset: 0, squares: 0, llrSame: 0, llrTravel: 0 },
     level: { heard: 0, offset: 0, llrSame: 0, llrTravel: 0 },
     covariation: { receivers: 0, llr: 0 },
     blind: { count: 0, llrSame: 0, llrTravel: 0 },
     signature: undefined as ChannelSignatureEvidence | undefined,
     clock: undefined as AdvertisingClockEvidence | undefined,
+    rate: undefined as ClockRateEvidence | undefined,
   };
 }
 type PairEvidence = ReturnType<typeof pairEvidence>;
@@ -201,10 +205,12 @@ interface PairWork {
   channels: ChannelSignatureScratch;
   clock: AdvertisingClockScratch;
   background: OneRadioBackground;
+  /** The addresses' clock rates (clock-rate.ts), read once per analysis. */
+  rates: BleClockRates;
 }
 
 function pairWork(receivers: number): PairWork {
-  return { perReceiver: perReceiverScratch(receivers), evidence: pairEvidence(), channels: channelSignatureScratch(receivers), clock: advertisingClockScratch(), background: NO_BACKGROUND };
+  return { perReceiver: perReceiverScratch(receivers), evidence: pairEvidence(), channels: channelSignatureScratch(receivers), clock: advertisingClockScratch(), background: NO_BACKGROUND, rates: NO_CLOCK_RATES };
 }
 
 /**
@@ -528,6 +534,20 @@ function scorePair(
       oneRadioTerms++;
     }
   }
+  // The clock rate reads the property the advertising clock's phases read coarsely (whether the
+  // two run at one rate), from each chain's own packets: the more precise of the two counts.
+  evidence.rate = undefined;
+  evidence.rateCounted = 0;
+  if (work.rates.background.length > 0 && sameDeviceEvidence(logS, logT, oneRadio) > LATE_TERMS_SCREEN_LOG_ODDS) {
+    evidence.rate = memberClockRateEvidence(sa, sb, fromMs, toMs, work.rates);
+    if (evidence.rate) {
+      const clockPart = evidence.clock ? evidence.clockBounded : 0;
+      const combined = evidence.rate.llrSame > 0 ? Math.max(clockPart, evidence.rate.llrSame) : evidence.rate.llrSame;
+      evidence.rateCounted = combined - clockPart;
+      oneRadio += evidence.rateCounted;
+      if (!evidence.clock) oneRadioTerms++;
+    }
+  }
   evidence.coMovementS = logS;
   evidence.oneRadio = oneRadio;
   evidence.oneRadioTerms = oneRadioTerms;
@@ -543,7 +563,7 @@ function boundText(value: number, bounded: number, background: OneRadioBackgroun
 }
 
 function describePair(receivers: number, names: ReadonlyArray<string>, evidence: PairEvidence, scratch: PerReceiverScratch, background: OneRadioBackground): BleCoLocationTerm[] {
-  const { rotation, consistency, level, covariation, blind, signature, clock } = evidence;
+  const { rotation, consistency, level, covariation, blind, signature, clock, rate } = evidence;
   const { motion, rho, bins, varianceA, varianceB, blindTo, levelA, levelB } = scratch;
   const terms: BleCoLocationTerm[] = [];
   const add = (name: BleCoLocationTermName, llrSame: number, llrTravel: number, text: string): void => {
@@ -575,6 +595,7 @@ function describePair(receivers: number, names: ReadonlyArray<string>, evidence:
     add('channel_signature', evidence.signatureBounded, 0, `RSSI pattern over channels 37–39 on ${where}: the two differ by ${signature.mismatchDb.toFixed(1)} dB rms where two spots differ by ${signature.spreadDb.toFixed(1)} dB${boundText(signature.llrSame, evidence.signatureBounded, background)}`);
   }
   if (clock) add('advertising_clock', evidence.clockBounded, 0, `${clock.pairs} packet pairs within 2 s in ${clock.looks} looks ${COHERENCE_S} s or more apart line up modulo 625 µs with resultant ${clock.resultant.toFixed(2)} (one controller ≈ 0.85, separate clocks ≈ ${(1 / Math.sqrt(clock.looks)).toFixed(2)})${boundText(clock.llrSame, evidence.clockBounded, background)}`);
+  if (rate) add('clock_rate', evidence.rateCounted, 0, clockRateText(rate, names));
   return terms;
 }
 
@@ -597,6 +618,7 @@ export function scoreChainPairs(
   dataEndMs: number,
   floors: Float64Array,
   uncalibrated = false,
+  clockRates: BleClockRates = NO_CLOCK_RATES,
 ): BleCoLocationResult {
   const receivers = receiverNames.length;
   const channelBuilder = new ChannelSignatureBuilder(receivers);
@@ -628,7 +650,7 @@ export function scoreChainPairs(
     scoredOneRadio: new Uint8Array(screenedA.length),
     scoredCount: 0,
     rates: new Float64Array(2),
-    work: pairWork(receivers),
+    work: { ...pairWork(receivers), rates: clockRates },
     posterior: new Float64Array(2),
     trackerOf: chains.map((chain) => chainTracker(chain, addresses)),
   };
