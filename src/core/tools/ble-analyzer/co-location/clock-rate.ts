@@ -61,7 +61,7 @@ const MIN_RESULTANT = 0.85;
  */
 const OUTLIER_MS = 0.06;
 /** How far one controller's rate wanders over a capture (temperature), ppm: added to every comparison's error. */
-const RATE_WANDER_PPM = 0.1;
+const RATE_WANDER_PPM = 0.05;
 /** Matches within this many standard errors count as the same rate. */
 const MATCH_SDS = 2.5;
 /**
