@@ -81,7 +81,12 @@ const OWN_ADDRESSES = 16;
 const PSEUDO_RATES = 4;
 /** The model's own bound: separate crystals spread over about ±30 ppm, so a match within w ppm happens by chance with probability ≈ w / 60. */
 const RELATIVE_SPREAD_PPM = 60;
-const LLR_MAX = 8;
+/**
+ * The most a rate match says for one controller: separate crystals within a tenth of a ppm are
+ * no rarity among fifty devices walking together (chosen on the tuning seeds 101–103 of the
+ * group_walk family, where 8 nats joined such pairs; README, "After the clock-rate term").
+ */
+const LLR_MAX = 4;
 const LLR_MIN = -6;
 
 /** Per receiver r: rate[r] (ppm against the receiver, NaN where not read), se[r] its standard error (ppm). */
