@@ -15,6 +15,7 @@ import { BLE_NEUTRAL_ROTATION, bleRotationModel, type BleRotationModel } from '.
 import { linkableAddresses, linkHandoffs } from './handoff/link-handoffs.ts';
 import { clockSkewWarnings, measureClockSkewMs } from './handoff/clock-skew.ts';
 import { scoreChainPairs } from './co-location/co-location.ts';
+import { addressClockRates } from './co-location/clock-rate.ts';
 import { buildChains, buildClusters } from './cluster/clusters.ts';
 import { travelRelations } from './cluster/travelled-together.ts';
 import { candidateList } from './output/candidate-list.ts';
@@ -57,7 +58,9 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
     warnings.push(...scanPauseWarnings(pauses, options.linkageWindowS));
     const clockSkewMs = measureClockSkewMs(store.events, profiled.byAddress, profiled.receivers, store.receiverNames.length);
     warnings.push(...clockSkewWarnings(clockSkewMs));
-    const context = { linkageWindowS: options.linkageWindowS, model: model0, payloads: store, receiverNames: store.receiverNames, receivers: profiled.receivers, dataStartMs, dataEndMs, pauses, clockSkewMs, irkLabels, uncalibrated: options.uncalibrated ?? false, describeCandidates: options.includeCandidates ?? false };
+    // Each address's clock rate from its own packets (sub-millisecond timestamps only): a hand-off and a co-location term.
+    const clockRates = addressClockRates(linkable, store.events, store.receiverNames.length);
+    const context = { clockRates, linkageWindowS: options.linkageWindowS, model: model0, payloads: store, receiverNames: store.receiverNames, receivers: profiled.receivers, dataStartMs, dataEndMs, pauses, clockSkewMs, irkLabels, uncalibrated: options.uncalibrated ?? false, describeCandidates: options.includeCandidates ?? false };
     const handoffs = linkHandoffs(linkable, context, options, warnings);
     const links = handoffs.links;
     if (options.rotationModel === 'learned') {
@@ -66,7 +69,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
       classifier.classify(model);
     }
     const chained = buildChains(linkable, links);
-    const { pairs } = scoreChainPairs(chained.chains, linkable, store.events, store.receiverNames, dataStartMs, dataEndMs, profiled.receiverFloors, options.uncalibrated ?? false);
+    const { pairs } = scoreChainPairs(chained.chains, linkable, store.events, store.receiverNames, dataStartMs, dataEndMs, profiled.receiverFloors, options.uncalibrated ?? false, clockRates);
     candidatePairs = links.earlier.length + pairs.length;
     if (options.includeCandidates) candidates = candidateList(linkable, links, pairs);
     clusters = buildClusters(linkable, chained, pairs, irkLabels, links.handoffs);

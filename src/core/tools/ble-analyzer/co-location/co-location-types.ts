@@ -1,6 +1,6 @@
 /** The shapes of co-location linkage that the series, the score and the clusters share. */
 
-export type BleCoLocationTermName = 'co_rotation' | 'tx_offset_consistency' | 'tx_offset_level' | 'rssi_covariation' | 'blind_spot' | 'channel_signature' | 'advertising_clock' | 'prior' | 'one_radio';
+export type BleCoLocationTermName = 'co_rotation' | 'tx_offset_consistency' | 'tx_offset_level' | 'rssi_covariation' | 'blind_spot' | 'channel_signature' | 'advertising_clock' | 'clock_rate' | 'prior' | 'one_radio';
 
 export interface BleCoLocationTerm {
   name: BleCoLocationTermName;

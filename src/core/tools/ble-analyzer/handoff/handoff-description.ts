@@ -2,6 +2,7 @@ import { EDGE_PACKETS, type BleAddressProfile } from '../profile/address-profile
 import type { BleCandidatePairs } from './matching-marginals.ts';
 import type { BlePayloadRarity } from './payload-rarity.ts';
 import { toFixedOne } from '../shared/fixed-one.ts';
+import { clockRateEvidence, clockRateText } from '../co-location/clock-rate.ts';
 import type { BleLinkableAddress, BleLinkContext, BleLinkFactor } from './handoff-types.ts';
 import {
   ADDRESS_KIND_LLR,
@@ -213,6 +214,12 @@ export function describePair(a: BleLinkableAddress, b: BleLinkableAddress, conte
   pieces.length = 0;
   const intervalLlr = intervalSimilarity(pa, pb, pieces, '');
   if (!Number.isNaN(intervalLlr)) factors.push({ name: 'adv_interval_similarity', llr: intervalLlr, text: pieces.join('') });
+  // The clock rate of each address from its own packets (sub-millisecond timestamps only).
+  const clockRates = context.clockRates;
+  const ratesA = clockRates?.byProfile[pa.id];
+  const ratesB = clockRates?.byProfile[pb.id];
+  const rate = clockRates && ratesA !== undefined && ratesB !== undefined ? clockRateEvidence(ratesA, ratesB, clockRates) : undefined;
+  if (rate) factors.push({ name: 'clock_rate', llr: rate.llrSame, text: `${clockRateText(rate, context.receiverNames)} (${signed(rate.llrSame)})` });
 
   // Address kind and IRK mismatch.
   if (a.type !== b.type) factors.push({ name: 'address_kind', llr: ADDRESS_KIND_LLR, text: `${a.type} → ${b.type}: devices rarely switch address kind (${signed(ADDRESS_KIND_LLR)})` });

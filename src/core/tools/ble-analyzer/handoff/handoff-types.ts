@@ -4,6 +4,7 @@ import type { BleRotationModel } from '../classify/rotation-model.ts';
 import type { BlePayloadSource } from './payload-rarity.ts';
 import type { BleTrackerKind } from '../shared/tracker-kind.ts';
 import type { BleScanPauses } from '../scan/scan-pauses.ts';
+import type { BleClockRates } from '../co-location/clock-rate.ts';
 
 /** The shapes the hand-off stage shares with its model, its describer and the later stages (co-location, clusters). */
 
@@ -19,6 +20,8 @@ export interface BleLinkableAddress {
 
 export interface BleLinkContext {
   linkageWindowS: number;
+  /** Each address's clock rate from its own packets (co-location/clock-rate.ts); absent: the clock_rate term is not read. */
+  clockRates?: BleClockRates;
   model: BleRotationModel;
   /**
    * AD features of a payload id: the observation store itself. An object with a method, not a
@@ -54,7 +57,7 @@ export interface BleLinkContext {
 
 
 export interface BleLinkFactor {
-  name: 'irk_resolution' | 'rotation_interval_fit' | 'handoff_gap' | 'rssi_continuity' | 'payload_signature_match' | 'adv_interval_similarity' | 'co_occurrence' | 'address_kind' | 'tracker_rotation';
+  name: 'irk_resolution' | 'rotation_interval_fit' | 'handoff_gap' | 'rssi_continuity' | 'payload_signature_match' | 'adv_interval_similarity' | 'clock_rate' | 'co_occurrence' | 'address_kind' | 'tracker_rotation';
   /** Natural-log likelihood ratio contribution. */
   llr: number;
   text: string;

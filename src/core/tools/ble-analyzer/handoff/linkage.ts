@@ -32,6 +32,7 @@ import {
   UNSEEN_HANDOFF_LLR,
 } from './handoff-model.ts';
 import type { BleScanPauses } from '../scan/scan-pauses.ts';
+import { clockRateEvidence, NO_CLOCK_RATES, type BleClockRates, type ClockRates } from '../co-location/clock-rate.ts';
 import type { BleLinkableAddress, BleLinkContext, BleLinkFactor, BleScoredPairs } from './handoff-types.ts';
 
 export type { BleCandidatePairs } from './matching-marginals.ts';
@@ -116,6 +117,9 @@ class PairScorer {
   private readonly edgePackets: Uint8Array;
   private readonly receivers: number;
   private readonly window: number;
+  /** Per address: its clock rates (undefined where not read), and the capture's rates per receiver. */
+  private readonly rates: Array<ClockRates | undefined>;
+  private readonly rateContext: BleClockRates;
 
   constructor(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext, rarity: BlePayloadRarity) {
     const count = addresses.length;
@@ -174,6 +178,9 @@ class PairScorer {
     }
     this.window = context.linkageWindowS;
     this.tolerance = overlapToleranceS(context.clockSkewMs);
+    const clockRates = context.clockRates;
+    this.rates = addresses.map((address) => clockRates?.byProfile[address.profile.id]);
+    this.rateContext = clockRates ?? NO_CLOCK_RATES;
   }
 
   /**
@@ -183,7 +190,7 @@ class PairScorer {
    * locals: a method call per pair re-read a dozen fields and cost a call.
    */
   scoreAll(pairs: BleCandidatePairs, priorPerCandidate: Float64Array, logK: Float64Array): void {
-    const { first, last, scanFirst, scanLast, edges, margin, interval, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, tailRssi, headRssi, edgePackets, receivers, window, tolerance } = this;
+    const { first, last, scanFirst, scanLast, edges, margin, interval, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, tailRssi, headRssi, edgePackets, receivers, window, tolerance, rates } = this;
     const sameSignature = this.sameSignatureLlr;
     const sameTemplate = this.sameTemplateLlr;
     const different = this.differentLlr;
@@ -223,6 +230,9 @@ class PairScorer {
       else total += different[a];
 
       if (Number.isFinite(intervalA) && Number.isFinite(intervalB)) total += intervalSimilarityLlr(intervalA, intervalB);
+      const ratesA = rates[a];
+      const ratesB = rates[b];
+      if (ratesA !== undefined && ratesB !== undefined) total += clockRateEvidence(ratesA, ratesB, this.rateContext)?.llrSame ?? 0;
 
       if (nrpa[a] !== nrpa[b]) total += ADDRESS_KIND_LLR;
       const irkA = irk[a];
