@@ -149,8 +149,10 @@ function run(command, args, { deadlineMs, env } = {}) {
   });
 }
 
+/** The last lines of a child's output, without Spark's INFO/WARN log lines and Java stack frames (a Python traceback stays visible). */
 function lastLines(text, count = 15) {
-  return text.trimEnd().split('\n').slice(-count).join('\n');
+  const lines = text.trimEnd().split('\n').filter((line) => !/^\S+ \S+ (INFO|WARN) |^\s+at /.test(line));
+  return lines.slice(-count).join('\n');
 }
 
 function described(result, what) {
