@@ -157,7 +157,8 @@ function lastLines(text, count = 15) {
 
 function described(result, what) {
   if (result.timedOut) return `${what}: the deadline passed after ${seconds(result.ms)}`;
-  return `${what} exited with code ${result.code}:\n${lastLines(result.stderr)}`;
+  // spark-submit passes its Python driver's stderr (a traceback) to its stdout: show both.
+  return `${what} exited with code ${result.code}:\n${lastLines(`${result.stdout}\n${result.stderr}`)}`;
 }
 
 const timing = (result) => `${seconds(result.ms)} wall, ${result.cpuMs === null ? '?' : seconds(result.cpuMs)} CPU`;
