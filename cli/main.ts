@@ -18,6 +18,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandRun>>> = {
   query: async () => (await import('./commands/query-command.ts')).runQuery,
   summarize: async () => (await import('./commands/summarize-command.ts')).runSummarize,
   'analyze-dataset': async () => (await import('./commands/analyze-dataset-command.ts')).runAnalyzeDataset,
+  'spark-submit-args': async () => (await import('./commands/spark-submit-args-command.ts')).runSparkSubmitArgs,
   manifests: async () => (await import('./commands/manifests-command.ts')).runManifests,
   canon: async () => (await import('./commands/canon-command.ts')).runCanon,
   manifest: async () => (await import('./commands/manifest-command.ts')).runManifest,
@@ -36,6 +37,7 @@ const USAGE = `Usage:
   sextant query DIR SQL [--format json|csv]
   sextant summarize DIR --out OUT [--bin-s N] [--capture ID]...
   sextant analyze-dataset DIR --out OUT [--from TIME] [--to TIME] [--capture ID]...
+  sextant spark-submit-args DATASET OUT --master MASTER [--executor-memory SIZE] [--format json|shell]
   sextant manifests [--enable-test-tools]
   sextant canon FILE|-... [--format openai|anthropic|mcp|langchain|raw] [--emit canonical|openai|anthropic|mcp|json_schema|manifest]
   sextant manifest check FILE|-
@@ -58,6 +60,8 @@ query      runs SQL (DuckDB) over a dataset's packets
 summarize  writes a dataset's BLE summaries (per receiver, address, time bin; per payload)
 analyze-dataset
            runs the BLE address analyzer on a time window of a dataset
+spark-submit-args
+           prints the spark-submit arguments that run the summary stage on a Spark cluster
 manifests  lists the installed tool manifests as JSON
 canon      detects a tool definition's format and canonicalizes it (or emits it in another format)
 manifest   check: lints a ToolManifest; diff: classifies a change by the compatibility policy

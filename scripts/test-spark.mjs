@@ -10,6 +10,9 @@
 //    `local-cluster[2,1,1024]` (a master and two workers in the driver's JVM, each executor a JVM
 //    of its own: a real cluster's code path). If that mode cannot start, says why and runs the
 //    job on local[2] instead, saying so.
+//    Both also get two copies of the dataset with one part rewritten — a column missing, a column
+//    of another type — and must refuse them naming that part (DATASET_SCHEMA_DRIFT, exit 4). All
+//    Spark runs share one session (scripts/spark_checks.py): one JVM start, one local cluster.
 // 4. Compares both summaries: the same columns, the same number of rows, and row by row in key
 //    order every value equal (doubles with ===, never a tolerance).
 //
@@ -21,8 +24,9 @@
 //   npm run test:spark -- --packets 300000 --files 6 --bin-s 1 --master 'local[2]'
 /* global process, console, setTimeout, clearTimeout, Buffer, URL */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -34,6 +38,7 @@ const VENV = join(CACHE, 'venv');
 const PYTHON = join(VENV, 'bin', 'python');
 const RUN = join(CACHE, 'run');
 const JOB = join(ROOT, 'spark', 'ble_summary_job.py');
+const CHECKS = join(ROOT, 'scripts', 'spark_checks.py');
 const SEXTANT = join(ROOT, 'cli', 'sextant.mjs');
 /** Pinned: the release this test was written against (Spark 4.3.0, Scala 2.13, Java 17+). */
 const PYSPARK_VERSION = '4.3.0';
@@ -50,7 +55,7 @@ const DEADLINES = { probeMs: 60_000, pipMs: 15 * 60_000, generateMs: 5 * 60_000,
 function options() {
   const { values } = parseArgs({
     options: {
-      packets: { type: 'string', default: '300000' },
+      packets: { type: 'string', default: '100000' },
       files: { type: 'string', default: '6' },
       'bin-s': { type: 'string', default: '1' },
       master: { type: 'string', default: CLUSTER_MASTER },
@@ -58,7 +63,7 @@ function options() {
     },
   });
   if (values.help) {
-    console.log("Usage: npm run test:spark -- [--packets 300000] [--files 6] [--bin-s 1] [--master 'local-cluster[2,1,1024]']");
+    console.log("Usage: npm run test:spark -- [--packets 100000] [--files 6] [--bin-s 1] [--master 'local-cluster[2,1,1024]']");
     process.exit(0);
   }
   const whole = (name) => {
@@ -144,13 +149,16 @@ function run(command, args, { deadlineMs, env } = {}) {
   });
 }
 
+/** The last lines of a child's output, without Spark's INFO/WARN log lines and Java stack frames (a Python traceback stays visible). */
 function lastLines(text, count = 15) {
-  return text.trimEnd().split('\n').slice(-count).join('\n');
+  const lines = text.trimEnd().split('\n').filter((line) => !/^\S+ \S+ (INFO|WARN) |^\s+at /.test(line));
+  return lines.slice(-count).join('\n');
 }
 
 function described(result, what) {
   if (result.timedOut) return `${what}: the deadline passed after ${seconds(result.ms)}`;
-  return `${what} exited with code ${result.code}:\n${lastLines(result.stderr)}`;
+  // spark-submit passes its Python driver's stderr (a traceback) to its stdout: show both.
+  return `${what} exited with code ${result.code}:\n${lastLines(`${result.stdout}\n${result.stderr}`)}`;
 }
 
 const timing = (result) => `${seconds(result.ms)} wall, ${result.cpuMs === null ? '?' : seconds(result.cpuMs)} CPU`;
@@ -221,6 +229,46 @@ async function buildDataset({ packets, files }) {
 
 // ---------------------------------------------------------------- the two engines
 
+/** The drifted copies: one part of the last source rewritten by DuckDB, the manifest's size kept true. */
+const DRIFTS = {
+  'missing-column': 'SELECT * EXCLUDE (rssi) FROM part',
+  'other-type': 'SELECT * REPLACE (CAST(rssi AS BIGINT) AS rssi) FROM part',
+};
+
+async function driftedCopies(dataset) {
+  const copies = [];
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  for (const [name, select] of Object.entries(DRIFTS)) {
+    const copy = join(RUN, `drift-${name}`);
+    cpSync(dataset, copy, { recursive: true });
+    const manifest = JSON.parse(await readFile(join(copy, 'manifest.json'), 'utf8'));
+    const part = manifest.sources.at(-1).parts[0];
+    const path = join(copy, part.path);
+    const from = `read_parquet('${path.replaceAll("'", "''")}', hive_partitioning = false)`;
+    await connection.run(`COPY (${select.replace('part', from)}) TO '${`${path}.new`.replaceAll("'", "''")}' (FORMAT parquet)`);
+    renameSync(`${path}.new`, path);
+    part.bytes = statSync(path).size;
+    await writeFile(join(copy, 'manifest.json'), JSON.stringify(manifest));
+    copies.push({ name, path: copy, part: part.path });
+  }
+  connection.closeSync();
+  instance.closeSync();
+  return copies;
+}
+
+/** `sextant summarize` must refuse each drifted copy with exit 4, the code and the part's path. */
+async function duckdbRefusals(copies) {
+  let refused = true;
+  for (const copy of copies) {
+    const result = await run(process.execPath, [SEXTANT, 'summarize', copy.path, '--out', `${copy.path}-summaries`], { deadlineMs: DEADLINES.summarizeMs });
+    const ok = result.code === 4 && result.stderr.includes('[DATASET_SCHEMA_DRIFT]') && result.stderr.includes(join(copy.path, copy.part));
+    refused &&= ok;
+    console.log(`duckdb       ${copy.name}: ${ok ? 'refused with the part\'s path' : `NOT refused as expected (exit ${result.code}): ${lastLines(result.stderr, 3)}`}`);
+  }
+  return refused;
+}
+
 async function summarizeWithDuckdb(dataset, binS) {
   const out = join(RUN, 'duckdb');
   const result = await run(process.execPath, [SEXTANT, 'summarize', dataset, '--out', out, '--bin-s', binS], { deadlineMs: DEADLINES.summarizeMs });
@@ -240,7 +288,7 @@ function sparkEnvironment() {
   };
 }
 
-async function sparkSubmit(dataset, binS, master) {
+async function sparkSubmit(dataset, binS, master, copies) {
   const out = join(RUN, `spark-${master.replace(/[^a-z0-9]+/gi, '-')}`);
   rmSync(out, { recursive: true, force: true });
   const args = [
@@ -249,11 +297,16 @@ async function sparkSubmit(dataset, binS, master) {
     '--conf', 'spark.driver.bindAddress=127.0.0.1',
     '--conf', 'spark.ui.enabled=false',
     '--conf', `spark.local.dir=${join(RUN, 'spark-local')}`,
+    // Spark SQL's default of 200 shuffle partitions is for big data; adaptive execution coalesces them anyway.
+    '--conf', 'spark.sql.shuffle.partitions=8',
+    '--py-files', JOB,
     // As URIs: the job reads and writes through Hadoop's filesystems (file:// here, s3a:// etc. on a cluster).
-    JOB, pathToFileURL(dataset).href, pathToFileURL(out).href, '--bin-s', binS,
+    CHECKS, ...copies.flatMap((copy) => ['--refuse', `${pathToFileURL(copy.path).href}:DATASET_SCHEMA_DRIFT`]),
+    // --sql-dir: under --py-files the job's own path is a temporary copy, not the repository.
+    '--', pathToFileURL(dataset).href, pathToFileURL(out).href, '--bin-s', binS, '--sql-dir', join(ROOT, 'sql'),
   ];
   const result = await run(join(VENV, 'bin', 'spark-submit'), args, { deadlineMs: DEADLINES.sparkMs, env: sparkEnvironment() });
-  await writeFile(join(RUN, `spark-${master.replace(/[^a-z0-9]+/gi, '-')}.log`), result.stderr);
+  await writeFile(join(RUN, `spark-${master.replace(/[^a-z0-9]+/gi, '-')}.log`), `${result.stdout}\n${result.stderr}`);
   return { ...result, out };
 }
 
@@ -262,22 +315,30 @@ function grantedExecutors(log) {
   return log.split('\n').filter((line) => line.includes('Granted executor ID')).length;
 }
 
-async function summarizeWithSpark(dataset, parts, binS, master) {
-  let result = await sparkSubmit(dataset, binS, master);
+async function summarizeWithSpark(dataset, parts, binS, master, copies) {
+  let result = await sparkSubmit(dataset, binS, master, copies);
   let ran = master;
   if (result.code !== 0 && master.startsWith('local-cluster')) {
     console.log(`spark        ${master} FAILED (${described(result, 'spark-submit')})`);
     console.log(`spark        falling back to ${FALLBACK_MASTER}`);
-    result = await sparkSubmit(dataset, binS, FALLBACK_MASTER);
+    result = await sparkSubmit(dataset, binS, FALLBACK_MASTER, copies);
     ran = FALLBACK_MASTER;
   }
-  if (result.code !== 0) fail(2, described(result, `spark-submit on ${ran}`));
-  const report = JSON.parse(result.stdout.trim().split('\n').at(-1));
+  const lines = result.stdout.trim().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+  let refused = true;
+  for (const refusal of lines.filter((line) => 'refused' in line)) {
+    refused &&= refusal.as_expected;
+    console.log(`spark        ${refusal.refused.split('/drift-').at(-1)}: ${refusal.as_expected ? 'refused with the part\'s path' : `NOT refused as expected (exit ${refusal.exit}): ${refusal.message}`}`);
+  }
+  if (lines.filter((line) => 'refused' in line).length !== copies.length) refused = false;
+  if (result.code !== 0 && refused) fail(2, described(result, `spark-submit on ${ran}`));
+  const report = lines.find((line) => 'spark_version' in line);
+  if (!report) fail(2, described(result, `spark-submit on ${ran}`));
   if (report.master !== ran) fail(2, `the job ran on ${report.master}, not ${ran}`);
   if (report.parts !== parts) fail(2, `the job read ${report.parts} parts, the manifest lists ${parts}`);
   const executors = ran.startsWith('local-cluster') ? `, ${grantedExecutors(result.stderr)} executor JVMs granted` : '';
   console.log(`spark        Spark ${report.spark_version} on master ${report.master}${executors}: ${report.parts} parts read; job ${timing(result)} (summaries ${report.seconds} s of it)`);
-  return { out: result.out, report };
+  return { out: result.out, report, refused };
 }
 
 // ---------------------------------------------------------------- the comparison
@@ -323,12 +384,15 @@ const started = Date.now();
 await ensurePyspark();
 rmSync(RUN, { recursive: true, force: true });
 mkdirSync(RUN, { recursive: true });
+console.log(`machine      load average ${loadavg().map((load) => load.toFixed(2)).join(' ')} on ${availableParallelism()} cores (wall times measure the load as much as the work)`);
 const dataset = await buildDataset(settings);
+const copies = await driftedCopies(dataset.path);
+const duckdbRefused = await duckdbRefusals(copies);
 const duckdbDir = await summarizeWithDuckdb(dataset.path, settings.binS);
-const spark = await summarizeWithSpark(dataset.path, dataset.parts, settings.binS, settings.master);
+const spark = await summarizeWithSpark(dataset.path, dataset.parts, settings.binS, settings.master, copies);
 const instance = await DuckDBInstance.create(':memory:');
 const connection = await instance.connect();
-let equal = true;
+let equal = duckdbRefused && spark.refused;
 for (const [name, key] of Object.entries(SUMMARIES)) equal = (await compare(connection, name, key, duckdbDir, spark.out)) && equal;
 connection.closeSync();
 instance.closeSync();

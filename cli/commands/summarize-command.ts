@@ -22,7 +22,8 @@ summaries of their union (sql/ble-summary-merge.sql). The analyzer does not read
 --bin-s N     time bin in seconds (default ${DEFAULT_BIN_MS / 1000}; fractions to the millisecond)
 --capture ID  only this capture (repeatable)
 
-Exit codes: 0 written; 4 bad arguments, not a dataset or a damaged one.`;
+Exit codes: 0 written; 4 bad arguments, not a dataset or a damaged one (a part missing or
+truncated, or of another schema than the other parts: DATASET_SCHEMA_DRIFT).`;
 
 /** `sextant summarize DIR --out OUT`: returns the exit code. */
 export async function runSummarize(args: string[], io: Io): Promise<number> {

@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type JS } from '@duckdb/node-api';
-import { BLE_RECORD_COLUMNS, ok, type DatasetManifest, type DatasetProblem, type Result } from '../../src/core/index.ts';
+import { BLE_RECORD_COLUMNS, err, ok, type DatasetManifest, type DatasetProblem, type Result } from '../../src/core/index.ts';
 import { checkParts, readManifest } from './dataset-store.ts';
 
 export interface EngineOptions {
@@ -51,6 +51,13 @@ export class DatasetEngine {
       temp_directory: options.tempDirectory ?? ownTempDirectory!,
     });
     const connection = await instance.connect();
+    const drift = await checkPartSchemas(connection, root, parts.value.map((part) => part.path));
+    if (!drift.ok) {
+      connection.closeSync();
+      instance.closeSync();
+      if (ownTempDirectory) rmSync(ownTempDirectory, { recursive: true, force: true });
+      return drift;
+    }
     const files = parts.value.map((part) => sqlString(join(root, part.path))).join(', ');
     // Partition values are text (a capture id of digits stays text); partition columns come last.
     const columns = BLE_RECORD_COLUMNS.map((column) => `"${column.name}"`).join(', ');
@@ -78,6 +85,38 @@ export class DatasetEngine {
     this.instance.closeSync();
     if (this.ownTempDirectory) rmSync(this.ownTempDirectory, { recursive: true, force: true });
   }
+}
+
+/**
+ * Refuses parts whose Parquet schema differs from the one most parts share (a column missing,
+ * added or of another type), naming the first that differs: DuckDB would otherwise fail
+ * mid-query on a missing column, or cast another type silently. Reads the footers only. `parts`
+ * are paths relative to `root`, as the manifest lists them.
+ */
+export async function checkPartSchemas(connection: DuckDBConnection, root: string, parts: string[]): Promise<Result<void, DatasetProblem>> {
+  const paths = parts.map((part) => join(root, part));
+  // Each part's columns with the types DuckDB reads them as (not the Parquet annotations, which
+  // differ between writers for the same data).
+  const schemas: string[] = [];
+  for (const path of paths) {
+    const reader = await connection.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${sqlString(path)}, hive_partitioning = false)`);
+    schemas.push(reader.getRowsJS().map(([name, type]) => `${String(name)} ${String(type)}`).sort().join('\n'));
+  }
+  const counts = new Map<string, number>();
+  for (const schema of schemas) counts.set(schema, (counts.get(schema) ?? 0) + 1);
+  // The schema most parts share; on a tie, the first part's (Map keeps first-seen order).
+  const expected = [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
+  const index = schemas.findIndex((schema) => schema !== expected);
+  if (index < 0) return ok(undefined);
+  const have = new Set(schemas[index].split('\n'));
+  const want = new Set(expected.split('\n'));
+  const missing = [...want].filter((column) => !have.has(column));
+  const extra = [...have].filter((column) => !want.has(column));
+  return err({
+    code: 'DATASET_SCHEMA_DRIFT',
+    message: `${paths[index]}: its schema differs from that of ${counts.get(expected)} of the ${paths.length} parts (expected but absent: ${missing.join('; ') || 'none'}; present but not expected: ${extra.join('; ') || 'none'})`,
+    path: parts[index],
+  });
 }
 
 /**

@@ -50,7 +50,7 @@ export interface DatasetManifest {
 }
 
 export interface DatasetProblem {
-  code: 'DATASET_MANIFEST_INVALID' | 'DATASET_NOT_FOUND' | 'DATASET_PART_MISSING' | 'DATASET_PART_TRUNCATED' | 'DATASET_EMPTY';
+  code: 'DATASET_MANIFEST_INVALID' | 'DATASET_NOT_FOUND' | 'DATASET_PART_MISSING' | 'DATASET_PART_TRUNCATED' | 'DATASET_EMPTY' | 'DATASET_SCHEMA_DRIFT';
   message: string;
   /** The file concerned, relative to the dataset root. */
   path?: string;
