@@ -31,8 +31,8 @@ export const ANALYZE_DATASET_USAGE = `Usage:
                           [--window DURATION [--overlap DURATION]]
 
 Runs the BLE address analyzer (bluetooth_address_analyzer) on a time window of the dataset DIR:
-DuckDB selects the window's rows of each capture, which the analyzer reads as it reads any
-capture. Writes OUT/result.json (the ToolResult) and OUT/analysis.json (the dataset, window,
+each capture's rows in the window are read from its Parquet parts, in its file's order, and
+analysed as the capture file would be. Writes OUT/result.json (the ToolResult) and OUT/analysis.json (the dataset, window,
 captures with their rows and source files' SHA-256, the invocation, status) and prints
 analysis.json. The window must fit in memory (--max-packets); a week is analysed window by
 window with --window, and the windows' clusters stitched into devices (see docs/dataset.md).

@@ -31,6 +31,8 @@ export interface QueryAnswer {
 
 export class DatasetEngine {
   private constructor(
+    /** The dataset's directory. */
+    readonly root: string,
     readonly manifest: DatasetManifest,
     private readonly instance: DuckDBInstance,
     private readonly connection: DuckDBConnection,
@@ -64,7 +66,7 @@ export class DatasetEngine {
     await connection.run(
       `CREATE VIEW packets AS SELECT ${columns}, "hour" FROM read_parquet([${files}], hive_partitioning = true, hive_types = {'capture_id': VARCHAR, 'hour': VARCHAR})`,
     );
-    return ok(new DatasetEngine(manifest.value, instance, connection, ownTempDirectory));
+    return ok(new DatasetEngine(root, manifest.value, instance, connection, ownTempDirectory));
   }
 
   /** Runs `sql`, keeping at most `maxRows` rows of its answer. Throws DuckDB's error for bad SQL. */

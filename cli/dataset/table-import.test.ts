@@ -98,4 +98,19 @@ describe('tables of packets into a dataset (Arrow, Parquet, CSV in the normalize
     expect(ids).not.toContain('not-packets');
     expect(ids).not.toContain('loud');
   });
+
+  it('stores addresses in the capture schema’s form, as the in-memory import reads them, and says how many were no address', async () => {
+    await writeFile(join(work, 'spelled.csv'), 'ts_ms,advertiser_addr,scanner_addr\n1000,aa-bb-cc-dd-ee-0f,\n2000,AABBCCDDEE0F,11:22:33:44:55:66\n3000,not-an-address,\n');
+    const imported = await runCli(['import', join(work, 'spelled.csv'), '--dataset', root, '--jobs', '1']);
+    expect(imported.code).toBe(0);
+    const answer = JSON.parse(imported.stdout) as { imported: Array<{ report: { partial: boolean; warnings: Array<{ code: string; column: string; count: number }> } }> };
+    const { report } = answer.imported[0];
+    expect(report.partial).toBe(true);
+    expect(report.warnings).toEqual([expect.objectContaining({ code: 'INVALID_VALUE', column: 'advertiser_addr', count: 1 })]);
+    expect(await rows(root, `SELECT advertiser_addr, scanner_addr FROM packets WHERE capture_id = 'spelled' ORDER BY ts_ms`)).toEqual([
+      ['AA:BB:CC:DD:EE:0F', null],
+      ['AA:BB:CC:DD:EE:0F', '11:22:33:44:55:66'],
+      [null, null],
+    ]);
+  });
 });

@@ -13,6 +13,7 @@ import { checkTimestamps, type ImportWarning } from './import-warnings.ts';
 import { BLE_METADATA, createBleImporter, detectBleContainer, type BleContainer, type CaptureImportProblem, type ImportReport, importIntegrity, type ImportIntegrity } from './ble/index.ts';
 import { countAnalysis } from '../util/analysis-census.ts';
 import {
+  COLUMN_MAPPING_METADATA,
   applyColumnMapping,
   createCsvImporter,
   detectTabularFormat,
@@ -20,6 +21,7 @@ import {
   readArrowIpc,
   readParquet,
   suggestColumnMapping,
+  type AppliedColumnMapping,
   type ColumnMapping,
   type ParquetByteSource,
   type TabularImportProblem,
@@ -229,7 +231,7 @@ export function mapToCapture(
     const mapped = applyColumnMapping(table, mapping);
     if (!mapped.ok) return { ok: false, error: mapped.error };
     // The mapping names the time column (and converts it to ms); options no longer apply to it.
-    return asCapture(mapped.value, report, { ...options, id, timeColumn: undefined }, fileName);
+    return asCapture(mapped.value, withMappingWarnings(report, mapped.value), { ...options, id, timeColumn: undefined }, fileName);
   });
 }
 
@@ -273,6 +275,23 @@ function completedImportReport(table: Table, report: CaptureImportReport): Recor
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
   const { format, source_bytes, source_sha256, warnings, partial, integrity } = report;
   return { [BLE_METADATA.importReport]: JSON.stringify({ ...parsed, format, source_bytes, source_sha256, warnings, partial, integrity }) };
+}
+
+/**
+ * Values the mapping could not convert (an address that is no address, a time that is no time)
+ * became null: the report says how many, per column, as it does for the reader's own.
+ */
+function withMappingWarnings(report: CaptureImportReport, mapped: Table): CaptureImportReport {
+  const applied = JSON.parse(mapped.schema.metadata.get(COLUMN_MAPPING_METADATA) ?? '{}') as Partial<AppliedColumnMapping>;
+  const warnings: ImportWarning[] = Object.entries(applied.invalidValues ?? {}).map(([column, count]) => ({
+    code: 'INVALID_VALUE',
+    column,
+    count,
+    message: `${count} value${count === 1 ? '' : 's'} of column '${column}' could not be read as ${column === 'ts_ms' ? 'a time' : 'a BLE address'} and became null`,
+  }));
+  if (warnings.length === 0) return report;
+  const all = [...report.warnings, ...warnings];
+  return { ...report, warnings: all, partial: true, integrity: importIntegrity({ ...report, warnings: all }) };
 }
 
 /** Tabular reports count cells that became null or lost precision; those are warnings too. */

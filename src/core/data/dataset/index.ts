@@ -4,3 +4,5 @@ export { NULL_PARTITION, PARTITION_COLUMNS, PARTS_DIR, escapePartitionValue, hou
 export type { HourSlice } from './partitions.ts';
 export { conformToDatasetSchema } from './dataset-schema.ts';
 export type { ConformProblem, Conformed } from './dataset-schema.ts';
+export { MIN_SLICE_ROWS, batchesOfRuns } from './row-runs.ts';
+export type { RowRun } from './row-runs.ts';

@@ -33,6 +33,21 @@ describe('dataset partitions', () => {
     ]);
   });
 
+  it('copies the rows of a clock that steps back and forth across the hour into a few batches, not a slice per row', () => {
+    const rows = 20_000;
+    // Rows 5,000–14,999 alternate between the two hours; the rest are long runs of one hour.
+    const ts = Float64Array.from({ length: rows }, (_, row) => (row < 5_000 ? T0 - HOUR / 2 + row : row < 15_000 ? T0 + (row % 2 === 0 ? -1 : 1) * 60_000 : T0 + 600_000 + row));
+    const table = tableFromArrays({ ts_ms: ts, row: Int32Array.from({ length: rows }, (_, row) => row), label: Array.from({ length: rows }, (_, row) => `r${row % 7}`) });
+    const [before, after] = splitByHour(table, 'ts_ms');
+    const expected = (hour: number) => [...ts.keys()].filter((row) => Math.floor(ts[row] / HOUR) === hour);
+    expect(Array.from(before.table.getChild('row')!.toArray() as Int32Array)).toEqual(expected(Math.floor(T0 / HOUR) - 1));
+    expect(Array.from(after.table.getChild('row')!.toArray() as Int32Array)).toEqual(expected(Math.floor(T0 / HOUR)));
+    expect(after.table.getChild('label')!.get(0)).toBe(`r${expected(Math.floor(T0 / HOUR))[0] % 7}`);
+    // The long run is one zero-copy slice; the 5,000 one-row runs of each hour one copied batch.
+    expect(before.table.batches.length).toBe(2);
+    expect(after.table.batches.length).toBe(2);
+  });
+
   it('splits a table of several batches and an empty one', () => {
     const batch = (from: number) => makeTable({ ts_ms: Float64Array.from([T0 + from, T0 + from + HOUR]), row: Int32Array.from([from, from + 1]) });
     const table = new Table([...batch(0).batches, ...batch(10).batches]);

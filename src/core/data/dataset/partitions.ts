@@ -4,8 +4,9 @@
  * Parquet readers recover partition columns from. Partition columns are not stored inside the
  * files (Spark refuses a column that is in both).
  */
-import type { Table } from 'apache-arrow';
+import { Table } from 'apache-arrow';
 import { numericColumn } from '../columns.ts';
+import { batchesOfRuns, type RowRun } from './row-runs.ts';
 
 /** Directory under the dataset root that holds the Parquet parts. */
 export const PARTS_DIR = 'parts';
@@ -59,12 +60,12 @@ export interface HourSlice {
 
 /**
  * Splits a table into one table per UTC hour of `timeColumn`, keeping row order within each.
- * Rows arrive (nearly) in time order, so the split is into runs of equal hour, and runs of the
- * same hour are joined: zero-copy slices, no row gather.
+ * Rows arrive (nearly) in time order, so the split is into runs of equal hour, joined per hour:
+ * long runs as zero-copy slices, short ones (a clock stepping back and forth across the hour)
+ * copied together (row-runs.ts).
  */
 export function splitByHour(table: Table, timeColumn: string): HourSlice[] {
-  const runs = new Map<string, Table[]>();
-  let offset = 0;
+  const runs = new Map<string, RowRun[]>();
   for (const batch of table.batches) {
     const times = numericColumn(batch, timeColumn);
     let start = 0;
@@ -74,16 +75,15 @@ export function splitByHour(table: Table, timeColumn: string): HourSlice[] {
       const next = row < batch.numRows ? hourNumber(times[row]) : Number.NaN;
       if (next === hour) continue;
       const name = hourPartition(times[start]);
-      const run = table.slice(offset + start, offset + row);
+      const run = { batch, start, end: row };
       const list = runs.get(name);
       if (list) list.push(run);
       else runs.set(name, [run]);
       start = row;
       hour = next;
     }
-    offset += batch.numRows;
   }
-  return [...runs].map(([hour, tables]) => ({ hour, table: tables.length === 1 ? tables[0] : tables[0].concat(...tables.slice(1)) }));
+  return [...runs].map(([hour, hourRuns]) => ({ hour, table: new Table(table.schema, batchesOfRuns(table.schema, hourRuns)) }));
 }
 
 /** The hour count since the epoch; -1e300 stands for every missing time, so they form runs too. */
