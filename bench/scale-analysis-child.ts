@@ -2,7 +2,7 @@
  * One windowed `sextant analyze-dataset` of a dataset in a fresh process, so its time and peak
  * memory are its own (tool threads included: CPU time and VmHWM are the process's):
  *
- *   node --import tsx bench/scale-analysis-child.ts DATASET_DIR OUT WINDOW OVERLAP
+ *   node --import tsx bench/scale-analysis-child.ts DATASET_DIR OUT WINDOW OVERLAP JOBS
  */
 import { readFileSync } from 'node:fs';
 import { main } from '../cli/main.ts';
@@ -13,12 +13,12 @@ function peakRssMb(): number {
 }
 
 async function run(): Promise<void> {
-  const [root, out, window, overlap] = process.argv.slice(2);
+  const [root, out, window, overlap, jobs] = process.argv.slice(2);
   const started = performance.now();
   const cpu = process.cpuUsage();
   let stdout = '';
   let stderr = '';
-  const code = await main(['analyze-dataset', root, '--out', out, '--window', window, '--overlap', overlap], {
+  const code = await main(['analyze-dataset', root, '--out', out, '--window', window, '--overlap', overlap, '--jobs', jobs], {
     stdout: (text) => void (stdout += text),
     stderr: (text) => void (stderr += text),
     readStdin: async () => '',

@@ -23,6 +23,8 @@ const ANALYSIS_CHILD = join(REPO, 'bench', 'scale-analysis-child.ts');
  */
 const ANALYSIS_WINDOW = '5m';
 const ANALYSIS_OVERLAP = '4m';
+/** Windows analysed at once: one per core of this 2-core machine. */
+const ANALYSIS_JOBS = 2;
 const BASE_PACKETS = 1_000_000;
 /** The in-memory peer needs ~0.28 GB per million packets: run it only where that fits easily. */
 const PEER_MAX_PACKETS = 20_000_000;
@@ -49,7 +51,7 @@ interface AnalysisChildResult {
 }
 
 function runAnalysisChild(root: string, out: string): AnalysisChildResult {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', ANALYSIS_CHILD, root, out, ANALYSIS_WINDOW, ANALYSIS_OVERLAP], { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 24 });
+  const child = spawnSync(process.execPath, ['--import', 'tsx', ANALYSIS_CHILD, root, out, ANALYSIS_WINDOW, ANALYSIS_OVERLAP, String(ANALYSIS_JOBS)], { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 24 });
   if (child.status !== 0) throw new Error(`scale analysis child (${root}) failed: ${child.stderr}`);
   return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as AnalysisChildResult;
 }
@@ -127,6 +129,7 @@ export async function runScaleBench(flags: { billion: boolean; varied?: boolean 
           peak_rss_mb: Math.round(analysis.peak_rss_mb),
           window: ANALYSIS_WINDOW,
           overlap: ANALYSIS_OVERLAP,
+          jobs: ANALYSIS_JOBS,
           windows: analysis.windows,
           window_statuses: [...new Set(analysis.window_statuses)],
           rows_analysed: analysis.rows_analysed,

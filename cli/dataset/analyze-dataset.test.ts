@@ -170,6 +170,16 @@ describe('sextant analyze-dataset --window', () => {
     expect(validateAgainstSchema(toolResultSchema, summary, { prefix: [], typeErrorCode: 'OUTPUT_SCHEMA_VIOLATION' })).toEqual([]);
     expect(summary.artifacts!.map((artifact) => artifact.uri)).toEqual(['clusters.jsonl', 'conflicts.jsonl', 'relations.jsonl']);
     for (const artifact of summary.artifacts!) expect(createHash('sha256').update(await readFile(join(out, artifact.uri))).digest('hex')).toBe(artifact.sha256);
+
+    // Windows analysed one at a time or three at once: the same files, byte for byte (stitched in window order either way).
+    for (const jobs of ['1', '3']) {
+      const other = join(work, `windows-jobs-${jobs}`);
+      const again = await run(['analyze-dataset', scenarioRoot, '--out', other, '--window', '10m', '--overlap', '4m', '--jobs', jobs]);
+      expect(again.code).toBe(0);
+      for (const file of ['result.json', 'clusters.jsonl', 'conflicts.jsonl', 'relations.jsonl', ...analysis.windows.map((window) => window.result)]) {
+        expect(await readFile(join(other, file), 'utf8'), `${file} with --jobs ${jobs}`).toBe(await readFile(join(out, file), 'utf8'));
+      }
+    }
   });
 
   it('reports an empty window in the middle and goes on', async () => {
@@ -201,5 +211,8 @@ describe('sextant analyze-dataset --window', () => {
     const overlapAlone = await run(['analyze-dataset', root, '--out', out, '--overlap', '10m']);
     expect(overlapAlone.code).toBe(4);
     expect(overlapAlone.stderr).toContain('--overlap needs --window');
+    const jobsAlone = await run(['analyze-dataset', root, '--out', out, '--jobs', '2']);
+    expect(jobsAlone.code).toBe(4);
+    expect(jobsAlone.stderr).toContain('--jobs needs --window');
   });
 });

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WindowStitcher, bleAddressAnalyzerManifest, type BleWindowOutput, type ExecutionRecord, type JsonObject, type ToolArtifact, type ToolInvocation, type ToolResult, type ToolWarning } from '../../src/core/index.ts';
-import { analyseWindow, type WindowCount } from './analyse-window.ts';
+import { analyseWindow, type WindowAnalysis, type WindowCount } from './analyse-window.ts';
 import { formatDurationMs } from './duration.ts';
 import type { DatasetEngine } from './duckdb-engine.ts';
 import type { ProgressLine } from './progress-line.ts';
@@ -27,6 +27,8 @@ export interface WindowedRequest {
   toolArguments: JsonObject;
   timeoutMs: number;
   maxPackets: number;
+  /** Windows analysed at once (each in its own tool thread); results are stitched in window order. */
+  jobs: number;
   progress: ProgressLine | null;
 }
 
@@ -89,7 +91,20 @@ export async function runWindowedAnalysis(engine: DatasetEngine, request: Window
   let rowsDone = 0;
   await mkdir(join(request.out, 'windows'), { recursive: true });
   request.progress?.update(0, totalRows, 0, `0/${plans.length} windows`);
+  // Up to `jobs` windows are read and analysed ahead of the one being stitched: the stitcher takes them in order.
+  const analyses = new Map<number, Promise<WindowAnalysis>>();
+  const analyse = (plan: WindowPlan): Promise<WindowAnalysis> =>
+    analyseWindow(engine, { fromMs: plan.fromMs, toMs: plan.toMs, captureIds: request.range.captureIds }, counts[plan.index], request.toolArguments, request.timeoutMs, `analyze-dataset-${Date.now()}-w${plan.index}`);
+  const nonEmpty = plans.filter((plan) => counts[plan.index].some((entry) => entry.rows > 0));
+  let nextToStart = 0;
   for (const plan of plans) {
+    while (nextToStart < nonEmpty.length && analyses.size < request.jobs) {
+      const ahead = nonEmpty[nextToStart++];
+      const started = analyse(ahead);
+      // Awaited in window order below; until then its failure must not count as unhandled.
+      started.catch(() => undefined);
+      analyses.set(ahead.index, started);
+    }
     const count = counts[plan.index];
     const rows = count.reduce((sum, entry) => sum + entry.rows, 0);
     const bounds = { index: plan.index, from_ms: plan.fromMs, end_ms: plan.endMs, to_ms: plan.toMs, rows, captures: count.map((entry) => ({ capture_id: entry.captureId, rows: entry.rows })) };
@@ -98,7 +113,8 @@ export async function runWindowedAnalysis(engine: DatasetEngine, request: Window
       warnings.push({ code: 'EMPTY_WINDOW', message: `window ${plan.index} (${new Date(plan.fromMs).toISOString()} – ${new Date(plan.toMs).toISOString()}) holds no packets` });
       continue;
     }
-    const { invocation, record } = await analyseWindow(engine, { fromMs: plan.fromMs, toMs: plan.toMs, captureIds: request.range.captureIds }, count, request.toolArguments, request.timeoutMs, `analyze-dataset-${Date.now()}-w${plan.index}`);
+    const { invocation, record } = await analyses.get(plan.index)!;
+    analyses.delete(plan.index);
     records.push(record);
     const path = `windows/${plan.index}/result.json`;
     await mkdir(join(request.out, 'windows', String(plan.index)), { recursive: true });
