@@ -1,6 +1,7 @@
 /**
- * One windowed `sextant analyze-dataset` of a dataset in a fresh process, so its time and peak
- * memory are its own (tool threads included: CPU time and VmHWM are the process's):
+ * The summary stage (`sextant summarize`) and then one windowed `sextant analyze-dataset` of a
+ * dataset, in a fresh process, so their time and peak memory are their own (DuckDB's and the
+ * tool threads included: CPU time and VmHWM are the process's):
  *
  *   node --import tsx bench/scale-analysis-child.ts DATASET_DIR OUT WINDOW OVERLAP JOBS
  */
@@ -14,15 +15,19 @@ function peakRssMb(): number {
 
 async function run(): Promise<void> {
   const [root, out, window, overlap, jobs] = process.argv.slice(2);
-  const started = performance.now();
-  const cpu = process.cpuUsage();
   let stdout = '';
   let stderr = '';
-  const code = await main(['analyze-dataset', root, '--out', out, '--window', window, '--overlap', overlap, '--jobs', jobs], {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    readStdin: async () => '',
-  });
+  const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), readStdin: async () => '' };
+  const summarizeStarted = performance.now();
+  const summarizeCpu = process.cpuUsage();
+  const summarized = await main(['summarize', root, '--out', `${out}-summaries`], io);
+  if (summarized !== 0) throw new Error(`summarize exited ${summarized}: ${stderr}`);
+  const summarizeUsed = process.cpuUsage(summarizeCpu);
+  const summarizeSeconds = (performance.now() - summarizeStarted) / 1000;
+  stdout = '';
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const code = await main(['analyze-dataset', root, '--out', out, '--window', window, '--overlap', overlap, '--jobs', jobs], io);
   if (code !== 0) throw new Error(`analyze-dataset exited ${code}: ${stderr}`);
   const used = process.cpuUsage(cpu);
   const analysis = JSON.parse(stdout) as { windows: Array<{ rows: number; status: string }>; stitched: Record<string, number>; status: string };
@@ -30,6 +35,8 @@ async function run(): Promise<void> {
     JSON.stringify({
       seconds: (performance.now() - started) / 1000,
       cpu_seconds: (used.user + used.system) / 1e6,
+      summarize_seconds: summarizeSeconds,
+      summarize_cpu_seconds: (summarizeUsed.user + summarizeUsed.system) / 1e6,
       peak_rss_mb: peakRssMb(),
       windows: analysis.windows.length,
       window_statuses: analysis.windows.map((entry) => entry.status),

@@ -23,11 +23,11 @@ export interface WindowAnalysis {
 }
 
 export async function analyseWindow(engine: DatasetEngine, window: DatasetWindow, counts: WindowCount[], toolArguments: JsonObject, timeoutMs: number, requestId: string): Promise<WindowAnalysis> {
-  const captures = await windowCaptures(engine, window, counts.map((entry) => entry.captureId));
   const firsts = counts.flatMap((entry) => (entry.firstMs === null ? [] : [entry.firstMs]));
   const lasts = counts.flatMap((entry) => (entry.lastMs === null ? [] : [entry.lastMs]));
-  // The selected rows' span in whole milliseconds, as the captures' bounds are counted (the rows are already the window's).
+  // The selected rows' span in whole milliseconds, as the captures' bounds are counted (the rows are already the window's); every capture of the window declares it.
   const timeWindow = { start_ms: Math.floor(Math.min(...firsts)), end_ms: Math.ceil(Math.max(...lasts)) };
+  const captures = await windowCaptures(engine, window, counts.map((entry) => entry.captureId), undefined, timeWindow);
   const invocation: ToolInvocation = {
     tool_name: bleAddressAnalyzerManifest.name,
     tool_version: bleAddressAnalyzerManifest.version,

@@ -182,6 +182,29 @@ describe('sextant analyze-dataset --window', () => {
     }
   });
 
+  it('analyses windows holding captures that start and end at different times', async () => {
+    // Two receivers of one scenario; the second starts 12 minutes late and stops 5 minutes early, so windows hold captures of different extents.
+    const scenario = generateBleScenario({ seed: 2, scenario: 'default', layout: 'per_receiver' });
+    if (!scenario.ok) throw new Error(scenario.error.message);
+    const [early, late] = scenario.value.captures;
+    const start = scenario.value.captures[0].info.bounds.start_ms;
+    const lateTimes = late.table.getChild('ts_ms')!.toArray() as Float64Array;
+    const first = lateTimes.findIndex((time) => time >= start + 12 * 60_000);
+    const last = lateTimes.findIndex((time) => time >= start + 25 * 60_000);
+    const mixedRoot = join(work, 'mixed');
+    await commitTable(mixedRoot, early.info.id, early.table);
+    await commitTable(mixedRoot, late.info.id, late.table.slice(first, last));
+    const windowed = await run(['analyze-dataset', mixedRoot, '--out', join(work, 'mixed-windows'), '--window', '10m', '--overlap', '4m']);
+    expect(windowed.code, windowed.stderr).toBe(0);
+    const analysis = JSON.parse(windowed.stdout) as { windows: Array<{ status: string; captures: Array<{ capture_id: string }> }> };
+    expect(analysis.windows.map((window) => window.status)).not.toContain('error');
+    expect(analysis.windows.filter((window) => window.captures.length === 2).length).toBeGreaterThanOrEqual(2);
+    // And as one window: the invocation spans both captures, each declared over it.
+    const whole = await run(['analyze-dataset', mixedRoot, '--out', join(work, 'mixed-whole')]);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect((JSON.parse(whole.stdout) as { status: string }).status).not.toBe('error');
+  });
+
   it('reports an empty window in the middle and goes on', async () => {
     // Two real captures 19 days apart, in windows of 6 days: the two in the middle hold nothing.
     const out = join(work, 'gap');

@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Field, RecordBatch, Schema, Struct, Table, Utf8, makeData, tableFromIPC, vectorFromArray, type Data, type DataType, type Dictionary, type Int8 } from 'apache-arrow';
 import { readParquet } from 'parquet-wasm/node';
-import { BLE_RECORD_COLUMNS, CAPTURE_METADATA, batchesOfRuns, describeCapture, numericColumn, type Capture, type DatasetPart, type DatasetSource, type RowRun } from '../../src/core/index.ts';
+import { BLE_RECORD_COLUMNS, CAPTURE_METADATA, batchesOfRuns, describeCapture, numericColumn, type Capture, type DatasetPart, type DatasetSource, type RowRun, type TimeRange } from '../../src/core/index.ts';
 import { sqlString, type DatasetEngine } from './duckdb-engine.ts';
 import { orderRuns } from './source-order.ts';
 
@@ -41,14 +41,17 @@ export const WINDOW_BATCH_ROWS = 65_536;
 
 /**
  * The window's rows of each capture as a capture. `batchRows` sets the record batches parts are
- * decoded into (tests use small ones to cross many batch and dictionary boundaries).
+ * decoded into (tests use small ones to cross many batch and dictionary boundaries). With
+ * `bounds`, every capture declares them as its time bounds, so one invocation's time window holds
+ * for all of them (the contract wants it inside each capture's bounds, and captures that start or
+ * end at other times within a window would otherwise each claim only their own packets' span).
  */
-export async function windowCaptures(engine: DatasetEngine, window: DatasetWindow, captureIds: string[], batchRows = WINDOW_BATCH_ROWS): Promise<WindowCapture[]> {
+export async function windowCaptures(engine: DatasetEngine, window: DatasetWindow, captureIds: string[], batchRows = WINDOW_BATCH_ROWS, bounds?: TimeRange): Promise<WindowCapture[]> {
   const captures: WindowCapture[] = [];
   for (const captureId of captureIds) {
     const source = engine.manifest.sources.find((candidate) => candidate.capture_id === captureId);
     if (!source) throw new Error(`capture ${captureId} is not in the dataset`);
-    const schema = captureSchema(source);
+    const schema = captureSchema(source, bounds);
     const runs: RowRun[] = [];
     for (const part of source.parts.filter((candidate) => partOverlaps(candidate, window))) {
       const bytes = await readFile(join(engine.root, part.path));
@@ -88,19 +91,21 @@ function runsInWindow(batch: RecordBatch, window: DatasetWindow): RowRun[] {
 }
 
 /** The record table's schema, with what the capture's metadata says about it. */
-function captureSchema(source: DatasetSource): Schema {
+function captureSchema(source: DatasetSource, bounds: TimeRange | undefined): Schema {
   const fields = BLE_RECORD_COLUMNS.map((column) => new Field(column.name, column.type(), true));
-  return new Schema(
-    fields,
-    new Map<string, string>([
-      [CAPTURE_METADATA.captureId, source.capture_id],
-      [CAPTURE_METADATA.source, source.file],
-      [CAPTURE_METADATA.sourceSha256, source.sha256],
-      [CAPTURE_METADATA.sourceBytes, String(source.bytes)],
-      [CAPTURE_METADATA.timeColumn, 'ts_ms'],
-      [CAPTURE_METADATA.channelColumn, 'channel'],
-    ]),
-  );
+  const metadata = new Map<string, string>([
+    [CAPTURE_METADATA.captureId, source.capture_id],
+    [CAPTURE_METADATA.source, source.file],
+    [CAPTURE_METADATA.sourceSha256, source.sha256],
+    [CAPTURE_METADATA.sourceBytes, String(source.bytes)],
+    [CAPTURE_METADATA.timeColumn, 'ts_ms'],
+    [CAPTURE_METADATA.channelColumn, 'channel'],
+  ]);
+  if (bounds) {
+    metadata.set(CAPTURE_METADATA.declaredStartMs, String(bounds.start_ms));
+    metadata.set(CAPTURE_METADATA.declaredEndMs, String(bounds.end_ms));
+  }
+  return new Schema(fields, metadata);
 }
 
 /**

@@ -10,7 +10,7 @@ export type { QueueAdmission, QueueBinding, QueueConfig, QueueSetResult, QueueSn
 export type { Result } from './util/result.ts';
 export { err, ok } from './util/result.ts';
 
-export type { ToolArtifact, ToolInvocation, ToolManifest, ToolResult } from './contract/types.ts';
+export type { TimeRange, ToolArtifact, ToolInvocation, ToolManifest, ToolResult } from './contract/types.ts';
 export type { ToolError, ToolWarning } from './contract/tool-error.ts';
 export { toolManifestSchema, toolResultSchema } from './contract/schemas.ts';
 
