@@ -1,3 +1,4 @@
+import { bleAddressAnalyzerManifest } from '../../src/core/index.ts';
 import { planWindows, windowedSpan } from '../dataset/windowed-analysis.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { Io } from '../io.ts';
@@ -12,7 +13,7 @@ export const PLAN_WINDOWS_USAGE = `Usage:
 Prints, as JSON, the windows analyze-dataset --window would analyse a dataset whose first and
 last packets are at --first-ms and --last-ms (epoch milliseconds, fractional allowed): the same
 span, window and overlap arithmetic and the same checks of --window and --overlap, and the
-analyzer's arguments (the defaults under --arguments FILE). The Spark linkage job
+analyzer's arguments (the defaults under --arguments FILE) and its default deadline. The Spark linkage job
 (spark/ble_linkage_job.py) plans its windows with it, so both plans are one definition.
 
 Exit codes: 0 printed; 4 bad arguments (a bad duration, an overlap too short).`;
@@ -51,6 +52,6 @@ export async function runPlanWindows(args: string[], io: Io): Promise<number> {
   const span = windowedSpan({ fromMs: null, toMs: null }, [{ captureId: '', rows: 1, firstMs, lastMs }]);
   if (span === null) throw new UsageError('no packet time to plan from', PLAN_WINDOWS_USAGE);
   const windows = planWindows(span.fromMs, span.toMs, windowMs, overlapMs).map((plan) => ({ index: plan.index, from_ms: plan.fromMs, end_ms: plan.endMs, to_ms: plan.toMs }));
-  io.stdout(`${JSON.stringify({ window_ms: windowMs, overlap_ms: overlapMs, from_ms: span.fromMs, to_ms: span.toMs, tool_arguments: toolArguments, windows })}\n`);
+  io.stdout(`${JSON.stringify({ window_ms: windowMs, overlap_ms: overlapMs, from_ms: span.fromMs, to_ms: span.toMs, tool_arguments: toolArguments, timeout_ms: bleAddressAnalyzerManifest.execution_constraints.max_timeout_ms, windows })}\n`);
   return EXIT.ok;
 }
