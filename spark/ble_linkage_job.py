@@ -21,8 +21,9 @@ the windows analysed on the executors, next to the data, by the `sextant` Node r
 Node on the executors: the executors start `$SEXTANT_NODE` (default `node`) with the runner at
 `$SEXTANT_RUNNER` (default this repository's cli/sextant.mjs); set them with
 spark.executorEnv.SEXTANT_NODE and spark.executorEnv.SEXTANT_RUNNER (or --executor-node,
---executor-runner). An executor that cannot start Node fails the job with SEXTANT_NODE_MISSING,
-naming the executor's host and the path it tried. The driver runs Node too (plan and stitch),
+--executor-runner). Before reading any data, one task per core checks that its executor starts
+Node and finds the runner; an executor that cannot fails the job with SEXTANT_NODE_MISSING (or
+SEXTANT_RUNNER_MISSING), naming the executor's host and the path it tried, and how to set it. The driver runs Node too (plan and stitch),
 `--node`/`--runner`. DATASET is a local path or Hadoop URI; OUT is a directory on the driver.
 
 Prints one JSON line on stdout (Spark version, master, windows, seconds). Exit codes: 0 written,
@@ -96,14 +97,9 @@ def analyse_window_on_executor(plan_by_index, tool_arguments, settings):
 
         index = table.column('window_index')[0].as_py()
         plan = plan_by_index[index]
-        node = settings['executor_node'] or os.environ.get('SEXTANT_NODE') or 'node'
-        runner = settings['executor_runner'] or os.environ.get('SEXTANT_RUNNER') or settings['runner']
-        host = socket.gethostname()
+        node, runner, host = executor_node(settings)
         if not os.path.isfile(runner):
-            raise ExecutorFailure(
-                f'[{RUNNER_MISSING}] executor {host}: the sextant runner {runner} is not there; ship the built runner '
-                '(--archives) or install it on the image, and set spark.executorEnv.SEXTANT_RUNNER to its sextant.mjs'
-            )
+            raise ExecutorFailure(node_problem(settings))
         rows = table.drop_columns([name for name in ('window_index', 'window_from_ms', 'window_to_ms', 'hour') if name in table.column_names])
         sink = pa.BufferOutputStream()
         with pa.ipc.new_stream(sink, rows.schema) as writer:
@@ -119,17 +115,52 @@ def analyse_window_on_executor(plan_by_index, tool_arguments, settings):
             command += ['--max-packets', str(settings['max_packets'])]
         try:
             completed = subprocess.run(command, input=sink.getvalue().to_pybytes(), capture_output=True, check=False)
-        except OSError as error:  # ENOENT, EACCES, ENOEXEC: no Node to start at that path
-            raise ExecutorFailure(
-                f'[{NODE_MISSING}] executor {host}: cannot start Node at {node!r} ({error.strerror or error}); install Node 20+ on '
-                'every executor and set spark.executorEnv.SEXTANT_NODE to its path (or put node on the executors\' PATH)'
-            ) from error
+        except OSError as error:  # Node or the runner went missing since the check: the same coded message
+            raise ExecutorFailure(node_problem(settings) or f'[{NODE_MISSING}] executor {host}: cannot start {node!r} ({error})') from error
         if completed.returncode != 0:
             stderr = completed.stderr.decode('utf-8', 'replace').strip()
             raise ExecutorFailure(f'[{WINDOW_REFUSED}] executor {host}: window {index}: sextant analyze-window exited with code {completed.returncode}: {stderr}')
         return pa.table({'window_index': pa.array([index], pa.int32()), 'output': pa.array([completed.stdout.decode('utf-8').strip()], pa.string())})
 
     return analyse
+
+
+def executor_node(settings):
+    """The Node and runner paths on this executor, with the host: what its failures name."""
+    node = settings['executor_node'] or os.environ.get('SEXTANT_NODE') or 'node'
+    runner = settings['executor_runner'] or os.environ.get('SEXTANT_RUNNER') or settings['runner']
+    return node, runner, socket.gethostname()
+
+
+def node_problem(settings):
+    """Why this executor cannot run `sextant` (a coded message), or None when it can."""
+    node, runner, host = executor_node(settings)
+    if not os.path.isfile(runner):
+        return (
+            f'[{RUNNER_MISSING}] executor {host}: the sextant runner {runner} is not there; ship the built runner '
+            '(--archives) or install it on the image, and set spark.executorEnv.SEXTANT_RUNNER to its sextant.mjs'
+        )
+    try:
+        completed = subprocess.run([node, '--version'], capture_output=True, check=False, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as error:  # ENOENT, EACCES, ENOEXEC: no Node to start at that path
+        why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        return (
+            f'[{NODE_MISSING}] executor {host}: cannot start Node at {node!r} ({why}); install Node 20+ on '
+            "every executor and set spark.executorEnv.SEXTANT_NODE to its path (or put node on the executors' PATH)"
+        )
+    if completed.returncode != 0:
+        return f'[{NODE_MISSING}] executor {host}: {node!r} --version exited with code {completed.returncode}; set spark.executorEnv.SEXTANT_NODE to a working Node 20+'
+    return None
+
+
+def check_executors(spark, settings):
+    """Before any data is read: one task per core of the cluster checks that its executor can
+    start Node and finds the runner. The answer comes back as data, not as a task failure, so
+    a cluster without Node is refused at once instead of after Spark's task retries. (An executor
+    that joins later is checked by its first window's task, which fails with the same code.)"""
+    slots = max(1, spark.sparkContext.defaultParallelism)
+    problems = spark.sparkContext.parallelize(range(slots), slots).map(lambda _: node_problem(settings)).filter(lambda problem: problem is not None).distinct().collect()
+    return problems[0] if problems else None
 
 
 def windows_of_rows(packets, plan):
@@ -166,6 +197,17 @@ def main(argv, spark=None):
         spark = SparkSession.builder.appName('sextant-ble-linkage').getOrCreate()
     try:
         started = time.monotonic()
+        settings = {
+            'executor_node': arguments.executor_node,
+            'executor_runner': arguments.executor_runner,
+            'runner': arguments.runner,
+            'timeout_ms': arguments.timeout_ms,
+            'max_packets': arguments.max_packets,
+        }
+        problem = check_executors(spark, settings)
+        if problem is not None:
+            print(f'ble_linkage_job: {problem}', file=sys.stderr)
+            return EXIT_NO_NODE
         manifest_uri = ble_summary_job.join_uri(arguments.dataset, 'manifest.json')
         parts = ble_summary_job.register_packets(spark, arguments.dataset)
         manifest = json.loads(spark.read.text(manifest_uri, wholetext=True).first()[0])
@@ -184,13 +226,6 @@ def main(argv, spark=None):
         except FileNotFoundError as error:
             print(f'ble_linkage_job: cannot start Node on the driver at {arguments.node!r} ({error.strerror}) [{NODE_MISSING}]', file=sys.stderr)
             return EXIT_NO_NODE
-        settings = {
-            'executor_node': arguments.executor_node,
-            'executor_runner': arguments.executor_runner,
-            'runner': arguments.runner,
-            'timeout_ms': arguments.timeout_ms,
-            'max_packets': arguments.max_packets,
-        }
         plan_by_index = {window['index']: window for window in plan['windows']}
         assigned = windows_of_rows(spark.table('packets'), plan)
         results = assigned.groupBy('window_index').applyInArrow(analyse_window_on_executor(plan_by_index, plan['tool_arguments'], settings), 'window_index int, output string')
