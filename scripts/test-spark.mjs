@@ -48,10 +48,10 @@ const PYTHON_PACKAGES = [`pyspark==${PYSPARK_VERSION}`, 'pyarrow==26.0.1', 'pand
 const CLUSTER_MASTER = 'local-cluster[2,1,1024]';
 const FALLBACK_MASTER = 'local[2]';
 const REAL_CAPTURES = ['tesi-ble_nrf_capture.pcapng', 'mabip_btsnoop_hci.log'];
-/** The key each summary is ordered by (as `sextant summarize` and the Spark job order them). */
+/** The key each summary is ordered by (as `sextant summarize` and the Spark job order them), and the Hive partitions Spark writes it in. */
 const SUMMARIES = {
-  'address_bins.parquet': ['receiver', 'advertiser_addr', 'bin_start_ms'],
-  'address_payloads.parquet': ['receiver', 'advertiser_addr', 'payload_signature'],
+  'address_bins.parquet': { key: ['receiver', 'advertiser_addr', 'bin_start_ms'], partitions: ['receiver', 'hour'] },
+  'address_payloads.parquet': { key: ['receiver', 'advertiser_addr', 'payload_signature'], partitions: ['receiver'] },
 };
 /**
  * The linkage dataset: a generated scenario with fast address rotation (30 min, two receivers in
@@ -397,6 +397,21 @@ async function readSorted(connection, path, key) {
   return { columns: reader.columnNames().map((name, index) => `${name} ${reader.columnTypes()[index]}`), rows: reader.getRowsJS() };
 }
 
+/**
+ * Spark's summary, written in Hive partitions: its partition columns back from the directory
+ * names as text, in DuckDB's column order (the partition columns are not in the files), and how
+ * many rows sit in an hour= partition other than their bin's (UTC) hour.
+ */
+async function readPartitioned(connection, dir, key, partitions, columns) {
+  const types = partitions.map((name) => `'${name}': VARCHAR`).join(', ');
+  const from = `read_parquet('${join(dir, partitions.map((name) => `${name}=*`).join('/'), '*.parquet').replaceAll("'", "''")}', hive_partitioning = true, hive_types = {${types}})`;
+  const reader = await connection.runAndReadAll(`SELECT ${columns.map((name) => `"${name}"`).join(', ')} FROM ${from} ORDER BY ${key.join(', ')}`);
+  const misplaced = partitions.includes('hour')
+    ? Number((await connection.runAndReadAll(`SELECT count(*) FROM ${from} WHERE hour IS DISTINCT FROM strftime(make_timestamp(bin_start_ms * 1000), '%Y-%m-%dT%H')`)).getRowsJS()[0][0])
+    : 0;
+  return { columns: reader.columnNames().map((name, index) => `${name} ${reader.columnTypes()[index]}`), rows: reader.getRowsJS(), misplaced };
+}
+
 /** Exact equality of two DuckDB values: same JS type and same value (no tolerance). */
 function same(a, b) {
   if (a === null || b === null) return a === b;
@@ -405,10 +420,11 @@ function same(a, b) {
 }
 
 /** Compares one summary; returns the differences found (at most a few of each kind). */
-async function compare(connection, name, key, duckdbDir, sparkDir) {
+async function compare(connection, name, { key, partitions }, duckdbDir, sparkDir) {
   const ours = await readSorted(connection, join(duckdbDir, name), key);
-  const theirs = await readSorted(connection, join(sparkDir, name, '*.parquet'), key);
+  const theirs = await readPartitioned(connection, join(sparkDir, name), key, partitions, ours.columns.map((column) => column.split(' ')[0]));
   const differences = [];
+  if (theirs.misplaced > 0) differences.push(`${theirs.misplaced} rows in an hour= partition other than their bin's hour`);
   if (ours.columns.join(', ') !== theirs.columns.join(', ')) differences.push(`columns differ:\n  duckdb ${ours.columns.join(', ')}\n  spark  ${theirs.columns.join(', ')}`);
   if (ours.rows.length !== theirs.rows.length) differences.push(`rows: duckdb ${ours.rows.length}, spark ${theirs.rows.length}`);
   const names = ours.columns.map((column) => column.split(' ')[0]);
@@ -421,7 +437,7 @@ async function compare(connection, name, key, duckdbDir, sparkDir) {
     }
   }
   if (valueDifferences > 5) differences.push(`… ${valueDifferences} differing values in all`);
-  console.log(`compare      ${name}: ${ours.rows.length} rows x ${names.length} columns — ${differences.length === 0 ? 'EQUAL' : 'DIFFERENT'}`);
+  console.log(`compare      ${name}: ${ours.rows.length} rows x ${names.length} columns (Spark's in ${partitions.map((column) => `${column}=`).join('/')} partitions) — ${differences.length === 0 ? 'EQUAL' : 'DIFFERENT'}`);
   for (const difference of differences) console.log(`               ${difference}`);
   return differences.length === 0;
 }
@@ -475,7 +491,7 @@ const spark = await summarizeWithSpark(dataset.path, dataset.parts, settings.bin
 const instance = await DuckDBInstance.create(':memory:');
 const connection = await instance.connect();
 let equal = duckdbRefused && spark.refused;
-for (const [name, key] of Object.entries(SUMMARIES)) equal = (await compare(connection, name, key, duckdbDir, spark.out)) && equal;
+for (const [name, summary] of Object.entries(SUMMARIES)) equal = (await compare(connection, name, summary, duckdbDir, spark.out)) && equal;
 equal = (await compareLinkage(nodeLinkage, spark.linkageOut)) && equal;
 connection.closeSync();
 instance.closeSync();
