@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// `npm run test:spark` (issue 26): the summary stage on Apache Spark equals DuckDB's, exactly.
+// `npm run test:spark` (issue 26): the summary stage on Apache Spark equals DuckDB's, exactly,
+// and the linkage on Spark's executors writes what `sextant analyze-dataset --window` writes.
 //
-// 1. Installs, if missing, a project-local Python environment in .cache/spark/venv with PySpark
-//    (pinned below; its PyPI sdist carries Spark's jars, no compiler involved). Java 17+ needed.
+// 1. Installs, if missing, a project-local Python environment in .cache/spark/venv with PySpark,
+//    PyArrow and pandas (pinned below; PySpark's PyPI sdist carries Spark's jars, no compiler
+//    involved; applyInArrow needs the other two). Java 17+ needed.
 // 2. Builds a small dataset with `sextant import --dataset`: a generated sniffer capture
 //    (bench/ble-capture-generator.ts) cut into consecutive files, so time bins straddle parts,
 //    plus two real captures from ../shared/captures/ble (several hours, so several hour parts).
@@ -13,10 +15,18 @@
 //    Both also get two copies of the dataset with one part rewritten — a column missing, a column
 //    of another type — and must refuse them naming that part (DATASET_SCHEMA_DRIFT, exit 4). All
 //    Spark runs share one session (scripts/spark_checks.py): one JVM start, one local cluster.
+//    In the same session, spark/ble_linkage_job.py runs on a second dataset (a generated
+//    fast-rotation scenario) in 10-minute windows overlapping by 4 minutes: first with the
+//    executors' Node pointed at a missing file (it must fail with exit 3, SEXTANT_NODE_MISSING,
+//    the executor's host and that path), then as configured; `sextant analyze-dataset` analyses
+//    the same dataset with the same windows on this machine.
 // 4. Compares both summaries: the same columns, the same number of rows, and row by row in key
-//    order every value equal (doubles with ===, never a tolerance).
+//    order every value equal (doubles with ===, never a tolerance); Spark's are read back through
+//    their receiver=/hour= partitions, each bin in its hour's. Compares the two linkage outputs:
+//    the same files, byte for byte (analysis.json without its duration_ms fields).
 //
-// Exit code: 0 when every summary is equal; 1 when one differs; 2 when the environment, the
+// Exit code: 0 when every summary and the linkage output are equal and every refusal happened;
+// 1 when one differs; 2 when the environment, the
 // dataset or a run failed (or a deadline passed). Everything of the run is kept in
 // .cache/spark/run/ (rebuilt on every run). Every child has a deadline; Spark binds to 127.0.0.1.
 //
