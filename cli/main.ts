@@ -18,6 +18,9 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandRun>>> = {
   query: async () => (await import('./commands/query-command.ts')).runQuery,
   summarize: async () => (await import('./commands/summarize-command.ts')).runSummarize,
   'analyze-dataset': async () => (await import('./commands/analyze-dataset-command.ts')).runAnalyzeDataset,
+  'plan-windows': async () => (await import('./commands/plan-windows-command.ts')).runPlanWindows,
+  'analyze-window': async () => (await import('./commands/analyze-window-command.ts')).runAnalyzeWindow,
+  'stitch-windows': async () => (await import('./commands/stitch-windows-command.ts')).runStitchWindows,
   'spark-submit-args': async () => (await import('./commands/spark-submit-args-command.ts')).runSparkSubmitArgs,
   manifests: async () => (await import('./commands/manifests-command.ts')).runManifests,
   canon: async () => (await import('./commands/canon-command.ts')).runCanon,
@@ -37,6 +40,9 @@ const USAGE = `Usage:
   sextant query DIR SQL [--format json|csv]
   sextant summarize DIR --out OUT [--bin-s N] [--capture ID]...
   sextant analyze-dataset DIR --out OUT [--from TIME] [--to TIME] [--capture ID]...
+  sextant plan-windows --first-ms MS --last-ms MS --window DURATION [--overlap DURATION]
+  sextant analyze-window --index N --from-ms MS --end-ms MS --to-ms MS --arguments-json JSON [--rows FILE|-]
+  sextant stitch-windows --plan PLAN.json --windows WINDOWS.jsonl --out OUT
   sextant spark-submit-args DATASET OUT --master MASTER [--executor-memory SIZE] [--format json|shell]
   sextant manifests [--enable-test-tools]
   sextant canon FILE|-... [--format openai|anthropic|mcp|langchain|raw] [--emit canonical|openai|anthropic|mcp|json_schema|manifest]
@@ -60,6 +66,9 @@ query      runs SQL (DuckDB) over a dataset's packets
 summarize  writes a dataset's BLE summaries (per receiver, address, time bin; per payload)
 analyze-dataset
            runs the BLE address analyzer on a time window of a dataset
+plan-windows, analyze-window, stitch-windows
+           analyze-dataset --window in three steps, for a cluster: the window plan, one
+           window's analysis from its rows (Arrow IPC), the stitching of the windows' results
 spark-submit-args
            prints the spark-submit arguments that run the summary stage on a Spark cluster
 manifests  lists the installed tool manifests as JSON

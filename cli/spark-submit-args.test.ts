@@ -76,6 +76,27 @@ describe('sparkSubmitArgs', () => {
     expect(() => sparkSubmitArgs({ master: 'yarn', dataset: 'a', out: 'b', executors: 0 })).toThrow(/--executors/);
   });
 
+  it('runs the linkage job with Node and the runner named for the executors, in client mode on YARN', () => {
+    const local = sparkSubmitArgs({ master: 'local-cluster[2,1,1024]', dataset: 'ds', out: 'out', linkage: { window: '1h', overlap: '10m', executorNode: '/usr/bin/node' } });
+    expect(local.argv.slice(-9)).toEqual(['./spark/ble_linkage_job.py', 'ds', 'out', '--window', '1h', '--overlap', '10m', '--runner', './cli/sextant.mjs']);
+    expect(after(local.argv, '--py-files')).toBe('./spark/ble_summary_job.py');
+    expect(after(local.argv, 'spark.executorEnv.SEXTANT_NODE')).toBe('/usr/bin/node');
+    expect(after(local.argv, 'spark.executorEnv.SEXTANT_RUNNER')).toBe('./cli/sextant.mjs');
+    const yarn = sparkSubmitArgs({ master: 'yarn', dataset: 's3a://b/ds', out: '/data/out', linkage: { window: '1h', runnerArchive: 'sextant-runner.tar.gz' } });
+    expect(after(yarn.argv, '--deploy-mode')).toBe('client');
+    expect(after(yarn.argv, '--archives')).toBe('sextant-runner.tar.gz#sextant');
+    expect(after(yarn.argv, 'spark.executorEnv.SEXTANT_RUNNER')).toBe('./sextant/cli/sextant.mjs');
+    expect(after(yarn.argv, 'spark.executorEnv.SEXTANT_NODE')).toBe('node');
+    expect(yarn.argv).not.toContain('--files');
+    expect(yarn.settings.join(' ')).toContain('SEXTANT_NODE_MISSING');
+    const k8s = sparkSubmitArgs({ master: 'k8s://https://h:6443', image: 'r/sextant', dataset: 's3a://b/ds', out: '/mnt/out', linkage: { window: '1h' } });
+    expect(k8s.argv.at(-7)).toBe('local:///opt/sextant/spark/ble_linkage_job.py');
+    expect(after(k8s.argv, '--py-files')).toBe('local:///opt/sextant/spark/ble_summary_job.py');
+    expect(k8s.settings.join(' ')).toContain('volume');
+    expect(() => sparkSubmitArgs({ master: 'local[2]', dataset: 'ds', out: 'out', linkage: { window: '1h', runnerArchive: 'r.tar.gz' } })).toThrow(/for clusters/);
+    expect(() => sparkSubmitArgs({ master: 'local[2]', dataset: 'ds', out: 'out', binS: '1', linkage: { window: '1h' } })).toThrow(/not the linkage/);
+  });
+
   it('quotes shell words only when needed', () => {
     expect(['local-cluster[2,1,1024]', 's3a://b/ds', "it's"].map(shellWord)).toEqual(["'local-cluster[2,1,1024]'", 's3a://b/ds', "'it'\\''s'"]);
   });
@@ -88,6 +109,14 @@ describe('sextant spark-submit-args', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ kind: 'local-cluster', argv: expect.arrayContaining(['ds', 'out']) });
     const shell = await run(['ds', 'out', '--master', 'local-cluster[2,1,1024]', '--format', 'shell']);
     expect(shell.stdout).toMatch(/^spark-submit --master 'local-cluster\[2,1,1024\]' .* \.\/spark\/ble_summary_job\.py ds out --sql-dir \.\/sql\n# /);
+  });
+
+  it('needs --window with --linkage, and the linkage flags only with it', async () => {
+    expect((await run(['ds', 'out', '--master', 'local[2]', '--linkage'])).stderr).toContain('--linkage needs --window');
+    expect((await run(['ds', 'out', '--master', 'local[2]', '--window', '1h'])).stderr).toContain('are for --linkage');
+    const printed = await run(['ds', 'out', '--master', 'local[2]', '--linkage', '--window', '1h', '--format', 'shell']);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toContain('spark/ble_linkage_job.py ds out --window 1h');
   });
 
   it('refuses a missing master, an unknown one and a bad bin', async () => {

@@ -1,7 +1,8 @@
 /**
  * The `spark-submit` argument list that runs spark/ble_summary_job.py (the BLE summary stage of a
- * dataset) on a given kind of cluster, with the settings a user must still provide. Pure: it
- * reads no file and starts nothing, so it is the same on a laptop and in CI.
+ * dataset) or, with `linkage`, spark/ble_linkage_job.py (the BLE linkage in time windows on the
+ * executors, stitched on the driver) on a given kind of cluster, with the settings a user must
+ * still provide. Pure: it reads no file and starts nothing, so it is the same on a laptop and in CI.
  */
 
 export type ClusterKind = 'local' | 'local-cluster' | 'standalone' | 'yarn' | 'kubernetes' | 'databricks';
@@ -24,6 +25,17 @@ export interface SparkSubmitRequest {
   /** Where the repository is: the job and sql/ are read from `REPO/spark/…` and `REPO/sql`. */
   repo?: string;
   overwrite?: boolean;
+  /** The linkage job instead of the summaries: windows as `analyze-dataset --window --overlap`. */
+  linkage?: SparkLinkageRequest;
+}
+
+export interface SparkLinkageRequest {
+  window: string;
+  overlap?: string;
+  /** Node on the executors (spark.executorEnv.SEXTANT_NODE); default `node` on their PATH. */
+  executorNode?: string;
+  /** The built runner packed as .tar.gz (dist-cli, cli/sextant.mjs and the production node_modules) shipped with --archives; default the repository's path on every node. */
+  runnerArchive?: string;
 }
 
 export interface SparkSubmitPlan {
@@ -70,7 +82,9 @@ export function sparkSubmitArgs(request: SparkSubmitRequest): SparkSubmitPlan {
   const executorMemory = request.executorMemory ?? '4g';
   const executors = request.executors ?? 2;
   const executorCores = request.executorCores ?? 2;
-  let job = `${repo}/spark/ble_summary_job.py`;
+  const jobFile = request.linkage ? 'ble_linkage_job.py' : 'ble_summary_job.py';
+  let job = `${repo}/spark/${jobFile}`;
+  let sparkDir = `${repo}/spark`;
   let sqlDir = `${repo}/sql`;
 
   switch (kind) {
@@ -92,12 +106,15 @@ export function sparkSubmitArgs(request: SparkSubmitRequest): SparkSubmitPlan {
       settings.push('Client mode: the driver runs here and reads the repository (the job and sql/); every worker must reach the dataset and the output URIs.');
       break;
     case 'yarn':
-      argv.push('--master', 'yarn', '--deploy-mode', 'cluster');
+      // The linkage's driver runs Node (plan, stitch) and writes OUT where it runs: client mode, here.
+      argv.push('--master', 'yarn', '--deploy-mode', request.linkage ? 'client' : 'cluster');
       argv.push('--executor-memory', executorMemory, '--executor-cores', String(executorCores), '--num-executors', String(executors));
       if (request.driverMemory) argv.push('--driver-memory', request.driverMemory);
       // Cluster mode: the driver runs in a YARN container; --files puts the SQL in its working directory.
-      argv.push('--files', `${repo}/sql/ble-summary.sql,${repo}/sql/ble-summary-payloads.sql`);
-      sqlDir = '.';
+      if (!request.linkage) {
+        argv.push('--files', `${repo}/sql/ble-summary.sql,${repo}/sql/ble-summary-payloads.sql`);
+        sqlDir = '.';
+      }
       settings.push('HADOOP_CONF_DIR (or YARN_CONF_DIR) must name the cluster’s configuration; on EMR and Dataproc the master node has it.');
       break;
     case 'kubernetes':
@@ -108,7 +125,8 @@ export function sparkSubmitArgs(request: SparkSubmitRequest): SparkSubmitPlan {
       conf('spark.executor.memory', executorMemory);
       if (request.driverMemory) conf('spark.driver.memory', request.driverMemory);
       // The driver runs in a pod: the job and the SQL come from the image.
-      job = `local://${IMAGE_REPO}/spark/ble_summary_job.py`;
+      job = `local://${IMAGE_REPO}/spark/${jobFile}`;
+      sparkDir = `local://${IMAGE_REPO}/spark`;
       sqlDir = `${IMAGE_REPO}/sql`;
       settings.push(`The image must hold Spark 4 with Python and the repository’s spark/ and sql/ at ${IMAGE_REPO} (spark/README.md has a Dockerfile).`);
       settings.push('spark.kubernetes.namespace and spark.kubernetes.authenticate.driver.serviceAccountName: a namespace and a service account allowed to create pods.');
@@ -116,7 +134,8 @@ export function sparkSubmitArgs(request: SparkSubmitRequest): SparkSubmitPlan {
     case 'databricks':
       // A Databricks "spark-submit task": its parameters are this list; the cluster sets the master.
       conf('spark.executor.memory', executorMemory);
-      job = 'dbfs:/FileStore/sextant/spark/ble_summary_job.py';
+      job = `dbfs:/FileStore/sextant/spark/${jobFile}`;
+      sparkDir = 'dbfs:/FileStore/sextant/spark';
       sqlDir = '/dbfs/FileStore/sextant/sql';
       settings.push('Copy spark/ble_summary_job.py and sql/*.sql to dbfs:/FileStore/sextant/ (databricks fs cp); the driver reads the SQL through /dbfs.');
       settings.push('The number and size of executors come from the job cluster’s node type and workers, not from these parameters.');
@@ -129,7 +148,7 @@ export function sparkSubmitArgs(request: SparkSubmitRequest): SparkSubmitPlan {
     conf('spark.pyspark.python', './environment/bin/python');
     if (kind === 'yarn' || kind === 'kubernetes') conf('spark.pyspark.driver.python', './environment/bin/python');
   } else if (kind !== 'local' && kind !== 'local-cluster') {
-    settings.push('Python 3.10+ on every node (the job needs nothing beyond PySpark); set PYSPARK_PYTHON, or ship an environment with --python-env.');
+    settings.push(`Python 3.10+ on every node (${request.linkage ? 'with PySpark, PyArrow and pandas' : 'the job needs nothing beyond PySpark'}); set PYSPARK_PYTHON, or ship an environment with --python-env.`);
   }
   if ([request.dataset, request.out].some((uri) => uri.startsWith('s3a://'))) {
     argv.push('--packages', 'org.apache.hadoop:hadoop-aws:3.4.1');
@@ -143,6 +162,30 @@ export function sparkSubmitArgs(request: SparkSubmitRequest): SparkSubmitPlan {
     settings.push('On a cluster the dataset and the output must be URIs every node reaches (hdfs://, s3a://, abfss://, gs://, dbfs:/), not local paths.');
   }
 
+  if (request.linkage) {
+    const { linkage } = request;
+    if (request.binS !== undefined || request.overwrite) throw new SparkSubmitArgsError('--bin-s and --overwrite are for the summaries, not the linkage');
+    // The linkage job imports the summary job (the manifest and schema checks).
+    argv.push('--py-files', `${sparkDir}/ble_summary_job.py`);
+    conf('spark.executorEnv.SEXTANT_NODE', linkage.executorNode ?? 'node');
+    const imageRunner = kind === 'kubernetes' ? `${IMAGE_REPO}/cli/sextant.mjs` : kind === 'databricks' ? '/dbfs/FileStore/sextant/cli/sextant.mjs' : `${repo}/cli/sextant.mjs`;
+    if (linkage.runnerArchive) {
+      if (kind === 'local' || kind === 'local-cluster') throw new SparkSubmitArgsError('--runner-archive is for clusters; locally the executors run the repository\'s runner');
+      argv.push('--archives', `${linkage.runnerArchive}#sextant`);
+      conf('spark.executorEnv.SEXTANT_RUNNER', './sextant/cli/sextant.mjs');
+    } else {
+      conf('spark.executorEnv.SEXTANT_RUNNER', imageRunner);
+      if (kind !== 'local' && kind !== 'local-cluster') settings.push(`Every executor must hold the built runner at ${imageRunner} (npm ci && node cli/build.mjs), or ship it packed with --runner-archive.`);
+    }
+    settings.push(`Node 20.19+ on every executor (${linkage.executorNode ?? 'node on its PATH'}; spark.executorEnv.SEXTANT_NODE) and on the driver, which plans the windows and stitches them; an executor without it fails the job with SEXTANT_NODE_MISSING before any data is read.`);
+    settings.push('PyArrow and pandas on the driver and every executor (applyInArrow), with PySpark; OUT is a directory on the driver’s filesystem, written as analyze-dataset writes it.');
+    if (kind === 'kubernetes') settings.push(`The image needs Node and the built runner at ${IMAGE_REPO} too, and OUT a volume mounted in the driver pod (spark.kubernetes.driver.volumes.*): the pod’s own disk goes with it.`);
+    if (kind === 'databricks') settings.push('Install Node on the job cluster with an init script, copy the built runner to dbfs:/FileStore/sextant/, and give OUT as a /dbfs/… path.');
+    argv.push(job, request.dataset, request.out, '--window', linkage.window);
+    if (linkage.overlap !== undefined) argv.push('--overlap', linkage.overlap);
+    argv.push('--runner', imageRunner);
+    return { kind, argv, settings };
+  }
   argv.push(job, request.dataset, request.out, '--sql-dir', sqlDir);
   if (request.binS !== undefined) argv.push('--bin-s', request.binS);
   if (request.overwrite) argv.push('--overwrite');

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// `npm run test:spark` (issue 26): the summary stage on Apache Spark equals DuckDB's, exactly.
+// `npm run test:spark` (issue 26): the summary stage on Apache Spark equals DuckDB's, exactly,
+// and the linkage on Spark's executors writes what `sextant analyze-dataset --window` writes.
 //
-// 1. Installs, if missing, a project-local Python environment in .cache/spark/venv with PySpark
-//    (pinned below; its PyPI sdist carries Spark's jars, no compiler involved). Java 17+ needed.
+// 1. Installs, if missing, a project-local Python environment in .cache/spark/venv with PySpark,
+//    PyArrow and pandas (pinned below; PySpark's PyPI sdist carries Spark's jars, no compiler
+//    involved; applyInArrow needs the other two). Java 17+ needed.
 // 2. Builds a small dataset with `sextant import --dataset`: a generated sniffer capture
 //    (bench/ble-capture-generator.ts) cut into consecutive files, so time bins straddle parts,
 //    plus two real captures from ../shared/captures/ble (several hours, so several hour parts).
@@ -13,10 +15,18 @@
 //    Both also get two copies of the dataset with one part rewritten — a column missing, a column
 //    of another type — and must refuse them naming that part (DATASET_SCHEMA_DRIFT, exit 4). All
 //    Spark runs share one session (scripts/spark_checks.py): one JVM start, one local cluster.
+//    In the same session, spark/ble_linkage_job.py runs on a second dataset (a generated
+//    fast-rotation scenario) in 10-minute windows overlapping by 4 minutes: first with the
+//    executors' Node pointed at a missing file (it must fail with exit 3, SEXTANT_NODE_MISSING,
+//    the executor's host and that path), then as configured; `sextant analyze-dataset` analyses
+//    the same dataset with the same windows on this machine.
 // 4. Compares both summaries: the same columns, the same number of rows, and row by row in key
-//    order every value equal (doubles with ===, never a tolerance).
+//    order every value equal (doubles with ===, never a tolerance); Spark's are read back through
+//    their receiver=/hour= partitions, each bin in its hour's. Compares the two linkage outputs:
+//    the same files, byte for byte (analysis.json without its duration_ms fields).
 //
-// Exit code: 0 when every summary is equal; 1 when one differs; 2 when the environment, the
+// Exit code: 0 when every summary and the linkage output are equal and every refusal happened;
+// 1 when one differs; 2 when the environment, the
 // dataset or a run failed (or a deadline passed). Everything of the run is kept in
 // .cache/spark/run/ (rebuilt on every run). Every child has a deadline; Spark binds to 127.0.0.1.
 //
@@ -39,18 +49,29 @@ const PYTHON = join(VENV, 'bin', 'python');
 const RUN = join(CACHE, 'run');
 const JOB = join(ROOT, 'spark', 'ble_summary_job.py');
 const CHECKS = join(ROOT, 'scripts', 'spark_checks.py');
+const LINKAGE_JOB = join(ROOT, 'spark', 'ble_linkage_job.py');
 const SEXTANT = join(ROOT, 'cli', 'sextant.mjs');
 /** Pinned: the release this test was written against (Spark 4.3.0, Scala 2.13, Java 17+). */
 const PYSPARK_VERSION = '4.3.0';
+/** applyInArrow (the linkage job) needs PyArrow and pandas on the driver and the executors; pandas 3 is not yet supported by PySpark 4.3. */
+const PYTHON_PACKAGES = [`pyspark==${PYSPARK_VERSION}`, 'pyarrow==26.0.1', 'pandas==2.3.3'];
 const CLUSTER_MASTER = 'local-cluster[2,1,1024]';
 const FALLBACK_MASTER = 'local[2]';
 const REAL_CAPTURES = ['tesi-ble_nrf_capture.pcapng', 'mabip_btsnoop_hci.log'];
-/** The key each summary is ordered by (as `sextant summarize` and the Spark job order them). */
+/** The key each summary is ordered by (as `sextant summarize` and the Spark job order them), and the Hive partitions Spark writes it in. */
 const SUMMARIES = {
-  'address_bins.parquet': ['receiver', 'advertiser_addr', 'bin_start_ms'],
-  'address_payloads.parquet': ['receiver', 'advertiser_addr', 'payload_signature'],
+  'address_bins.parquet': { key: ['receiver', 'advertiser_addr', 'bin_start_ms'], partitions: ['receiver', 'hour'] },
+  'address_payloads.parquet': { key: ['receiver', 'advertiser_addr', 'payload_signature'], partitions: ['receiver'] },
 };
-const DEADLINES = { probeMs: 60_000, pipMs: 15 * 60_000, generateMs: 5 * 60_000, importMs: 10 * 60_000, summarizeMs: 5 * 60_000, sparkMs: 15 * 60_000 };
+/**
+ * The linkage dataset: a generated scenario with fast address rotation (30 min, two receivers in
+ * one capture, 174 rotations), analysed in 10-minute windows overlapping by 4 minutes: 3 windows
+ * whose boundaries cut hand-offs, so the stitching step has joins to make.
+ */
+const LINKAGE = { scenario: 'fast_rotation', seed: '7', window: '10m', overlap: '4m' };
+/** Where the run without Node points the executors: no file is there. */
+const MISSING_NODE = '/nonexistent/sextant-test/node';
+const DEADLINES = { probeMs: 60_000, pipMs: 15 * 60_000, generateMs: 5 * 60_000, importMs: 10 * 60_000, summarizeMs: 5 * 60_000, analyzeMs: 10 * 60_000, sparkMs: 15 * 60_000 };
 
 function options() {
   const { values } = parseArgs({
@@ -167,20 +188,20 @@ const timing = (result) => `${seconds(result.ms)} wall, ${result.cpuMs === null 
 
 async function ensurePyspark() {
   if (existsSync(PYTHON)) {
-    const probe = await run(PYTHON, ['-c', 'import pyspark; print(pyspark.__version__)'], { deadlineMs: DEADLINES.probeMs });
-    if (probe.code === 0 && probe.stdout.trim() === PYSPARK_VERSION) {
-      console.log(`environment  ${VENV} (pyspark ${PYSPARK_VERSION} already installed)`);
+    const probe = await run(PYTHON, ['-c', "import pyspark, pyarrow, pandas; print(f'pyspark=={pyspark.__version__} pyarrow=={pyarrow.__version__} pandas=={pandas.__version__}')"], { deadlineMs: DEADLINES.probeMs });
+    if (probe.code === 0 && probe.stdout.trim() === PYTHON_PACKAGES.join(' ')) {
+      console.log(`environment  ${VENV} (${PYTHON_PACKAGES.join(', ')} already installed)`);
       return;
     }
   }
-  console.log(`environment  installing pyspark ${PYSPARK_VERSION} into ${VENV}`);
+  console.log(`environment  installing ${PYTHON_PACKAGES.join(', ')} into ${VENV}`);
   mkdirSync(CACHE, { recursive: true });
   if (!existsSync(PYTHON)) {
     const venv = await run('python3', ['-m', 'venv', VENV], { deadlineMs: DEADLINES.probeMs * 2 });
     if (venv.code !== 0) fail(2, described(venv, 'python3 -m venv (Python 3.10 or newer with venv is needed)'));
   }
-  const pip = await run(PYTHON, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', `pyspark==${PYSPARK_VERSION}`], { deadlineMs: DEADLINES.pipMs });
-  if (pip.code !== 0) fail(2, described(pip, 'pip install pyspark'));
+  const pip = await run(PYTHON, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', ...PYTHON_PACKAGES], { deadlineMs: DEADLINES.pipMs });
+  if (pip.code !== 0) fail(2, described(pip, `pip install ${PYTHON_PACKAGES.join(' ')}`));
   console.log(`environment  installed in ${timing(pip)}`);
 }
 
@@ -225,6 +246,29 @@ async function buildDataset({ packets, files }) {
   const rows = manifest.sources.reduce((sum, source) => sum + source.rows, 0);
   console.log(`dataset      ${dataset}: ${manifest.sources.length} files (${generated.length} cut from a ${packets.toLocaleString('en-US')}-packet generated capture, ${real.length} real), ${rows.toLocaleString('en-US')} rows in ${parts.length} parts (import ${timing(imported)})`);
   return { path: dataset, parts: parts.length };
+}
+
+/** The linkage dataset (LINKAGE's scenario imported into a dataset of its own). */
+async function buildLinkageDataset() {
+  const arrow = join(RUN, 'captures', `${LINKAGE.scenario}.arrow`);
+  const generated = await run(process.execPath, [SEXTANT, 'generate', 'ble', '--seed', LINKAGE.seed, '--scenario', LINKAGE.scenario, '--out', arrow], { deadlineMs: DEADLINES.generateMs });
+  if (generated.code !== 0) fail(2, described(generated, 'sextant generate ble'));
+  const dataset = join(RUN, 'linkage-dataset');
+  const imported = await run(process.execPath, [SEXTANT, 'import', arrow, '--dataset', dataset], { deadlineMs: DEADLINES.importMs });
+  if (imported.code !== 0) fail(2, described(imported, 'sextant import --dataset (linkage)'));
+  const { rows } = JSON.parse(await readFile(join(dataset, 'manifest.json'), 'utf8')).sources[0];
+  console.log(`dataset      ${dataset}: the ${LINKAGE.scenario} scenario (seed ${LINKAGE.seed}), ${rows.toLocaleString('en-US')} rows, for the linkage`);
+  return dataset;
+}
+
+/** `sextant analyze-dataset --window --overlap` on one machine: the output the Spark linkage must equal. */
+async function analyzeWithNode(dataset) {
+  const out = join(RUN, 'linkage-node');
+  const result = await run(process.execPath, [SEXTANT, 'analyze-dataset', dataset, '--out', out, '--window', LINKAGE.window, '--overlap', LINKAGE.overlap], { deadlineMs: DEADLINES.analyzeMs });
+  // 0: every window ok or partial; 1: a window failed, the files are still written (and must be equal too).
+  if (result.code !== 0 && result.code !== 1) fail(2, described(result, 'sextant analyze-dataset --window'));
+  console.log(`node         sextant analyze-dataset --window ${LINKAGE.window} --overlap ${LINKAGE.overlap}: ${timing(result)}`);
+  return out;
 }
 
 // ---------------------------------------------------------------- the two engines
@@ -288,7 +332,7 @@ function sparkEnvironment() {
   };
 }
 
-async function sparkSubmit(dataset, binS, master, copies) {
+async function sparkSubmit(dataset, binS, master, copies, linkage) {
   const out = join(RUN, `spark-${master.replace(/[^a-z0-9]+/gi, '-')}`);
   rmSync(out, { recursive: true, force: true });
   const args = [
@@ -299,9 +343,15 @@ async function sparkSubmit(dataset, binS, master, copies) {
     '--conf', `spark.local.dir=${join(RUN, 'spark-local')}`,
     // Spark SQL's default of 200 shuffle partitions is for big data; adaptive execution coalesces them anyway.
     '--conf', 'spark.sql.shuffle.partitions=8',
-    '--py-files', JOB,
+    // The linkage job's executors start this Node and this runner (what a cluster sets, spark/README.md).
+    '--conf', `spark.executorEnv.SEXTANT_NODE=${process.execPath}`,
+    '--conf', `spark.executorEnv.SEXTANT_RUNNER=${SEXTANT}`,
+    '--py-files', `${JOB},${LINKAGE_JOB}`,
     // As URIs: the job reads and writes through Hadoop's filesystems (file:// here, s3a:// etc. on a cluster).
     CHECKS, ...copies.flatMap((copy) => ['--refuse', `${pathToFileURL(copy.path).href}:DATASET_SCHEMA_DRIFT`]),
+    // The linkage job's arguments (--runner: under --py-files the job's own path is a temporary copy), and the executors' Node for the run without it.
+    '--linkage-args', JSON.stringify([linkage.dataset, linkage.out, '--window', LINKAGE.window, '--overlap', LINKAGE.overlap, '--node', process.execPath, '--runner', SEXTANT]),
+    '--missing-node', MISSING_NODE,
     // --sql-dir: under --py-files the job's own path is a temporary copy, not the repository.
     '--', pathToFileURL(dataset).href, pathToFileURL(out).href, '--bin-s', binS, '--sql-dir', join(ROOT, 'sql'),
   ];
@@ -315,13 +365,16 @@ function grantedExecutors(log) {
   return log.split('\n').filter((line) => line.includes('Granted executor ID')).length;
 }
 
-async function summarizeWithSpark(dataset, parts, binS, master, copies) {
-  let result = await sparkSubmit(dataset, binS, master, copies);
+async function summarizeWithSpark(dataset, parts, binS, master, copies, linkageDataset) {
+  const linkage = { dataset: linkageDataset, out: join(RUN, 'linkage-spark') };
+  rmSync(linkage.out, { recursive: true, force: true });
+  let result = await sparkSubmit(dataset, binS, master, copies, linkage);
   let ran = master;
   if (result.code !== 0 && master.startsWith('local-cluster')) {
     console.log(`spark        ${master} FAILED (${described(result, 'spark-submit')})`);
     console.log(`spark        falling back to ${FALLBACK_MASTER}`);
-    result = await sparkSubmit(dataset, binS, FALLBACK_MASTER, copies);
+    rmSync(linkage.out, { recursive: true, force: true });
+    result = await sparkSubmit(dataset, binS, FALLBACK_MASTER, copies, linkage);
     ran = FALLBACK_MASTER;
   }
   const lines = result.stdout.trim().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
@@ -331,14 +384,20 @@ async function summarizeWithSpark(dataset, parts, binS, master, copies) {
     console.log(`spark        ${refusal.refused.split('/drift-').at(-1)}: ${refusal.as_expected ? 'refused with the part\'s path' : `NOT refused as expected (exit ${refusal.exit}): ${refusal.message}`}`);
   }
   if (lines.filter((line) => 'refused' in line).length !== copies.length) refused = false;
+  const withoutNode = lines.find((line) => 'without_node' in line);
+  console.log(`spark        linkage with executors without Node: ${withoutNode?.as_expected ? `failed as expected (exit ${withoutNode.exit}): ${withoutNode.message}` : `NOT failed as expected: ${JSON.stringify(withoutNode ?? null)}`}`);
+  refused &&= withoutNode?.as_expected === true;
   if (result.code !== 0 && refused) fail(2, described(result, `spark-submit on ${ran}`));
-  const report = lines.find((line) => 'spark_version' in line);
+  const report = lines.find((line) => 'spark_version' in line && 'rows' in line);
   if (!report) fail(2, described(result, `spark-submit on ${ran}`));
+  const linkageReport = lines.find((line) => 'spark_version' in line && 'windows' in line);
+  if (!linkageReport) fail(2, described(result, `the linkage job on ${ran}`));
   if (report.master !== ran) fail(2, `the job ran on ${report.master}, not ${ran}`);
   if (report.parts !== parts) fail(2, `the job read ${report.parts} parts, the manifest lists ${parts}`);
   const executors = ran.startsWith('local-cluster') ? `, ${grantedExecutors(result.stderr)} executor JVMs granted` : '';
   console.log(`spark        Spark ${report.spark_version} on master ${report.master}${executors}: ${report.parts} parts read; job ${timing(result)} (summaries ${report.seconds} s of it)`);
-  return { out: result.out, report, refused };
+  console.log(`spark        linkage: ${linkageReport.windows} windows analysed on the executors (${linkageReport.analysed_windows} with rows), ${linkageReport.stitched.devices} devices stitched, ${linkageReport.seconds} s of the job`);
+  return { out: result.out, report, refused, linkageOut: linkage.out };
 }
 
 // ---------------------------------------------------------------- the comparison
@@ -346,6 +405,21 @@ async function summarizeWithSpark(dataset, parts, binS, master, copies) {
 async function readSorted(connection, path, key) {
   const reader = await connection.runAndReadAll(`SELECT * FROM read_parquet('${path.replaceAll("'", "''")}') ORDER BY ${key.join(', ')}`);
   return { columns: reader.columnNames().map((name, index) => `${name} ${reader.columnTypes()[index]}`), rows: reader.getRowsJS() };
+}
+
+/**
+ * Spark's summary, written in Hive partitions: its partition columns back from the directory
+ * names as text, in DuckDB's column order (the partition columns are not in the files), and how
+ * many rows sit in an hour= partition other than their bin's (UTC) hour.
+ */
+async function readPartitioned(connection, dir, key, partitions, columns) {
+  const types = partitions.map((name) => `'${name}': VARCHAR`).join(', ');
+  const from = `read_parquet('${join(dir, partitions.map((name) => `${name}=*`).join('/'), '*.parquet').replaceAll("'", "''")}', hive_partitioning = true, hive_types = {${types}})`;
+  const reader = await connection.runAndReadAll(`SELECT ${columns.map((name) => `"${name}"`).join(', ')} FROM ${from} ORDER BY ${key.join(', ')}`);
+  const misplaced = partitions.includes('hour')
+    ? Number((await connection.runAndReadAll(`SELECT count(*) FROM ${from} WHERE hour IS DISTINCT FROM strftime(make_timestamp(bin_start_ms * 1000), '%Y-%m-%dT%H')`)).getRowsJS()[0][0])
+    : 0;
+  return { columns: reader.columnNames().map((name, index) => `${name} ${reader.columnTypes()[index]}`), rows: reader.getRowsJS(), misplaced };
 }
 
 /** Exact equality of two DuckDB values: same JS type and same value (no tolerance). */
@@ -356,10 +430,11 @@ function same(a, b) {
 }
 
 /** Compares one summary; returns the differences found (at most a few of each kind). */
-async function compare(connection, name, key, duckdbDir, sparkDir) {
+async function compare(connection, name, { key, partitions }, duckdbDir, sparkDir) {
   const ours = await readSorted(connection, join(duckdbDir, name), key);
-  const theirs = await readSorted(connection, join(sparkDir, name, '*.parquet'), key);
+  const theirs = await readPartitioned(connection, join(sparkDir, name), key, partitions, ours.columns.map((column) => column.split(' ')[0]));
   const differences = [];
+  if (theirs.misplaced > 0) differences.push(`${theirs.misplaced} rows in an hour= partition other than their bin's hour`);
   if (ours.columns.join(', ') !== theirs.columns.join(', ')) differences.push(`columns differ:\n  duckdb ${ours.columns.join(', ')}\n  spark  ${theirs.columns.join(', ')}`);
   if (ours.rows.length !== theirs.rows.length) differences.push(`rows: duckdb ${ours.rows.length}, spark ${theirs.rows.length}`);
   const names = ours.columns.map((column) => column.split(' ')[0]);
@@ -372,7 +447,38 @@ async function compare(connection, name, key, duckdbDir, sparkDir) {
     }
   }
   if (valueDifferences > 5) differences.push(`… ${valueDifferences} differing values in all`);
-  console.log(`compare      ${name}: ${ours.rows.length} rows x ${names.length} columns — ${differences.length === 0 ? 'EQUAL' : 'DIFFERENT'}`);
+  console.log(`compare      ${name}: ${ours.rows.length} rows x ${names.length} columns (Spark's in ${partitions.map((column) => `${column}=`).join('/')} partitions) — ${differences.length === 0 ? 'EQUAL' : 'DIFFERENT'}`);
+  for (const difference of differences) console.log(`               ${difference}`);
+  return differences.length === 0;
+}
+
+/** Every file under `dir`, as paths relative to it, sorted. */
+function filesUnder(dir, prefix = '') {
+  return readdirSync(join(dir, prefix), { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? filesUnder(dir, join(prefix, entry.name)) : [join(prefix, entry.name)]))
+    .sort();
+}
+
+/** analysis.json without what differs between two runs of the same analysis: the times they took. */
+function withoutTimings(text) {
+  const analysis = JSON.parse(text);
+  delete analysis.duration_ms;
+  for (const window of analysis.windows) delete window.duration_ms;
+  return JSON.stringify(analysis);
+}
+
+/** The Spark linkage's files must be analyze-dataset's: the same files, byte for byte (analysis.json: but for its timings). */
+async function compareLinkage(nodeDir, sparkDir) {
+  const ours = filesUnder(nodeDir);
+  const theirs = filesUnder(sparkDir);
+  const differences = [];
+  if (ours.join('\n') !== theirs.join('\n')) differences.push(`files differ:\n  analyze-dataset ${ours.join(', ')}\n  spark           ${theirs.join(', ')}`);
+  for (const file of ours.filter((name) => theirs.includes(name))) {
+    const [a, b] = [await readFile(join(nodeDir, file)), await readFile(join(sparkDir, file))];
+    const equal = file === 'analysis.json' ? withoutTimings(a.toString('utf8')) === withoutTimings(b.toString('utf8')) : a.equals(b);
+    if (!equal) differences.push(`${file} differs`);
+  }
+  console.log(`compare      linkage: ${ours.length} files (analysis.json without its duration_ms; every other file byte for byte) — ${differences.length === 0 ? 'EQUAL' : 'DIFFERENT'}`);
   for (const difference of differences) console.log(`               ${difference}`);
   return differences.length === 0;
 }
@@ -389,11 +495,14 @@ const dataset = await buildDataset(settings);
 const copies = await driftedCopies(dataset.path);
 const duckdbRefused = await duckdbRefusals(copies);
 const duckdbDir = await summarizeWithDuckdb(dataset.path, settings.binS);
-const spark = await summarizeWithSpark(dataset.path, dataset.parts, settings.binS, settings.master, copies);
+const linkageDataset = await buildLinkageDataset();
+const nodeLinkage = await analyzeWithNode(linkageDataset);
+const spark = await summarizeWithSpark(dataset.path, dataset.parts, settings.binS, settings.master, copies, linkageDataset);
 const instance = await DuckDBInstance.create(':memory:');
 const connection = await instance.connect();
 let equal = duckdbRefused && spark.refused;
-for (const [name, key] of Object.entries(SUMMARIES)) equal = (await compare(connection, name, key, duckdbDir, spark.out)) && equal;
+for (const [name, summary] of Object.entries(SUMMARIES)) equal = (await compare(connection, name, summary, duckdbDir, spark.out)) && equal;
+equal = (await compareLinkage(nodeLinkage, spark.linkageOut)) && equal;
 connection.closeSync();
 instance.closeSync();
 const leftovers = readdirSync(RUN);

@@ -6,9 +6,12 @@ them as the temporary view `packets`; runs the repository's summary SQL files un
 files `sextant summarize` runs with DuckDB; `{{bin_ms}}` replaced by the bin width in whole
 milliseconds, as cli/dataset/summaries.ts does) and writes the two summaries as Parquet:
 
-    OUT/address_bins.parquet/       sql/ble-summary.sql, ordered by receiver, address, bin
-    OUT/address_payloads.parquet/   sql/ble-summary-payloads.sql, ordered by receiver, address,
-                                    payload signature
+    OUT/address_bins.parquet/       sql/ble-summary.sql, partitioned like the dataset's parts
+                                    (receiver=…/hour=…, the UTC hour of the bin's start, as the
+                                    dataset's hour=2025-08-23T08), ordered by receiver, address, bin
+    OUT/address_payloads.parquet/   sql/ble-summary-payloads.sql, partitioned by receiver=…
+                                    (a payload summary spans every hour), ordered by receiver,
+                                    address, payload signature
 
 DATASET and OUT are local paths or any Hadoop filesystem URI (hdfs://, s3a://, abfss://, gs://):
 everything is read and written through Spark, so the job runs unchanged on a cluster.
@@ -32,15 +35,19 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
 
 DATASET_FORMAT = 'sextant-dataset/1'
 DEFAULT_BIN_MS = 10_000
 # The summary SQL files of the repository, with the key each summary is ordered by (as
-# `sextant summarize` orders its files, so that equal summaries are equal rows in order).
+# `sextant summarize` orders its files, so that equal summaries are equal rows in order) and the
+# Hive partitions it is written in (the partition columns leave the files for the directory names).
 SUMMARIES = (
-    ('address_bins.parquet', 'ble-summary.sql', ('receiver', 'advertiser_addr', 'bin_start_ms')),
-    ('address_payloads.parquet', 'ble-summary-payloads.sql', ('receiver', 'advertiser_addr', 'payload_signature')),
+    ('address_bins.parquet', 'ble-summary.sql', ('receiver', 'advertiser_addr', 'bin_start_ms'), ('receiver', 'hour')),
+    ('address_payloads.parquet', 'ble-summary-payloads.sql', ('receiver', 'advertiser_addr', 'payload_signature'), ('receiver',)),
 )
+# The dataset's hour partitions: the UTC hour as 2025-08-23T08 (Spark's datetime pattern).
+HOUR_PATTERN = "yyyy-MM-dd'T'HH"
 # Exit codes, as `sextant`'s: 0 written; 2 bad arguments (argparse); 4 a dataset refused (no
 # manifest, an invalid one, no parts, a part unreadable or of another schema: DatasetError).
 EXIT_BAD_DATASET = 4
@@ -153,10 +160,16 @@ def register_packets(spark, dataset):
 
 def write_summaries(spark, arguments):
     rows = {}
-    for file_name, sql_file, key in SUMMARIES:
-        summary = spark.sql(summary_sql(arguments.sql_dir, sql_file, arguments.bin_ms)).orderBy(*key)
+    # The hour of a bin in UTC, whatever the session's time zone was.
+    spark.conf.set('spark.sql.session.timeZone', 'UTC')
+    for file_name, sql_file, key, partitions in SUMMARIES:
+        summary = spark.sql(summary_sql(arguments.sql_dir, sql_file, arguments.bin_ms))
+        if 'hour' in partitions:
+            summary = summary.withColumn('hour', F.date_format(F.timestamp_millis(F.col('bin_start_ms')), HOUR_PATTERN))
+        # One task per partition, its rows in key order: each partition's file is ordered as `sextant summarize` orders its own.
+        summary = summary.repartition(*partitions).sortWithinPartitions(*key)
         target = join_uri(arguments.out, file_name)
-        summary.write.mode('overwrite' if arguments.overwrite else 'errorifexists').parquet(target)
+        summary.write.mode('overwrite' if arguments.overwrite else 'errorifexists').partitionBy(*partitions).parquet(target)
         rows[file_name] = spark.read.parquet(target).count()  # from the files' footers
     return rows
 

@@ -197,7 +197,7 @@ function countFlag(text: string, flag: string): number {
   return value;
 }
 
-async function readArguments(path: string): Promise<JsonObject> {
+export async function readArguments(path: string): Promise<JsonObject> {
   const parsed = safeParseJson(await readFile(path, 'utf8').catch(() => {
     throw new UsageError(`--arguments ${path} cannot be read`, ANALYZE_DATASET_USAGE);
   }));

@@ -8,10 +8,13 @@ export const SPARK_SUBMIT_ARGS_USAGE = `Usage:
   sextant spark-submit-args DATASET OUT --master MASTER [--bin-s N] [--executor-memory 4g]
       [--executors 2] [--executor-cores 2] [--driver-memory SIZE] [--python-env ENV.tar.gz]
       [--image IMAGE] [--repo DIR] [--overwrite] [--format json|shell]
+      [--linkage --window DURATION [--overlap DURATION] [--executor-node PATH] [--runner-archive FILE]]
 
 Prints the spark-submit arguments that run spark/ble_summary_job.py (the BLE summary stage,
 sql/ble-summary*.sql) over the dataset DATASET into OUT on a cluster, and the settings a user
-must still provide there. Starts nothing and reads no file.
+must still provide there. With --linkage, those of spark/ble_linkage_job.py instead: the BLE
+linkage of analyze-dataset --window, each window analysed on an executor by the sextant runner
+(Node), stitched on the driver into OUT (a directory there). Starts nothing and reads no file.
 
 MASTER             local[N] | local-cluster[N,CORES,MB] | spark://HOST:PORT (standalone, client
                    mode) | yarn (EMR, Dataproc: cluster mode) | k8s://https://HOST:PORT
@@ -22,6 +25,9 @@ DATASET, OUT       paths or Hadoop URIs (s3a:// adds hadoop-aws and the default 
 --python-env       a packed Python environment shipped to the executors (--archives)
 --image            Kubernetes: the image with Spark, Python and the repository at /opt/sextant
 --repo             where the repository is for the driver (default .)
+--linkage          the linkage job; --window and --overlap as analyze-dataset's
+--executor-node    Node on the executors (spark.executorEnv.SEXTANT_NODE; default node on their PATH)
+--runner-archive   the built runner packed as .tar.gz, shipped to the executors (--archives)
 --format           json (default: {"kind", "argv", "settings"}) or shell (a command line, then
                    the settings as # comments)
 
@@ -42,6 +48,11 @@ export async function runSparkSubmitArgs(args: string[], io: Io): Promise<number
       image: { type: 'string' },
       repo: { type: 'string' },
       overwrite: { type: 'boolean' },
+      linkage: { type: 'boolean' },
+      window: { type: 'string' },
+      overlap: { type: 'string' },
+      'executor-node': { type: 'string' },
+      'runner-archive': { type: 'string' },
       format: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -72,6 +83,12 @@ export async function runSparkSubmitArgs(args: string[], io: Io): Promise<number
     repo: values.repo,
     overwrite: values.overwrite,
   };
+  if (values.linkage) {
+    if (values.window === undefined) throw new UsageError('--linkage needs --window (as analyze-dataset --window)', SPARK_SUBMIT_ARGS_USAGE);
+    request.linkage = { window: values.window, overlap: values.overlap, executorNode: values['executor-node'], runnerArchive: values['runner-archive'] };
+  } else if ([values.window, values.overlap, values['executor-node'], values['runner-archive']].some((value) => value !== undefined)) {
+    throw new UsageError('--window, --overlap, --executor-node and --runner-archive are for --linkage', SPARK_SUBMIT_ARGS_USAGE);
+  }
   let plan;
   try {
     plan = sparkSubmitArgs(request);

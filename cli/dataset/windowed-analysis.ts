@@ -55,14 +55,48 @@ export function planWindows(fromMs: number, toMs: number, windowMs: number, over
   return plans;
 }
 
-export async function runWindowedAnalysis(engine: DatasetEngine, request: WindowedRequest): Promise<WindowedOutcome> {
-  const whole = await countWindow(engine, request.range);
+/** The whole range in whole milliseconds that hold every selected row ([fromMs, toMs)); null when no row has a time. */
+export function windowedSpan(range: Pick<DatasetWindow, 'fromMs' | 'toMs'>, whole: readonly WindowCount[]): { fromMs: number; toMs: number } | null {
   const firsts = whole.flatMap((entry) => (entry.firstMs === null ? [] : [entry.firstMs]));
   const lasts = whole.flatMap((entry) => (entry.lastMs === null ? [] : [entry.lastMs]));
-  if (firsts.length === 0) return { kind: 'refused', code: 'EMPTY_WINDOW', message: 'no packets in the window' };
-  // Whole milliseconds that hold every selected row; --to is exclusive, the dataset's last packet is not.
-  const fromMs = request.range.fromMs ?? Math.floor(Math.min(...firsts));
-  const toMs = request.range.toMs ?? Math.floor(Math.max(...lasts)) + 1;
+  if (firsts.length === 0) return null;
+  // --to is exclusive, the dataset's last packet is not.
+  return { fromMs: range.fromMs ?? Math.floor(Math.min(...firsts)), toMs: range.toMs ?? Math.floor(Math.max(...lasts)) + 1 };
+}
+
+/** One window's analysis as the stitching step reads it: where it ran (or null for an empty window), wherever it ran. */
+export interface AnalysedWindow {
+  plan: WindowPlan;
+  /** The window's rows per capture (empty for an empty window). */
+  count: WindowCount[];
+  analysis: { result: ToolResult; durationMs: number; timeWindow: JsonObject | null } | null;
+}
+
+/** What the stitching step needs besides the windows: the request, the plan and the dataset's captures. */
+export interface StitchRequest {
+  root: string;
+  out: string;
+  range: DatasetWindow;
+  windowMs: number;
+  overlapMs: number;
+  toolArguments: JsonObject;
+  timeoutMs: number;
+  /** The planned span ({@link windowedSpan}) and its windows ({@link planWindows}). */
+  fromMs: number;
+  toMs: number;
+  plans: WindowPlan[];
+  /** The whole range's rows per capture, and the dataset's sources (for their files and hashes). */
+  whole: WindowCount[];
+  sources: ReadonlyArray<{ capture_id: string; file: string; sha256: string }>;
+  progress: ProgressLine | null;
+  totalRows?: number;
+}
+
+export async function runWindowedAnalysis(engine: DatasetEngine, request: WindowedRequest): Promise<WindowedOutcome> {
+  const whole = await countWindow(engine, request.range);
+  const span = windowedSpan(request.range, whole);
+  if (span === null) return { kind: 'refused', code: 'EMPTY_WINDOW', message: 'no packets in the window' };
+  const { fromMs, toMs } = span;
   const plans = planWindows(fromMs, toMs, request.windowMs, request.overlapMs);
 
   // Every window counted first: one too large is refused before hours of work, and the counts drive the progress line.
@@ -70,71 +104,101 @@ export async function runWindowedAnalysis(engine: DatasetEngine, request: Window
   for (const plan of plans) {
     const count = await countWindow(engine, { fromMs: plan.fromMs, toMs: plan.toMs, captureIds: request.range.captureIds });
     const rows = count.reduce((sum, entry) => sum + entry.rows, 0);
-    if (rows > request.maxPackets) {
-      return {
-        kind: 'refused',
-        code: 'WINDOW_TOO_LARGE',
-        message:
-          `window ${plan.index} (${new Date(plan.fromMs).toISOString()} – ${new Date(plan.toMs).toISOString()}) holds ${rows.toLocaleString('en-US')} packets, ` +
-          `more than --max-packets ${request.maxPackets.toLocaleString('en-US')}: shorten --window (each window is analysed in memory)`,
-      };
-    }
+    if (rows > request.maxPackets) return { kind: 'refused', code: 'WINDOW_TOO_LARGE', message: windowTooLarge(plan, rows, request.maxPackets) };
     counts.push(count);
   }
   const totalRows = counts.reduce((sum, count) => sum + count.reduce((rows, entry) => rows + entry.rows, 0), 0);
-
-  const stitcher = new WindowStitcher();
   const records: ExecutionRecord[] = [];
+  // Up to `jobs` windows are read and analysed ahead of the one being stitched; the stitcher takes them in plan order.
+  const analyses = new Map<number, Promise<WindowAnalysis>>();
+  const nonEmpty = plans.filter((plan) => counts[plan.index].some((entry) => entry.rows > 0));
+  let nextToStart = 0;
+  async function* analysed(): AsyncGenerator<AnalysedWindow> {
+    for (const plan of plans) {
+      while (nextToStart < nonEmpty.length && analyses.size < request.jobs) {
+        const ahead = nonEmpty[nextToStart++];
+        const started = analyseWindow(engine, { fromMs: ahead.fromMs, toMs: ahead.toMs, captureIds: request.range.captureIds }, counts[ahead.index], request.toolArguments, request.timeoutMs, `analyze-dataset-${Date.now()}-w${ahead.index}`);
+        // Awaited in plan order below; until then its failure must not count as unhandled.
+        started.catch(() => undefined);
+        analyses.set(ahead.index, started);
+      }
+      const count = counts[plan.index];
+      const pending = analyses.get(plan.index);
+      if (!pending) {
+        yield { plan, count, analysis: null };
+        continue;
+      }
+      const { invocation, record } = await pending;
+      analyses.delete(plan.index);
+      records.push(record);
+      yield { plan, count, analysis: { result: record.result, durationMs: record.durationMs, timeWindow: timeWindowOf(invocation) } };
+    }
+  }
+  const analysis = await stitchAnalysedWindows({ ...request, fromMs, toMs, plans, whole, sources: engine.manifest.sources, totalRows }, analysed());
+  return { kind: 'done', analysis, records };
+}
+
+/** The refusal of a window over --max-packets (each window is analysed in memory). */
+export function windowTooLarge(plan: WindowPlan, rows: number, maxPackets: number): string {
+  return (
+    `window ${plan.index} (${new Date(plan.fromMs).toISOString()} – ${new Date(plan.toMs).toISOString()}) holds ${rows.toLocaleString('en-US')} packets, ` +
+    `more than --max-packets ${maxPackets.toLocaleString('en-US')}: shorten --window (each window is analysed in memory)`
+  );
+}
+
+/**
+ * The stitching step: writes each window's result (windows/<n>/result.json), stitches the
+ * windows' clusters into devices (clusters/conflicts/relations.jsonl) and writes the summary
+ * ToolResult (result.json) and analysis.json; resolves with analysis.json's content. `windows`
+ * gives every planned window once, in plan order, whether this process analysed it
+ * (analyze-dataset) or an executor did (the Spark linkage job, through `stitch-windows`).
+ */
+export async function stitchAnalysedWindows(request: StitchRequest, analysedWindows: AsyncIterable<AnalysedWindow> | Iterable<AnalysedWindow>): Promise<JsonObject> {
+  const { plans, toMs, whole } = request;
+  // The progress line's total when the windows were counted beforehand (analyze-dataset); the summary counts the rows it is given.
+  const progressTotal = request.totalRows ?? 0;
+  const stitcher = new WindowStitcher();
   const windows: JsonObject[] = [];
   const warnings: ToolWarning[] = [];
   const started = performance.now();
   let rowsDone = 0;
+  let expected = 0;
   await mkdir(join(request.out, 'windows'), { recursive: true });
-  request.progress?.update(0, totalRows, 0, `0/${plans.length} windows`);
-  // Up to `jobs` windows are read and analysed ahead of the one being stitched: the stitcher takes them in order.
-  const analyses = new Map<number, Promise<WindowAnalysis>>();
-  const analyse = (plan: WindowPlan): Promise<WindowAnalysis> =>
-    analyseWindow(engine, { fromMs: plan.fromMs, toMs: plan.toMs, captureIds: request.range.captureIds }, counts[plan.index], request.toolArguments, request.timeoutMs, `analyze-dataset-${Date.now()}-w${plan.index}`);
-  const nonEmpty = plans.filter((plan) => counts[plan.index].some((entry) => entry.rows > 0));
-  let nextToStart = 0;
-  for (const plan of plans) {
-    while (nextToStart < nonEmpty.length && analyses.size < request.jobs) {
-      const ahead = nonEmpty[nextToStart++];
-      const started = analyse(ahead);
-      // Awaited in window order below; until then its failure must not count as unhandled.
-      started.catch(() => undefined);
-      analyses.set(ahead.index, started);
+  request.progress?.update(0, progressTotal, 0, `0/${plans.length} windows`);
+  for await (const { plan, count, analysis } of analysedWindows) {
+    if (plan.index !== expected || plans[expected]?.fromMs !== plan.fromMs || plans[expected]?.toMs !== plan.toMs) {
+      throw new Error(`stitching expects the planned windows in order: got window ${plan.index} (${plan.fromMs}–${plan.toMs}) where window ${expected} was planned`);
     }
-    const count = counts[plan.index];
+    expected++;
     const rows = count.reduce((sum, entry) => sum + entry.rows, 0);
     const bounds = { index: plan.index, from_ms: plan.fromMs, end_ms: plan.endMs, to_ms: plan.toMs, rows, captures: count.map((entry) => ({ capture_id: entry.captureId, rows: entry.rows })) };
-    if (rows === 0) {
+    if (analysis === null) {
       windows.push({ ...bounds, status: 'empty', result: null });
       warnings.push({ code: 'EMPTY_WINDOW', message: `window ${plan.index} (${new Date(plan.fromMs).toISOString()} – ${new Date(plan.toMs).toISOString()}) holds no packets` });
       continue;
     }
-    const { invocation, record } = await analyses.get(plan.index)!;
-    analyses.delete(plan.index);
-    records.push(record);
+    const { result } = analysis;
     const path = `windows/${plan.index}/result.json`;
     await mkdir(join(request.out, 'windows', String(plan.index)), { recursive: true });
-    await writeFile(join(request.out, path), `${JSON.stringify(record.result, null, 1)}\n`);
-    const { status } = record.result;
-    if (status !== 'error' && record.result.structured_output) {
+    await writeFile(join(request.out, path), `${JSON.stringify(result, null, 1)}\n`);
+    const { status } = result;
+    if (status !== 'error' && result.structured_output) {
       // Checked against the analyzer's output schema by the executor.
       // A lone address within the overlap of an edge between windows may be a hand-off's tail the other window saw whole.
       const frame = { startMs: plan.index > 0 ? plan.fromMs : null, endMs: plan.toMs < toMs ? plan.toMs : null, marginMs: request.overlapMs };
-      stitcher.addWindow(plan.index, record.result.structured_output as unknown as BleWindowOutput, frame);
+      stitcher.addWindow(plan.index, result.structured_output as unknown as BleWindowOutput, frame);
     }
     if (status !== 'ok') {
-      const why = status === 'error' ? record.result.errors.map((error) => `${error.code}: ${error.message}`).join('; ') : record.result.warnings.map((warning) => warning.code).join(', ');
+      const why = status === 'error' ? result.errors.map((error) => `${error.code}: ${error.message}`).join('; ') : result.warnings.map((warning) => warning.code).join(', ');
       warnings.push({ code: status === 'error' ? 'WINDOW_FAILED' : 'WINDOW_PARTIAL', message: `window ${plan.index}: ${status} (${why}); see ${path}` });
     }
-    windows.push({ ...bounds, status, summary: record.result.summary, confidence: record.result.confidence, duration_ms: Math.round(record.durationMs), time_window: timeWindowOf(invocation), result: path });
+    windows.push({ ...bounds, status, summary: result.summary, confidence: result.confidence, duration_ms: Math.round(analysis.durationMs), time_window: analysis.timeWindow, result: path });
     rowsDone += rows;
-    request.progress?.update(rowsDone, totalRows, rowsDone, `${plan.index + 1}/${plans.length} windows`);
+    request.progress?.update(rowsDone, progressTotal, rowsDone, `${plan.index + 1}/${plans.length} windows`);
   }
+  if (expected !== plans.length) throw new Error(`stitching got ${expected} of the ${plans.length} planned windows`);
   request.progress?.end();
+  const totalRows = rowsDone;
 
   const stitched = stitcher.finish();
   const files = {
@@ -181,7 +245,7 @@ export async function runWindowedAnalysis(engine: DatasetEngine, request: Window
     confidence: analysed.length === 0 ? 0 : Math.min(...analysed.map((window) => Number(window.confidence))),
   };
   await writeFile(join(request.out, 'result.json'), `${JSON.stringify(summaryResult, null, 1)}\n`);
-  const sources = new Map(engine.manifest.sources.map((source) => [source.capture_id, source]));
+  const sources = new Map(request.sources.map((source) => [source.capture_id, source]));
   const analysis: JsonObject = {
     dataset: request.root,
     window: { from_ms: request.range.fromMs, to_ms: request.range.toMs },
@@ -202,7 +266,7 @@ export async function runWindowedAnalysis(engine: DatasetEngine, request: Window
     files: { clusters: 'clusters.jsonl', conflicts: 'conflicts.jsonl', relations: 'relations.jsonl', windows: 'windows/<n>/result.json' },
   };
   await writeFile(join(request.out, 'analysis.json'), `${JSON.stringify(analysis, null, 2)}\n`);
-  return { kind: 'done', analysis, records };
+  return analysis;
 }
 
 function timeWindowOf(invocation: ToolInvocation): JsonObject | null {
