@@ -73,14 +73,7 @@ export interface AnalysedWindow {
 }
 
 /** What the stitching step needs besides the windows: the request, the plan and the dataset's captures. */
-export interface StitchRequest {
-  root: string;
-  out: string;
-  range: DatasetWindow;
-  windowMs: number;
-  overlapMs: number;
-  toolArguments: JsonObject;
-  timeoutMs: number;
+export interface StitchRequest extends Pick<WindowedRequest, 'root' | 'out' | 'range' | 'windowMs' | 'overlapMs' | 'toolArguments' | 'timeoutMs' | 'progress'> {
   /** The planned span ({@link windowedSpan}) and its windows ({@link planWindows}). */
   fromMs: number;
   toMs: number;
@@ -88,7 +81,6 @@ export interface StitchRequest {
   /** The whole range's rows per capture, and the dataset's sources (for their files and hashes). */
   whole: WindowCount[];
   sources: ReadonlyArray<{ capture_id: string; file: string; sha256: string }>;
-  progress: ProgressLine | null;
   totalRows?: number;
 }
 
