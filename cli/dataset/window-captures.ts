@@ -10,7 +10,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Field, RecordBatch, Schema, Struct, Table, Utf8, makeData, tableFromIPC, vectorFromArray, type Data, type DataType, type Dictionary, type Int8 } from 'apache-arrow';
+import { Field, RecordBatch, Schema, Struct, Table, Utf8, makeData, tableFromIPC, vectorFromArray, type Data, type DataType, type Dictionary, type Int8, type Vector } from 'apache-arrow';
 import { readParquet } from 'parquet-wasm/node';
 import { BLE_RECORD_COLUMNS, CAPTURE_METADATA, batchesOfRuns, describeCapture, numericColumn, type Capture, type DatasetPart, type DatasetSource, type RowRun, type TimeRange } from '../../src/core/index.ts';
 import { sqlString, type DatasetEngine } from './duckdb-engine.ts';
@@ -52,11 +52,13 @@ export async function windowCaptures(engine: DatasetEngine, window: DatasetWindo
     const source = engine.manifest.sources.find((candidate) => candidate.capture_id === captureId);
     if (!source) throw new Error(`capture ${captureId} is not in the dataset`);
     const schema = captureSchema(source, bounds);
+    // One dictionary for the capture's `capture_id` column, shared by all its batches (the IPC copy for the tool thread writes it once).
+    const idDictionary = vectorFromArray([captureId], new Utf8());
     const runs: RowRun[] = [];
     for (const part of source.parts.filter((candidate) => partOverlaps(candidate, window))) {
       const bytes = await readFile(join(engine.root, part.path));
       const table = tableFromIPC(readParquet(bytes, { batchSize: batchRows }).intoIPCStream());
-      for (const batch of table.batches) runs.push(...runsInWindow(inCaptureSchema(schema, batch, captureId), window));
+      for (const batch of table.batches) runs.push(...runsInWindow(inCaptureSchema(schema, batch, captureId, idDictionary), window));
     }
     const capture = captureOf(source, schema, orderRuns(runs));
     captures.push({ capture, rows: capture.info.rowCount });
@@ -113,9 +115,9 @@ function captureSchema(source: DatasetSource, bounds: TimeRange | undefined): Sc
  * schema's type (dictionary ids are per file), and `capture_id`, which the directory names carry
  * instead of the parts, is a one-entry dictionary column again.
  */
-function inCaptureSchema(schema: Schema, batch: RecordBatch, captureId: string): RecordBatch {
+function inCaptureSchema(schema: Schema, batch: RecordBatch, captureId: string, idDictionary: Vector<Utf8>): RecordBatch {
   const children = schema.fields.map((field): Data => {
-    if (field.name === 'capture_id') return captureIdData(field.type as Dictionary<Utf8, Int8>, captureId, batch.numRows);
+    if (field.name === 'capture_id') return makeData({ type: field.type as Dictionary<Utf8, Int8>, length: batch.numRows, nullCount: 0, data: new Int8Array(batch.numRows), dictionary: idDictionary });
     const column = batch.getChild(field.name);
     if (!column || column.data.length !== 1) throw new Error(`a part of capture ${captureId} has no column '${field.name}' in one piece`);
     return column.data[0].clone(field.type as DataType);
@@ -128,11 +130,8 @@ function captureOf(source: DatasetSource, schema: Schema, runs: readonly RowRun[
   const table = batches.length > 0 ? new Table(schema, batches) : new Table(schema);
   const described = describeCapture(table, { id: source.capture_id, source: source.file });
   if (!described.ok) throw new Error(`the window of ${source.capture_id} is not a capture: ${described.error.message}`);
-  return { info: { ...described.value, sourceSha256: source.sha256, sourceBytes: source.bytes }, table };
-}
-
-function captureIdData(type: Dictionary<Utf8, Int8>, captureId: string, length: number): Data<Dictionary<Utf8, Int8>> {
-  return makeData({ type, length, nullCount: 0, data: new Int8Array(length), dictionary: vectorFromArray([captureId], new Utf8()) });
+  // The schema's metadata carries the source's SHA-256 and size into the description.
+  return { info: described.value, table };
 }
 
 function windowCondition(window: DatasetWindow): string {
