@@ -18,6 +18,7 @@ import { scoreChainPairs } from './co-location/co-location.ts';
 import { addressClockRates } from './co-location/clock-rate.ts';
 import { buildChains, buildClusters } from './cluster/clusters.ts';
 import { travelRelations } from './cluster/travelled-together.ts';
+import { companionEvidence } from './cluster/companion-evidence.ts';
 import { candidateList } from './output/candidate-list.ts';
 import { recognizeTrackers } from './trackers/recognize-trackers.ts';
 import { describeTrackerClusters, markTrackerClassification, markTrackerRelations } from './trackers/tracker-findings.ts';
@@ -69,12 +70,13 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
       classifier.classify(model);
     }
     const chained = buildChains(linkable, links);
-    const { pairs } = scoreChainPairs(chained.chains, linkable, store.events, store.receiverNames, dataStartMs, dataEndMs, profiled.receiverFloors, options.uncalibrated ?? false, clockRates);
+    const { pairs, rates } = scoreChainPairs(chained.chains, linkable, store.events, store.receiverNames, dataStartMs, dataEndMs, profiled.receiverFloors, options.uncalibrated ?? false, clockRates);
     candidatePairs = links.earlier.length + pairs.length;
     if (options.includeCandidates) candidates = candidateList(linkable, links, pairs);
     clusters = buildClusters(linkable, chained, pairs, irkLabels, links.handoffs);
     describeTrackerClusters(clusters, linkable, chained, links.trackers, trackers);
-    travelledTogether = travelRelations(linkable, chained.chains, pairs, clusters);
+    const companion = companionEvidence(chained.chains, chained.chainOf, chained.pairs, pairs, rates);
+    travelledTogether = travelRelations(linkable, chained.chains, pairs, clusters, companion);
     markTrackerRelations(travelledTogether, linkable);
   }
   const sparse = classifier.sparse;

@@ -2,15 +2,23 @@ import type { AddressCluster, TravelledTogether } from '../shared/analysis-types
 import type { BleChainPair } from '../co-location/co-location-types.ts';
 import type { BleLinkableAddress } from '../handoff/handoff-types.ts';
 import { compareAscending } from '../shared/number-order.ts';
+import type { CompanionEvidence } from './companion-evidence.ts';
 
 /**
  * The travelled-together relation between the final devices (clusters, or single addresses):
  * chain pairs where "two devices on one path" is the likeliest story, grouped by the devices
  * they connect; each device pair keeps its strongest chain pair and the whole time they were
  * heard together, the same-device probability it was weighed against and what separated the two
- * (the pair's one_radio verdict, co-location-model.ts).
+ * (the pair's one_radio verdict, co-location-model.ts). With `companion`, a pair's probability
+ * counts what the companion showed beside the chains before and after it (companion-evidence.ts).
  */
-export function travelRelations(addresses: ReadonlyArray<BleLinkableAddress>, chains: ReadonlyArray<{ members: number[] }>, pairs: ReadonlyArray<BleChainPair>, clusters: ReadonlyArray<AddressCluster>): TravelledTogether[] {
+export function travelRelations(
+  addresses: ReadonlyArray<BleLinkableAddress>,
+  chains: ReadonlyArray<{ members: number[] }>,
+  pairs: ReadonlyArray<BleChainPair>,
+  clusters: ReadonlyArray<AddressCluster>,
+  companion?: CompanionEvidence,
+): TravelledTogether[] {
   const clusterOf = new Map<string, AddressCluster>();
   for (const cluster of clusters) for (const address of cluster.addresses) clusterOf.set(address, cluster);
   const entity = (chain: number): { key: string; addresses: string[]; cluster?: string } => {
@@ -18,9 +26,12 @@ export function travelRelations(addresses: ReadonlyArray<BleLinkableAddress>, ch
     const cluster = clusterOf.get(first);
     return cluster ? { key: cluster.clusterId, addresses: cluster.addresses, cluster: cluster.clusterId } : { key: first, addresses: [first] };
   };
-  const byPair = new Map<string, TravelledTogether & { best: BleChainPair }>();
-  for (const pair of pairs) {
-    if (!(pair.travel > 0.5)) continue;
+  const byPair = new Map<string, TravelledTogether & { best: BleChainPair; bestIndex: number }>();
+  const travelOf = (index: number) => (companion ? companion.travel[index] : pairs[index].travel);
+  for (let index = 0; index < pairs.length; index++) {
+    const pair = pairs[index];
+    const travel = travelOf(index);
+    if (!(travel > 0.5)) continue;
     const x = entity(pair.a);
     const y = entity(pair.b);
     if (x.key === y.key) continue;
@@ -30,7 +41,10 @@ export function travelRelations(addresses: ReadonlyArray<BleLinkableAddress>, ch
     if (known) {
       known.fromMs = Math.min(known.fromMs, pair.overlapFromMs);
       known.toMs = Math.max(known.toMs, pair.overlapToMs);
-      if (pair.travel > known.best.travel) known.best = pair;
+      if (travel > travelOf(known.bestIndex)) {
+        known.best = pair;
+        known.bestIndex = index;
+      }
       continue;
     }
     byPair.set(key, {
@@ -45,12 +59,13 @@ export function travelRelations(addresses: ReadonlyArray<BleLinkableAddress>, ch
       sameDeviceProbability: 0,
       separatedBy: '',
       best: pair,
+      bestIndex: index,
     });
   }
   const relations: TravelledTogether[] = [];
-  for (const { best, ...relation } of byPair.values()) {
+  for (const { best, bestIndex, ...relation } of byPair.values()) {
     const minutes = Math.round((relation.toMs - relation.fromMs) / 60_000);
-    relation.probability = Math.min(0.999, best.travel);
+    relation.probability = Math.min(0.999, travelOf(bestIndex));
     relation.sameDeviceProbability = Math.min(0.999, best.same);
     // The last one_radio verdict: a join the device-size bound refused adds its own after the score's.
     const verdicts = (best.terms ?? []).filter((term) => term.name === 'one_radio');
@@ -58,9 +73,20 @@ export function travelRelations(addresses: ReadonlyArray<BleLinkableAddress>, ch
     relation.rationale = [
       `moved with each other for ${minutes} minute${minutes === 1 ? '' : 's'} (P(travelled together) ${relation.probability.toFixed(3)}, P(same device) ${best.same.toFixed(3)})`,
       ...(best.terms ?? []).map((term) => `${term.name}: ${term.text}`),
+      ...(companion ? acrossHandoffsLine(best, companion, bestIndex) : []),
     ];
     relations.push(relation);
   }
   relations.sort((x, y) => compareAscending(y.probability, x.probability) || (x.a[0] < y.a[0] ? -1 : x.a[0] > y.a[0] ? 1 : 0));
   return relations;
+}
+
+/** The rationale's line on the evidence the chains before and after added, when it moved the pair. */
+function acrossHandoffsLine(pair: BleChainPair, companion: CompanionEvidence, index: number): string[] {
+  const added = companion.addedLogOdds[index];
+  if (Math.abs(added) < 0.05) return [];
+  const signedText = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(1)}`;
+  return [
+    `across_handoffs: ${signedText(added)} from the chains either side hands off to and from (each weighed by the chance it is the same device), beside this pair's own ${signedText(pair.evidenceT)}; on its own P(travelled together) ${pair.travel.toFixed(3)}`,
+  ];
 }

@@ -33,6 +33,7 @@
  */
 
 import { BACKGROUND_PAIRS, binCorrelation, correlationLogOdds, COVARIATION_MIN, differenceNoise, isMoving, levelLogDensity, offsetLogDensity, oneMovingLogOdds, sameDeviceEvidence, type BleCoLocationScreenModel } from './co-location-model.ts';
+import { ActiveChains, timeLocalCrowd } from './active-chains.ts';
 import { BleHandoffCrowd, coRotationLogOddsOf, coRotationQuickRange, coRotationRange, HandoffSearch, type BleHandoffChain } from './co-rotation.ts';
 
 /** What the screen reads of a chain's RSSI series (co-location.ts builds them). */
@@ -53,6 +54,8 @@ export interface BleScreenedPairs {
   b: Int32Array;
   /** Per chain: chains active with it for at least minOverlapMs (all of them, screened or not). */
   concurrent: Int32Array;
+  /** How many chains are active at once over time (the prior's time-local crowd: active-chains.ts). */
+  active: ActiveChains;
   /**
    * Σ 1/crowd over every pair the score would have compared (whole-chain levels within
    * screenSpreadDb and a receiver hearing both), screened in or not: the prior's denominator.
@@ -170,6 +173,8 @@ interface Scratch {
   /** The co-rotation term's bounds, and where its hand-offs in range are (HandoffSearch). */
   range: Float64Array;
   searched: Int32Array;
+  /** The pair's prior crowd: chains active alongside over its overlap (active-chains.ts). */
+  crowd: Float64Array;
   /** log of the model's offsetSd S, T and U (the same for every pair). */
   logOffsetSd: Float64Array;
   /** Per receiver: the co-variation term's upper bound, what is known of it (Covariation), and its value once computed. */
@@ -216,11 +221,8 @@ interface ScreenData {
   prefixAt: Int32Array;
   masked: BleMaskedBins;
   handoffs: BleHandoffChain[];
-  /**
-   * The evidence a pair's crowd asks for at least (from MIN_POSTERIOR_ODDS), by the sum of its two
-   * chains' `concurrent` (two logarithms a pair, worked out once per crowd instead).
-   */
-  minimumEvidence: Float64Array;
+  /** log(MIN_POSTERIOR_ODDS / priorMax): with log crowd, the evidence a pair's crowd asks for at least. */
+  logMinimumOdds: number;
 }
 
 function screenData(spans: ReadonlyArray<{ firstMs: number; lastMs: number }>, concurrent: Int32Array, series: ReadonlyArray<BleChainSeriesView>, masked: BleMaskedBins, receivers: number, model: BleCoLocationScreenModel): ScreenData {
@@ -247,11 +249,7 @@ function screenData(spans: ReadonlyArray<{ firstMs: number; lastMs: number }>, c
     writePrefixSums(one.bins, receivers, masked.values, masked.at[chain], prefix, prefixAt[chain]);
     handoffs.push({ index: chain, boundaries: one.boundaries, toleranceMs: one.toleranceMs, ascending: isAscending(one.boundaries) });
   }
-  let mostConcurrent = 0;
-  for (let chain = 0; chain < chains; chain++) mostConcurrent = Math.max(mostConcurrent, concurrent[chain]);
-  const minimumEvidence = new Float64Array(2 * mostConcurrent + 1);
-  for (let sum = 0; sum < minimumEvidence.length; sum++) minimumEvidence[sum] = Math.log(MIN_POSTERIOR_ODDS) - Math.log(model.priorMax / Math.max(2, sum / 2));
-  return { firstMs, lastMs, concurrent, bin0, bins, level, prefix, prefixAt, masked, handoffs, minimumEvidence };
+  return { firstMs, lastMs, concurrent, bin0, bins, level, prefix, prefixAt, masked, handoffs, logMinimumOdds: Math.log(MIN_POSTERIOR_ODDS / model.priorMax) };
 }
 
 /**
@@ -278,8 +276,8 @@ function screenPair(data: ScreenData, x: number, y: number, receivers: number, f
   // that are not small integers would be boxed for the call, an allocation per pair.)
   const fromMs = Math.max(data.firstMs[x], data.firstMs[y]);
   const toMs = Math.min(data.lastMs[x], data.lastMs[y]);
-  // The evidence the pair's crowd asks for at least (from MIN_POSTERIOR_ODDS).
-  const minimumEvidence = data.minimumEvidence[data.concurrent[x] + data.concurrent[y]];
+  // The evidence the pair's crowd asks for at least (from MIN_POSTERIOR_ODDS; the sweep wrote the crowd).
+  const minimumEvidence = data.logMinimumOdds + Math.log(scratch.crowd[0]);
   const { prefix, handoffs } = data;
   const binsA = data.bins[x];
   const binsB = data.bins[y];
@@ -510,11 +508,6 @@ function covariationOf(
   out[r] = correlationLogOdds(binCorrelation(sumAB, n, meanA, meanB, varA, varB), n, model.covariationMax);
 }
 
-/** The prior's crowd of a pair: how many chains its two are active with, on average (at least 2; `minimumEvidence` is worked out from it). */
-function pairCrowd(concurrent: Int32Array, x: number, y: number): number {
-  return Math.max(2, (concurrent[x] + concurrent[y]) / 2);
-}
-
 function isAscending(values: Float64Array): boolean {
   for (let index = 1; index < values.length; index++) if (values[index] < values[index - 1]) return false;
   return true;
@@ -554,16 +547,18 @@ export function screenChainPairs(
     overlapMs: new Float64Array(2),
     range: new Float64Array(2),
     searched: new Int32Array(HandoffSearch.Size),
+    crowd: new Float64Array(1),
     logOffsetSd: Float64Array.from([model.offsetSd.S, model.offsetSd.T, model.offsetSd.U], Math.log),
     covariationHigh: new Float64Array(receivers),
     covariationKnown: new Uint8Array(receivers),
     covariation: new Float64Array(receivers),
   };
   const background: BackgroundSample = { a: new Int32Array(BACKGROUND_PAIRS), b: new Int32Array(BACKGROUND_PAIRS), seen: 0, state: BACKGROUND_SEED };
-  const sweep: Sweep = { order, firstAt, lastAt, concurrent, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [], inverseCrowd: 0, background };
+  const active = new ActiveChains(chains);
+  const sweep: Sweep = { order, firstAt, lastAt, concurrent, active, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [], inverseCrowd: 0, background };
   const inverseCrowd = screenSweep(sweep);
   const sampled = Math.min(background.seen, BACKGROUND_PAIRS);
-  return { a: Int32Array.from(sweep.keptA), b: Int32Array.from(sweep.keptB), concurrent, inverseCrowd, concurrentPairs, handoffCrowd, backgroundA: background.a.slice(0, sampled), backgroundB: background.b.slice(0, sampled) };
+  return { a: Int32Array.from(sweep.keptA), b: Int32Array.from(sweep.keptB), concurrent, active, inverseCrowd, concurrentPairs, handoffCrowd, backgroundA: background.a.slice(0, sampled), backgroundB: background.b.slice(0, sampled) };
 }
 
 /**
@@ -593,6 +588,7 @@ interface Sweep {
   firstAt: Float64Array;
   lastAt: Float64Array;
   concurrent: Int32Array;
+  active: ActiveChains;
   data: ScreenData;
   handoffCrowd: BleHandoffCrowd;
   receivers: number;
@@ -652,7 +648,7 @@ function screenSweep(sweep: Sweep): number {
 
 /** The pairs of the chain at place `oi` of the sweep with the chains that start after it while it is active. */
 function screenRow(sweep: Sweep, oi: number): void {
-  const { order, firstAt, lastAt, concurrent, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA, keptB } = sweep;
+  const { order, firstAt, lastAt, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA, keptB } = sweep;
   const a = order[oi];
   const lastA = lastAt[oi];
   for (let oj = oi + 1; oj < order.length; oj++) {
@@ -665,10 +661,11 @@ function screenRow(sweep: Sweep, oi: number): void {
       sampleBackground(sweep.background, x, y);
       continue;
     }
+    scratch.crowd[0] = timeLocalCrowd(sweep.active, firstAt[oj], Math.min(lastA, lastAt[oj]));
     const verdict = screenPair(data, x, y, receivers, floors, model, scratch, handoffCrowd, exhaustive);
     if (verdict === Verdict.NotCompared) continue;
     // One running sum over all pairs in sweep order (as before the rows were split off).
-    sweep.inverseCrowd += 1 / pairCrowd(concurrent, x, y);
+    sweep.inverseCrowd += 1 / scratch.crowd[0];
     if (verdict === Verdict.DropApart) sampleBackground(sweep.background, x, y);
     if (verdict !== Verdict.Keep) continue;
     keptA.push(x);

@@ -19,6 +19,15 @@ export interface BleChainPair {
   same: number;
   /** P(two devices travelling together). */
   travel: number;
+  /**
+   * What the posteriors were made of: the pair's log-odds of one device and of travelled together
+   * against unrelated (before the prior), the crowd of chains its prior spreads over, and whether
+   * it may be one device at all (evidence of one radio, no tag with another kind).
+   */
+  evidenceS: number;
+  evidenceT: number;
+  crowd: number;
+  mayBeOne: boolean;
   overlapFromMs: number;
   overlapToMs: number;
   /** The members of each chain that overlap the most (the pair reported as a candidate). */

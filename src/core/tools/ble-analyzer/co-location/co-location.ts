@@ -1,4 +1,5 @@
 import { calibrated } from '../calibration/calibration.ts';
+import { timeLocalCrowd, type ActiveChains } from './active-chains.ts';
 import { NO_CLOCK_RATES, type BleClockRates } from './clock-rate.ts';
 import { advertisingClockEvidence } from './advertising-clock.ts';
 import { channelSignatureEvidence, ChannelSignatureBuilder } from './channel-signature.ts';
@@ -63,6 +64,13 @@ import { describePair, DESCRIBE_ABOVE, pairWork, scorePair, signed, type OneRadi
 
 export interface BleCoLocationResult {
   pairs: BleChainPair[];
+  /** The capture's fitted prior rates (co-location-priors.ts): sibling sets and companions per chain. */
+  rates: BleCoLocationRates;
+}
+
+export interface BleCoLocationRates {
+  lambda: number;
+  mu: number;
 }
 
 /**
@@ -88,7 +96,7 @@ export function scoreChainPairs(
   const series = chains.map((_, index) => buildSeries(chains, index, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder, masked, seriesWork));
   // The pairs worth scoring (co-location-candidates.ts): the others are not candidates.
   // (Its count of the chains handing off around each hand-off is the co-rotation term's here too.)
-  const { a: screenedA, b: screenedB, concurrent, inverseCrowd, handoffCrowd, backgroundA, backgroundB } = screenChainPairs(chains, series, masked, receivers, floors, CO_LOCATION_SCREEN_MODEL);
+  const { a: screenedA, b: screenedB, concurrent, active, inverseCrowd, handoffCrowd, backgroundA, backgroundB } = screenChainPairs(chains, series, masked, receivers, floors, CO_LOCATION_SCREEN_MODEL);
   // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
   // Kept in typed arrays (a screened pair's index, its crowd and its two log-odds), not an object per pair.
   const scoring: PairScoring = {
@@ -100,6 +108,7 @@ export function scoreChainPairs(
     series,
     floors,
     concurrent,
+    active,
     handoffCrowd,
     masked,
     screenedA,
@@ -123,7 +132,7 @@ export function scoreChainPairs(
   fitPriorRates(scoring.scoredLogS, scoring.scoredLogT, scoring.scoredCrowd, scoring.scoredCount, inverseCrowd, scoring.rates, scoring.scoredOneRadio);
   const pairs: BleChainPair[] = [];
   for (let entry = 0; entry < scoring.scoredCount; entry++) pairs.push(reportedPair(scoring, entry));
-  return { pairs };
+  return { pairs, rates: { lambda: scoring.rates[0], mu: scoring.rates[1] } };
 }
 
 /** What the per-pair steps of `scoreChainPairs` read, and the scored pairs' evidence. */
@@ -136,6 +145,8 @@ interface PairScoring {
   series: ChainSeries[];
   floors: Float64Array;
   concurrent: Int32Array;
+  /** Chains active at once over time: a pair's prior crowd is its time-local average (active-chains.ts). */
+  active: ActiveChains;
   handoffCrowd: BleHandoffCrowd;
   masked: BleMaskedBins;
   screenedA: Int32Array;
@@ -234,7 +245,7 @@ function scoreScreenedPair(scoring: PairScoring, pair: number): void {
   if (!scorePair(series[a], series[b], a, b, scoring.masked, scoring.events, scoring.receiverNames.length, overlapFromOf(chains[a], chains[b]), overlapToOf(chains[a], chains[b]), scoring.floors, scoring.handoffCrowd, scoring.work)) return;
   const entry = scoring.scoredCount;
   scoring.scoredPair[entry] = pair;
-  scoring.scoredCrowd[entry] = Math.max(2, (scoring.concurrent[a] + scoring.concurrent[b]) / 2);
+  scoring.scoredCrowd[entry] = timeLocalCrowd(scoring.active, overlapFromOf(chains[a], chains[b]), overlapToOf(chains[a], chains[b]));
   scoring.scoredLogS[entry] = scoring.work.evidence.logS;
   scoring.scoredLogT[entry] = scoring.work.evidence.logT;
   scoring.scoredOneRadio[entry] = mayBeOneDevice(scoring.work.evidence, scoring.trackerOf[a], scoring.trackerOf[b]) ? 1 : 0;
@@ -275,7 +286,10 @@ function reportedPair(scoring: PairScoring, entry: number): BleChainPair {
   }
   const middle = (from + to) / 2;
   const [memberA, memberB] = terms || same > 0.5 || travel > 0.5 ? mostOverlapping(chains[a], chains[b], addresses) : [activeAt(chains[a], addresses, middle), activeAt(chains[b], addresses, middle)];
-  return { a, b, same, travel, overlapFromMs: from, overlapToMs: to, memberA, memberB, terms };
+  const evidenceS = scoring.scoredLogS[entry];
+  const evidenceT = scoring.scoredLogT[entry];
+  const mayBeOne = scoring.scoredOneRadio[entry] === 1;
+  return { a, b, same, travel, evidenceS, evidenceT, crowd, mayBeOne, overlapFromMs: from, overlapToMs: to, memberA, memberB, terms };
 }
 
 function overlapFromOf(a: BleChain, b: BleChain): number {
