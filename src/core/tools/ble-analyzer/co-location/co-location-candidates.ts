@@ -52,7 +52,7 @@ export interface BleScreenedPairs {
   /** Screened pairs (a < b), in sweep order. */
   a: Int32Array;
   b: Int32Array;
-  /** Per chain: chains active with it for at least minOverlapMs (all of them, screened or not). */
+  /** Per chain: chains active with it for at least minOverlapMs (all of them, screened or not; the co-rotation term's crowd). */
   concurrent: Int32Array;
   /** How many chains are active at once over time (the prior's time-local crowd: active-chains.ts). */
   active: ActiveChains;
@@ -207,10 +207,9 @@ const enum Verdict {
  * each, and the pair loops read typed arrays, not an object per chain and its arrays).
  */
 interface ScreenData {
-  /** First and last packet per chain, and how many chains it is active with (the pair's crowd). */
+  /** First and last packet per chain. */
   firstMs: Float64Array;
   lastMs: Float64Array;
-  concurrent: Int32Array;
   /** First bin and bin count per chain. */
   bin0: Float64Array;
   bins: Int32Array;
@@ -225,7 +224,7 @@ interface ScreenData {
   logMinimumOdds: number;
 }
 
-function screenData(spans: ReadonlyArray<{ firstMs: number; lastMs: number }>, concurrent: Int32Array, series: ReadonlyArray<BleChainSeriesView>, masked: BleMaskedBins, receivers: number, model: BleCoLocationScreenModel): ScreenData {
+function screenData(spans: ReadonlyArray<{ firstMs: number; lastMs: number }>, series: ReadonlyArray<BleChainSeriesView>, masked: BleMaskedBins, receivers: number, model: BleCoLocationScreenModel): ScreenData {
   const chains = series.length;
   const firstMs = Float64Array.from(spans, (one) => one.firstMs);
   const lastMs = Float64Array.from(spans, (one) => one.lastMs);
@@ -249,7 +248,7 @@ function screenData(spans: ReadonlyArray<{ firstMs: number; lastMs: number }>, c
     writePrefixSums(one.bins, receivers, masked.values, masked.at[chain], prefix, prefixAt[chain]);
     handoffs.push({ index: chain, boundaries: one.boundaries, toleranceMs: one.toleranceMs, ascending: isAscending(one.boundaries) });
   }
-  return { firstMs, lastMs, concurrent, bin0, bins, level, prefix, prefixAt, masked, handoffs, logMinimumOdds: Math.log(MIN_POSTERIOR_ODDS / model.priorMax) };
+  return { firstMs, lastMs, bin0, bins, level, prefix, prefixAt, masked, handoffs, logMinimumOdds: Math.log(MIN_POSTERIOR_ODDS / model.priorMax) };
 }
 
 /**
@@ -536,7 +535,7 @@ export function screenChainPairs(
   const lastAt = Float64Array.from(order, (chain) => chains[chain].lastMs);
   const concurrent = new Int32Array(chains.length);
   const concurrentPairs = countConcurrent(order, firstAt, lastAt, model.minOverlapMs, concurrent);
-  const data = screenData(chains, concurrent, series, masked, receivers, model);
+  const data = screenData(chains, series, masked, receivers, model);
   const handoffCrowd = new BleHandoffCrowd(series, concurrent);
   const scratch: Scratch = {
     diff: new Float64Array(receivers),
@@ -555,14 +554,14 @@ export function screenChainPairs(
   };
   const background: BackgroundSample = { a: new Int32Array(BACKGROUND_PAIRS), b: new Int32Array(BACKGROUND_PAIRS), seen: 0, state: BACKGROUND_SEED };
   const active = new ActiveChains(chains);
-  const sweep: Sweep = { order, firstAt, lastAt, concurrent, active, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [], inverseCrowd: 0, background };
+  const sweep: Sweep = { order, firstAt, lastAt, active, data, handoffCrowd, receivers, floors, model, scratch, exhaustive, keptA: [], keptB: [], inverseCrowd: 0, background };
   const inverseCrowd = screenSweep(sweep);
   const sampled = Math.min(background.seen, BACKGROUND_PAIRS);
   return { a: Int32Array.from(sweep.keptA), b: Int32Array.from(sweep.keptB), concurrent, active, inverseCrowd, concurrentPairs, handoffCrowd, backgroundA: background.a.slice(0, sampled), backgroundB: background.b.slice(0, sampled) };
 }
 
 /**
- * First sweep: how many chains each chain is active with (the prior's crowd), into
+ * First sweep: how many chains each chain is active with (the co-rotation term's crowd), into
  * `concurrent`; returns the number of concurrent pairs. The later chain starts last, so the
  * overlap is min(lasts) − its start. (The sweeps are functions of their own: `screenChainPairs`
  * runs once per analysis, and its optimised code does not always survive to the next.)
@@ -587,7 +586,6 @@ interface Sweep {
   order: Int32Array;
   firstAt: Float64Array;
   lastAt: Float64Array;
-  concurrent: Int32Array;
   active: ActiveChains;
   data: ScreenData;
   handoffCrowd: BleHandoffCrowd;

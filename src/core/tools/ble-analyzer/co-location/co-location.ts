@@ -96,7 +96,7 @@ export function scoreChainPairs(
   const series = chains.map((_, index) => buildSeries(chains, index, addresses, events, receivers, dataStartMs, dataEndMs, channelBuilder, masked, seriesWork));
   // The pairs worth scoring (co-location-candidates.ts): the others are not candidates.
   // (Its count of the chains handing off around each hand-off is the co-rotation term's here too.)
-  const { a: screenedA, b: screenedB, concurrent, active, inverseCrowd, handoffCrowd, backgroundA, backgroundB } = screenChainPairs(chains, series, masked, receivers, floors, CO_LOCATION_SCREEN_MODEL);
+  const { a: screenedA, b: screenedB, active, inverseCrowd, handoffCrowd, backgroundA, backgroundB } = screenChainPairs(chains, series, masked, receivers, floors, CO_LOCATION_SCREEN_MODEL);
   // Evidence of every pair first; the priors' scale is then fitted to the capture (below).
   // Kept in typed arrays (a screened pair's index, its crowd and its two log-odds), not an object per pair.
   const scoring: PairScoring = {
@@ -107,7 +107,6 @@ export function scoreChainPairs(
     uncalibrated,
     series,
     floors,
-    concurrent,
     active,
     handoffCrowd,
     masked,
@@ -144,7 +143,6 @@ interface PairScoring {
   uncalibrated: boolean;
   series: ChainSeries[];
   floors: Float64Array;
-  concurrent: Int32Array;
   /** Chains active at once over time: a pair's prior crowd is its time-local average (active-chains.ts). */
   active: ActiveChains;
   handoffCrowd: BleHandoffCrowd;
