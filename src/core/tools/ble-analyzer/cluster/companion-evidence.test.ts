@@ -105,4 +105,11 @@ describe('companion evidence across hand-offs', () => {
     expect(group.addedLogOdds[0]).toBeCloseTo(Math.log((0.3 * Math.exp(8) / b + 0.7) / (0.3 / b + 0.7)), 8);
     expect(group.addedLogOdds[0]).toBeLessThan(0.7);
   });
+
+  it('follows a path of 20,000 hand-offs without running out of stack', () => {
+    const { chains, chainOf } = setting(20000);
+    const pairs = [tagPair(chains, 1, 1), tagPair(chains, 20000, 1)];
+    const { travel } = companionEvidence(chains, chainOf, successive(20000, 0.99), pairs, RATES);
+    expect(Number.isFinite(travel[0]) && Number.isFinite(travel[1])).toBe(true);
+  });
 });

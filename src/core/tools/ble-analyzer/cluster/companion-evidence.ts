@@ -7,27 +7,24 @@ import { ActiveChains, timeLocalCrowd } from '../co-location/active-chains.ts';
 /**
  * Travelled together across hand-offs. A tag in a pocket is heard beside each of its carrier's
  * addresses in turn, and one address's minutes beside it rarely settle anything: +1 to +3 nats
- * of co-movement, against a prior of −6 to −9 where a quarter-hour chain meets a day-long tag.
- * Read one chain pair at a time, a carried tag is never found (docs/ble-analyzer.md,
- * "Travelled together across hand-offs").
+ * of co-movement against a prior of about −5.5 (μ/crowd). Read one chain pair at a time, a
+ * carried tag is never found (docs/ble-analyzer.md, "Travelled together across hand-offs").
  *
  * The chains a side hands off to (and from) are the same device with the hand-off's
  * probability, so what the companion showed beside them counts for this pair too. Over the
  * hand-off candidates out of a chain's last member (exclusive alternatives, probabilities p_k),
- * the evidence the chains after it add is a mixture, folded back from the companion's end:
- *   R(c) = 1 − Σ p_k + Σ p_k · e^{L(c_k)} · R(c_k),
- * L(c_k) the co-movement log-odds of c_k with the companion (0 where the pair was not scored: the
+ * the evidence the chains after it add is folded back from the companion's end:
+ *   R(c) = (1 − Σ p_k + Σ p_k · e^{L_k} · R(c_k) / B_k) / (1 − Σ p_k + Σ p_k / B_k),
+ * L_k the co-movement log-odds of c_k with the companion (0 where the pair was not scored: the
  * screen dropped it, or they never met), and the same backwards in time. Candidates that start
  * after the companion's last packet (or end before its first) say nothing (their R is 1).
  *
- * A neighbour that is some other device still shows what it shows beside the companion whether
- * or not the pair travelled together: it travels with the companion at the base rate π = μ/crowd
- * (its crowd over its time beside the companion, active-chains.ts), so its evidence and what
- * follows it count only beyond that (`baseLogRatio`). A likely hand-off into a run of chains that
- * all moved with the companion is strong evidence; an unlikely one into the companion's true
- * carrier is not (in a walking group, where π is large, neither is much). Only the
- * travelled-together relation reads this; same-device decisions are the clusters' and stay as
- * they were.
+ * B_k is what c_k shows if it is some other device, which travels with the companion at the base
+ * rate π = μ/crowd (its crowd over its time beside the companion, active-chains.ts):
+ * B = π·e^{L}·R + 1 − π (`baseLogRatio`). A likely hand-off into a run of chains that all moved
+ * with the companion is strong evidence; an unlikely one into the companion's true carrier is
+ * not (in a walking group, where π is large, neither is much). Only the travelled-together
+ * relation reads this; same-device decisions are the clusters' and stay as they were.
  */
 export interface CompanionEvidence {
   /** Per pair (in the pairs' order): P(travelled together) with its neighbours' evidence. */
@@ -35,6 +32,9 @@ export interface CompanionEvidence {
   /** Per pair: the log-odds the chains handed off to and from either side added. */
   addedLogOdds: Float64Array;
 }
+
+/** Chains followed along one path of hand-offs at most. */
+const MAX_PATH = 2000;
 
 /** Hand-off candidates between chains, per chain: forward (from its last member) and backward (to its first), as compressed rows. */
 interface ChainHandoffs {
@@ -100,10 +100,12 @@ interface Fold {
  * whose evidence shows B_j whatever the pair is; dividing both hypotheses by Π B_j leaves
  *   R = (1 − Σp + Σ p_k·e^{L_k}·R_k / B_k) / (1 − Σp + Σ p_k / B_k).
  */
-function continuation(fold: Fold, rows: ChainHandoffs, chain: number, later: boolean): number {
+function continuation(fold: Fold, rows: ChainHandoffs, chain: number, later: boolean, depth = 0): number {
   const memo = later ? chain : -1 - chain;
   const known = fold.folded.get(memo);
   if (known !== undefined) return known;
+  // A path this long (thousands of chains inside one companion's time) is followed no further, so the recursion stays within the stack.
+  if (depth >= MAX_PATH) return 0;
   const { chains, companion } = fold;
   const span = chains[companion];
   let rest = 1;
@@ -117,7 +119,7 @@ function continuation(fold: Fold, rows: ChainHandoffs, chain: number, later: boo
     if (outside || next === companion) continue;
     rest -= p;
     const pair = fold.pairOf.get(fold.key(next, companion));
-    const evidence = (pair === undefined ? 0 : fold.pairs[pair].evidenceT) + continuation(fold, rows, next, later);
+    const evidence = (pair === undefined ? 0 : fold.pairs[pair].evidenceT) + continuation(fold, rows, next, later, depth + 1);
     const crowd = timeLocalCrowd(fold.active, Math.max(chains[next].firstMs, span.firstMs), Math.min(chains[next].lastMs, span.lastMs));
     const baseRatio = baseLogRatio(evidence, fold.mu / crowd);
     together.add(Math.log(p) + evidence - baseRatio);
