@@ -262,6 +262,20 @@ async function buildLinkageDataset() {
 }
 
 /** `sextant analyze-dataset --window --overlap` on one machine: the output the Spark linkage must equal. */
+/**
+ * The linkage job must refuse analyzer arguments that fail the tool's input schema before its
+ * Spark session starts: exit 5, the runner's field and code on stderr (the job run by the venv's
+ * Python, no spark-submit: nothing of Spark is needed to refuse).
+ */
+async function linkageRefusesBadArguments(dataset) {
+  const file = join(RUN, 'bad-arguments.json');
+  await writeFile(file, JSON.stringify({ linkage_window_s: 'three minutes' }));
+  const result = await run(PYTHON, [LINKAGE_JOB, dataset, join(RUN, 'never-written'), '--window', LINKAGE.window, '--overlap', LINKAGE.overlap, '--arguments', file, '--node', process.execPath, '--runner', SEXTANT], { deadlineMs: DEADLINES.probeMs * 2, env: sparkEnvironment() });
+  const ok = result.code === 5 && result.stderr.includes('arguments.linkage_window_s') && result.stderr.includes('[INVALID_TYPE]') && !existsSync(join(RUN, 'never-written'));
+  console.log(`linkage      bad analyzer arguments: ${ok ? 'refused before Spark started (exit 5, field and code)' : `NOT refused as expected (exit ${result.code}): ${lastLines(result.stderr, 3)}`}`);
+  return ok;
+}
+
 async function analyzeWithNode(dataset) {
   const out = join(RUN, 'linkage-node');
   const result = await run(process.execPath, [SEXTANT, 'analyze-dataset', dataset, '--out', out, '--window', LINKAGE.window, '--overlap', LINKAGE.overlap], { deadlineMs: DEADLINES.analyzeMs });
@@ -497,10 +511,11 @@ const duckdbRefused = await duckdbRefusals(copies);
 const duckdbDir = await summarizeWithDuckdb(dataset.path, settings.binS);
 const linkageDataset = await buildLinkageDataset();
 const nodeLinkage = await analyzeWithNode(linkageDataset);
+const linkageRefused = await linkageRefusesBadArguments(linkageDataset);
 const spark = await summarizeWithSpark(dataset.path, dataset.parts, settings.binS, settings.master, copies, linkageDataset);
 const instance = await DuckDBInstance.create(':memory:');
 const connection = await instance.connect();
-let equal = duckdbRefused && spark.refused;
+let equal = duckdbRefused && spark.refused && linkageRefused;
 for (const [name, summary] of Object.entries(SUMMARIES)) equal = (await compare(connection, name, summary, duckdbDir, spark.out)) && equal;
 equal = (await compareLinkage(nodeLinkage, spark.linkageOut)) && equal;
 connection.closeSync();

@@ -29,7 +29,9 @@ SEXTANT_RUNNER_MISSING), naming the executor's host and the path it tried, and h
 Prints one JSON line on stdout (Spark version, master, windows, seconds). Exit codes: 0 written,
 1 a window's analysis failed (the files are written, as analyze-dataset), 2 bad arguments, 3 an
 executor without Node or without the runner, 4 a dataset refused (as ble_summary_job) or a
-window over --max-packets.
+window over --max-packets, or --window/--overlap refused by the runner, 5 the analyzer's arguments
+(--arguments) fail its input schema. --window, --overlap and --arguments are checked by the runner
+on the driver before the Spark session starts.
 """
 
 import argparse
@@ -53,6 +55,7 @@ DEFAULT_RUNNER = str(REPOSITORY / 'cli' / 'sextant.mjs')
 EXIT_WINDOW_FAILED = 1
 EXIT_NO_NODE = 3
 EXIT_REFUSED = 4
+EXIT_INVALID_ARGUMENTS = 5
 NODE_MISSING = 'SEXTANT_NODE_MISSING'
 RUNNER_MISSING = 'SEXTANT_RUNNER_MISSING'
 WINDOW_REFUSED = 'SEXTANT_WINDOW_REFUSED'
@@ -80,12 +83,45 @@ def parse_arguments(argv):
     return parser.parse_args(argv)
 
 
+class SextantFailure(RuntimeError):
+    """The runner on the driver exited with an error: its exit code and what it printed."""
+
+    def __init__(self, command, returncode, stderr):
+        super().__init__(f'sextant {command} exited with code {returncode}: {stderr.strip()}')
+        self.returncode = returncode
+        self.stderr = stderr.strip()
+
+
 def run_sextant(node, runner, args):
-    """Runs the sextant runner on the driver; returns its stdout, raising on failure with its stderr."""
+    """Runs the sextant runner on the driver; returns its stdout, raising SextantFailure with its stderr."""
     completed = subprocess.run([node, runner, *args], capture_output=True, text=True, check=False)
     if completed.returncode != 0:
-        raise RuntimeError(f'sextant {args[0]} exited with code {completed.returncode}: {completed.stderr.strip()}')
+        raise SextantFailure(args[0], completed.returncode, completed.stderr)
     return completed.stdout
+
+
+def planning_arguments(arguments):
+    """plan-windows' flags for the job's --window, --overlap and --arguments."""
+    flags = ['--window', arguments.window]
+    if arguments.overlap is not None:
+        flags += ['--overlap', arguments.overlap]
+    if arguments.arguments is not None:
+        flags += ['--arguments', arguments.arguments]
+    return flags
+
+
+def refused_before_spark(arguments):
+    """The runner's verdict on --window, --overlap and the analyzer's arguments, before any
+    Spark work: a plan of a one-millisecond span. Returns the exit code to stop with, or None."""
+    try:
+        run_sextant(arguments.node, arguments.runner, ['plan-windows', '--first-ms', '0', '--last-ms', '1', *planning_arguments(arguments)])
+    except FileNotFoundError as error:
+        print(f'ble_linkage_job: cannot start Node on the driver at {arguments.node!r} ({error.strerror}) [{NODE_MISSING}]', file=sys.stderr)
+        return EXIT_NO_NODE
+    except SextantFailure as failure:
+        print(f'ble_linkage_job: refused by sextant plan-windows:\n{failure.stderr}', file=sys.stderr)
+        return EXIT_INVALID_ARGUMENTS if failure.returncode == EXIT_INVALID_ARGUMENTS else EXIT_REFUSED
+    return None
 
 
 def analyse_window_on_executor(plan_by_index, tool_arguments, settings):
@@ -192,6 +228,9 @@ def executor_failure(error):
 def main(argv, spark=None):
     """Runs the job; returns its exit code. With `spark`, runs in that session and leaves it open."""
     arguments = parse_arguments(argv)
+    refused = refused_before_spark(arguments)
+    if refused is not None:
+        return refused
     owned = spark is None
     if owned:
         spark = SparkSession.builder.appName('sextant-ble-linkage').getOrCreate()
@@ -216,11 +255,7 @@ def main(argv, spark=None):
         if not firsts:
             print(f'ble_linkage_job: {arguments.dataset}: no packets in the window [EMPTY_WINDOW]', file=sys.stderr)
             return EXIT_REFUSED
-        plan_args = ['plan-windows', '--first-ms', repr(min(firsts)), '--last-ms', repr(max(row['last_ms'] for row in whole if row['last_ms'] is not None)), '--window', arguments.window]
-        if arguments.overlap is not None:
-            plan_args += ['--overlap', arguments.overlap]
-        if arguments.arguments is not None:
-            plan_args += ['--arguments', arguments.arguments]
+        plan_args = ['plan-windows', '--first-ms', repr(min(firsts)), '--last-ms', repr(max(row['last_ms'] for row in whole if row['last_ms'] is not None)), *planning_arguments(arguments)]
         try:
             plan = json.loads(run_sextant(arguments.node, arguments.runner, plan_args))
         except FileNotFoundError as error:

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { bleAddressAnalyzerManifest, isJsonObject, safeParseJson, type JsonObject } from '../../src/core/index.ts';
+import { argumentSchemaErrors, bleAddressAnalyzerManifest, isJsonObject, safeParseJson, type JsonObject } from '../../src/core/index.ts';
 import { analyseWindow } from '../dataset/analyse-window.ts';
 import { DatasetEngine } from '../dataset/duckdb-engine.ts';
 import { parseDuration } from '../dataset/duration.ts';
@@ -59,7 +59,8 @@ window with --window, and the windows' clusters stitched into devices (see docs/
 
 Exit codes: 0 ok or partial; 1 the analysis (of a window) failed; 4 bad arguments (a bad duration,
 an overlap too short), not a dataset, a damaged dataset, an empty window or one over
---max-packets; 5 the arguments fail validation.`;
+--max-packets; 5 the analyzer's arguments fail its input schema (checked before the dataset is
+read; each problem printed with its field and code).`;
 
 /** The analyzer's arguments unless --arguments says otherwise (both analyses, the manifest's documented values). */
 export const DEFAULT_ARGUMENTS: JsonObject = {
@@ -102,6 +103,7 @@ export async function runAnalyzeDataset(args: string[], io: Io): Promise<number>
   const timeoutMs = countFlag(values['timeout-ms'] ?? String(maxTimeout), '--timeout-ms');
   if (timeoutMs > maxTimeout) throw new UsageError(`--timeout-ms is at most ${maxTimeout}, the analyzer's limit`, ANALYZE_DATASET_USAGE);
   const toolArguments = values.arguments === undefined ? DEFAULT_ARGUMENTS : { ...DEFAULT_ARGUMENTS, ...(await readArguments(values.arguments)) };
+  if (!argumentsValid(toolArguments, 'analyze-dataset', io)) return EXIT.validationFailure;
   const windowing = values.window === undefined ? null : windowingFlags(values.window, values.overlap ?? DEFAULT_OVERLAP, toolArguments);
   if (windowing === null && values.overlap !== undefined) throw new UsageError('--overlap needs --window', ANALYZE_DATASET_USAGE);
   if (windowing === null && values.jobs !== undefined) throw new UsageError('--jobs needs --window', ANALYZE_DATASET_USAGE);
@@ -168,19 +170,19 @@ export async function runAnalyzeDataset(args: string[], io: Io): Promise<number>
  * linkage considers (linkage_window_s): then a hand-off that crosses a window's end is seen whole
  * by that window, and its successor address is shared with the next (docs/dataset.md).
  */
-export function windowingFlags(windowText: string, overlapText: string, toolArguments: JsonObject): { windowMs: number; overlapMs: number } {
+export function windowingFlags(windowText: string, overlapText: string, toolArguments: JsonObject, usage = ANALYZE_DATASET_USAGE): { windowMs: number; overlapMs: number } {
   const windowMs = parseDuration(windowText, '--window');
-  if (!windowMs.ok) throw new UsageError(`${windowMs.error.message} [${windowMs.error.code}]`, ANALYZE_DATASET_USAGE);
+  if (!windowMs.ok) throw new UsageError(`${windowMs.error.message} [${windowMs.error.code}]`, usage);
   const overlapMs = parseDuration(overlapText, '--overlap');
-  if (!overlapMs.ok) throw new UsageError(`${overlapMs.error.message} [${overlapMs.error.code}]`, ANALYZE_DATASET_USAGE);
+  if (!overlapMs.ok) throw new UsageError(`${overlapMs.error.message} [${overlapMs.error.code}]`, usage);
   const linkageS = typeof toolArguments.linkage_window_s === 'number' ? toolArguments.linkage_window_s : Number.NaN;
   if (!(overlapMs.value > linkageS * 1000)) {
     throw new UsageError(
       `--overlap ${overlapText} must be longer than the linkage window (linkage_window_s ${linkageS} s): a hand-off across a window's end would be seen by neither window whole [OVERLAP_TOO_SHORT]`,
-      ANALYZE_DATASET_USAGE,
+      usage,
     );
   }
-  if (overlapMs.value >= windowMs.value) throw new UsageError(`--overlap ${overlapText} must be shorter than --window ${windowText} [OVERLAP_NOT_SHORTER_THAN_WINDOW]`, ANALYZE_DATASET_USAGE);
+  if (overlapMs.value >= windowMs.value) throw new UsageError(`--overlap ${overlapText} must be shorter than --window ${windowText} [OVERLAP_NOT_SHORTER_THAN_WINDOW]`, usage);
   return { windowMs: windowMs.value, overlapMs: overlapMs.value };
 }
 
@@ -195,6 +197,17 @@ function countFlag(text: string, flag: string): number {
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} must be a whole number ≥ 1, not '${text}'`, ANALYZE_DATASET_USAGE);
   return value;
+}
+
+/**
+ * The analyzer's arguments checked against its input schema before any data is read: a bad
+ * argument is one coded error per problem here (exit 5), not a failed result in every window
+ * after the dataset has been read. Prints the errors; true when there are none.
+ */
+export function argumentsValid(toolArguments: JsonObject, command: string, io: Io): boolean {
+  const errors = argumentSchemaErrors(bleAddressAnalyzerManifest, toolArguments);
+  for (const error of errors) io.stderr(`sextant: ${command}: ${error.field}: ${error.message} [${error.code}]\n`);
+  return errors.length === 0;
 }
 
 export async function readArguments(path: string): Promise<JsonObject> {

@@ -4,7 +4,7 @@ import { EXIT } from '../exit-codes.ts';
 import type { Io } from '../io.ts';
 import { expectNoMore, parseFlags } from '../parse-flags.ts';
 import { UsageError } from '../usage-error.ts';
-import { DEFAULT_ARGUMENTS, DEFAULT_OVERLAP, readArguments, windowingFlags } from './analyze-dataset-command.ts';
+import { argumentsValid, DEFAULT_ARGUMENTS, DEFAULT_OVERLAP, readArguments, windowingFlags } from './analyze-dataset-command.ts';
 
 export const PLAN_WINDOWS_USAGE = `Usage:
   sextant plan-windows --first-ms MS --last-ms MS --window DURATION [--overlap DURATION]
@@ -16,7 +16,8 @@ span, window and overlap arithmetic and the same checks of --window and --overla
 analyzer's arguments (the defaults under --arguments FILE) and its default deadline. The Spark linkage job
 (spark/ble_linkage_job.py) plans its windows with it, so both plans are one definition.
 
-Exit codes: 0 printed; 4 bad arguments (a bad duration, an overlap too short).`;
+Exit codes: 0 printed; 4 bad arguments (a bad duration, an overlap too short); 5 the analyzer's
+arguments fail its input schema (each problem printed with its field and code).`;
 
 /** `sextant plan-windows`: returns the exit code. */
 export async function runPlanWindows(args: string[], io: Io): Promise<number> {
@@ -48,7 +49,8 @@ export async function runPlanWindows(args: string[], io: Io): Promise<number> {
   if (values.window === undefined) throw new UsageError('plan-windows needs --window', PLAN_WINDOWS_USAGE);
   // As analyze-dataset: the defaults, under the file's.
   const toolArguments = values.arguments === undefined ? DEFAULT_ARGUMENTS : { ...DEFAULT_ARGUMENTS, ...(await readArguments(values.arguments)) };
-  const { windowMs, overlapMs } = windowingFlags(values.window, values.overlap ?? DEFAULT_OVERLAP, toolArguments);
+  if (!argumentsValid(toolArguments, 'plan-windows', io)) return EXIT.validationFailure;
+  const { windowMs, overlapMs } = windowingFlags(values.window, values.overlap ?? DEFAULT_OVERLAP, toolArguments, PLAN_WINDOWS_USAGE);
   const span = windowedSpan({ fromMs: null, toMs: null }, [{ captureId: '', rows: 1, firstMs, lastMs }]);
   if (span === null) throw new UsageError('no packet time to plan from', PLAN_WINDOWS_USAGE);
   const windows = planWindows(span.fromMs, span.toMs, windowMs, overlapMs).map((plan) => ({ index: plan.index, from_ms: plan.fromMs, end_ms: plan.endMs, to_ms: plan.toMs }));

@@ -134,3 +134,22 @@ describe('analyze-dataset --window in three steps (plan-windows, analyze-window,
     expect(badWindow.code).toBe(4);
   });
 });
+
+describe("the analyzer's arguments, checked before any data is read", () => {
+  it('refuses arguments that fail the input schema with exit 5, each problem with its field and code', async () => {
+    const file = join(work, 'bad-arguments.json');
+    await writeFile(file, JSON.stringify({ mode: 'everything', linkage_window_s: 'long' }));
+    // The dataset does not exist: exit 5, not 4, shows the arguments were judged first.
+    const analysed = await run(['analyze-dataset', join(work, 'no-such-dataset'), '--out', join(work, 'never'), '--window', '10m', '--arguments', file]);
+    expect(analysed.code).toBe(5);
+    expect(analysed.stderr).toMatch(/arguments\.mode: .*\[UNKNOWN_ARGUMENT\]/);
+    // The windows' capture selection is the command's to make: not asked of the arguments.
+    expect(analysed.stderr).not.toMatch(/^sextant: analyze-dataset: capture_selection/m);
+    expect(analysed.stderr).toMatch(/arguments\.linkage_window_s: .*\[INVALID_TYPE\]/);
+    await expect(readdir(join(work, 'never'))).rejects.toThrow();
+    const planned = await run(['plan-windows', '--first-ms', '0', '--last-ms', '3600000', '--window', '10m', '--arguments', file]);
+    expect(planned.code).toBe(5);
+    expect(planned.stdout).toBe('');
+    expect(planned.stderr).toMatch(/sextant: plan-windows: arguments\.linkage_window_s: .*\[INVALID_TYPE\]/);
+  });
+});

@@ -56,7 +56,7 @@ export { createInProcessRunner } from './executor/in-process-runner.ts';
 export { createEndpointRunner } from './executor/endpoint-runner.ts';
 export type { Executor, ExecutionRecord } from './executor/executor.ts';
 export { createExecutor } from './executor/executor.ts';
-export { validationWarmUp, closedByDefault } from './executor/validate-invocation.ts';
+export { validationWarmUp, closedByDefault, argumentSchemaErrors } from './executor/validate-invocation.ts';
 export { validateAgainstSchema } from './validation/schema-validator.ts';
 export { formatFieldPath } from './validation/field-path.ts';
 

@@ -187,6 +187,16 @@ function validateArguments(manifest: ToolManifest, args: JsonObject, envelopeSel
   );
 }
 
+/**
+ * A tool's arguments alone against its `input_schema`, as `validateInvocation` checks them, for
+ * callers that make the capture selection themselves (the runner's dataset commands, one
+ * selection per window): the selection's errors are left to the invocations they build.
+ */
+export function argumentSchemaErrors(manifest: ToolManifest, args: JsonObject): ToolError[] {
+  // (validateArguments reports the selection at its envelope path.)
+  return validateArguments(manifest, args, undefined).filter((error) => error.field !== 'capture_selection' && !/^capture_selection[.[]/.test(error.field));
+}
+
 const closedSchemas = new WeakMap<JsonSchema, JsonSchema>();
 
 /**
