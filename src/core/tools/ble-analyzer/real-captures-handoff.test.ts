@@ -62,9 +62,11 @@ describe('hand-off linkage on the real captures', () => {
   it('mabip_amuza: hand-offs with 13 dB or larger jumps no longer link on the timing of scan bursts', () => {
     const analysis = analyze('mabip_amuza_t1_btsnoop_hci.log');
     const jumping = analysis.candidates.filter((candidate) => candidate.relation !== 'co_location' && candidate.probability > 0.5 && rssiJumps(candidate.factors).some((jump) => jump >= 13));
-    // Ten such links before (0.54–0.96); the one left has its hand-off seen 1 s apart on hci0.
-    expect(jumping.map((candidate) => `${candidate.earlier}→${candidate.later}`)).toEqual(['06:77:B0:42:01:E6→33:05:48:8C:4D:33']);
-    expect(jumping[0].probability).toBeLessThan(0.7);
+    // Ten such links before (0.54–0.96). The last one, its hand-off seen 1 s apart on hci0, went
+    // too once the gap was weighed against how rarely both addresses are heard (handoffGapLlr).
+    expect(jumping.map((candidate) => `${candidate.earlier}→${candidate.later}`)).toEqual([]);
+    const last = analysis.candidates.find((candidate) => candidate.earlier === '06:77:B0:42:01:E6' && candidate.later === '33:05:48:8C:4D:33');
+    expect(last?.probability).toBeLessThan(0.5);
     // Those hand-offs fell where the phone was not scanning: the gap says so, and nothing for the link.
     const unseen = analysis.candidates.filter((candidate) => candidate.factors.some((factor) => factor.startsWith('handoff_gap: hand-off not seen')));
     expect(unseen.length).toBeGreaterThan(10);

@@ -11,6 +11,7 @@ import {
   edgesOutsidePauses,
   END_SEEN,
   handoffGapLlr,
+  heardGapS,
   handoffUnseen,
   intervalSimilarityLlr,
   irkMismatchLlr,
@@ -193,7 +194,8 @@ export function describePair(a: BleLinkableAddress, b: BleLinkableAddress, conte
       text: `hand-off not seen: ${timing.aEndSeen ? `${b.address} was first heard as scanning resumed` : `${a.address} was last heard as scanning paused`} (${toFixedOne(gapS)} s apart, ${toFixedOne(gapS - scanningGapS)} s of it a scan pause), so the gap says nothing (${signed(UNSEEN_HANDOFF_LLR)})`,
     });
   } else if (timing.kind === 'seen') {
-    const llr = handoffGapLlr(scanningGapS, pa.advIntervalS, pb.advIntervalS, a.type === 'nrpa', window);
+    const pauses = context.pauses && context.pauses.count > 0 ? context.pauses : undefined;
+    const llr = handoffGapLlr(scanningGapS, pa.advIntervalS, pb.advIntervalS, a.type === 'nrpa', window, heardGapS(pa, pauses) + heardGapS(pb, pauses));
     const paused = gapS - scanningGapS;
     factors.push({ name: 'handoff_gap', llr, text: `hand-off gap ${toFixedOne(scanningGapS)} s${paused > 0 ? ` of scanning (and ${toFixedOne(paused)} s of scan pause)` : ''} (${signed(llr)})` });
   } else {

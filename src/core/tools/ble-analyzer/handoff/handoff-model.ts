@@ -115,13 +115,26 @@ export function handoffScaleS(intervalA: number, intervalB: number): number {
 }
 
 /**
+ * An address's mean time between heard packets (s, in scanning time when `pauses` are given):
+ * how far its last heard packet may trail its true end, and its first follow its true start.
+ */
+export function heardGapS(p: BleAddressProfile, pauses: BleScanPauses | undefined): number {
+  const heardMs = pauses ? pauses.scanningMs(p.lastMs) - pauses.scanningMs(p.firstMs) : p.lastMs - p.firstMs;
+  return p.count > 1 ? heardMs / (p.count - 1) / 1000 : 0;
+}
+
+/**
  * handoff_gap, for a gap of at least −overlapToleranceS. Same emitter: mostly within a few
  * advertising intervals (exponential), with a 15% chance of a capture gap anywhere in the
  * window. Different emitters: uniform over the sweep range (window + OVERLAP_LIMIT_S). The gap
- * is in scanning time (scan pauses left out, scan-pauses.ts).
+ * is in scanning time (scan pauses left out, scan-pauses.ts). An emitter heard rarely (a phone's
+ * set at 0.04 packets a second per receiver) shows a gap of its heard packets' spacing even
+ * when it hands off at once: the exponential's scale is at least the two addresses' mean gaps
+ * between heard packets (`heardGapsS`), the sum of how late the old one's last packet and the new
+ * one's first may be.
  */
-export function handoffGapLlr(gapS: number, intervalA: number, intervalB: number, nrpaA: boolean, windowS: number): number {
-  const scale = handoffScaleS(intervalA, intervalB);
+export function handoffGapLlr(gapS: number, intervalA: number, intervalB: number, nrpaA: boolean, windowS: number, heardGapsS = 0): number {
+  const scale = Math.max(handoffScaleS(intervalA, intervalB), heardGapsS);
   const span = windowS + OVERLAP_LIMIT_S;
   const g = Math.max(0, gapS);
   // NRPA broadcasters change address per burst and pause between bursts: their next address

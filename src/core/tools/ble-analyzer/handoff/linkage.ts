@@ -12,6 +12,7 @@ import {
   edgesOutsidePauses,
   END_SEEN,
   handoffGapLlr,
+  heardGapS,
   handoffUnseen,
   intervalSimilarityLlr,
   irkMismatchLlr,
@@ -100,6 +101,8 @@ class PairScorer {
   /** edgeMarginMs of each address (0 without pauses). */
   private readonly margin: Float64Array;
   private readonly interval: Float64Array;
+  /** Per address: its mean gap between heard packets, s (handoff-model.ts `heardGapS`). */
+  private readonly heardGap: Float64Array;
   private readonly nrpa: Uint8Array;
   private readonly irk: Int32Array;
   private readonly headPayload: Int32Array;
@@ -132,6 +135,7 @@ class PairScorer {
     this.edges = new Uint8Array(count);
     this.margin = new Float64Array(count);
     this.interval = new Float64Array(count);
+    this.heardGap = new Float64Array(count);
     this.nrpa = new Uint8Array(count);
     this.irk = new Int32Array(count);
     this.headPayload = new Int32Array(count);
@@ -157,6 +161,7 @@ class PairScorer {
       }
       this.edges[i] = edgesOutsidePauses(profile, pauses);
       this.interval[i] = profile.advIntervalS;
+      this.heardGap[i] = heardGapS(profile, pauses);
       this.nrpa[i] = type === 'nrpa' ? 1 : 0;
       this.irk[i] = irk;
       this.headPayload[i] = profile.headPayload;
@@ -190,7 +195,7 @@ class PairScorer {
    * locals: a method call per pair re-read a dozen fields and cost a call.
    */
   scoreAll(pairs: BleCandidatePairs, priorPerCandidate: Float64Array, logK: Float64Array): void {
-    const { first, last, scanFirst, scanLast, edges, margin, interval, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, tailRssi, headRssi, edgePackets, receivers, window, tolerance, rates } = this;
+    const { first, last, scanFirst, scanLast, edges, margin, interval, heardGap, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, tailRssi, headRssi, edgePackets, receivers, window, tolerance, rates } = this;
     const sameSignature = this.sameSignatureLlr;
     const sameTemplate = this.sameTemplateLlr;
     const different = this.differentLlr;
@@ -208,7 +213,7 @@ class PairScorer {
       if ((first[b] - last[a]) / 1000 >= -tolerance) {
         const gapMs = scanFirst[b] - scanLast[a];
         if (handoffUnseen(gapMs, margin[a] + margin[b], (edges[a] & END_SEEN) !== 0, (edges[b] & START_SEEN) !== 0)) total += UNSEEN_HANDOFF_LLR;
-        else total += handoffGapLlr(gapMs / 1000, intervalA, intervalB, nrpa[a] === 1, window);
+        else total += handoffGapLlr(gapMs / 1000, intervalA, intervalB, nrpa[a] === 1, window, heardGap[a] + heardGap[b]);
       } else total += OVERLAP_CONTRADICTION_LLR;
 
       let rssiLlr = 0;
