@@ -6,7 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import type { BleChain, BleChainPair } from '../co-location/co-location-types.ts';
 import type { BleScoredPairs } from '../handoff/handoff-types.ts';
+import type { BleLinkableAddress } from '../handoff/handoff-types.ts';
+import type { BleAddressProfile } from '../profile/address-profiles.ts';
 import { companionEvidence } from './companion-evidence.ts';
+import { travelRelations } from './travelled-together.ts';
 
 const MINUTE = 60_000;
 const RATES = { lambda: 0.05, mu: 0.05 };
@@ -111,5 +114,29 @@ describe('companion evidence across hand-offs', () => {
     const pairs = [tagPair(chains, 1, 1), tagPair(chains, 20000, 1)];
     const { travel } = companionEvidence(chains, chainOf, successive(20000, 0.99), pairs, RATES);
     expect(Number.isFinite(travel[0]) && Number.isFinite(travel[1])).toBe(true);
+  });
+
+  it('reports a relation its neighbours raised, saying what they added and that a tag is a radio of its own', () => {
+    const { chains, chainOf } = setting(6);
+    const address = (index: number, chain: BleChain): BleLinkableAddress => ({
+      address: `C0:00:00:00:00:${index.toString(16).padStart(2, '0').toUpperCase()}`,
+      type: index === 0 ? 'random_static' : 'rpa',
+      irk: -1,
+      ...(index === 0 ? { tracker: 'find_my' as const } : {}),
+      profile: { id: index, count: 60, firstMs: chain.firstMs, lastMs: chain.lastMs, advIntervalS: 1, dominantPayload: -1, headPayload: -1, tailPayload: -1, dominantShare: 1, distinctPayloads: 0 } as BleAddressProfile,
+    });
+    const addresses = chains.map((chain, index) => address(index, chain));
+    // Terms undescribed (the pair alone stayed far below the describing threshold).
+    const pairs = chains.slice(1).map((_, index) => ({ ...tagPair(chains, index + 1, 1.5), terms: undefined }));
+    const companion = companionEvidence(chains, chainOf, successive(6, 0.9), pairs, RATES);
+    const relations = travelRelations(addresses, chains, pairs, [], companion);
+    expect(relations.length).toBeGreaterThan(0);
+    for (const relation of relations) {
+      expect(relation.probability).toBeGreaterThan(0.5);
+      expect(relation.separatedBy).toMatch(/^tracker kinds differ \(find_my and no tracker\)/);
+      expect(relation.rationale.at(-1)).toMatch(/^across_handoffs: \+\d+\.\d from the chains either side hands off to and from .*beside this pair's own \+1\.5; on its own P\(travelled together\) 0\.002$/);
+    }
+    // Without the companion step, none of them is a relation.
+    expect(travelRelations(addresses, chains, pairs, [])).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import type { AddressCluster, TravelledTogether } from '../shared/analysis-types
 import type { BleChainPair } from '../co-location/co-location-types.ts';
 import type { BleLinkableAddress } from '../handoff/handoff-types.ts';
 import { compareAscending } from '../shared/number-order.ts';
+import { chainTracker, trackerKindsDiffer } from '../co-location/co-location.ts';
 import type { CompanionEvidence } from './companion-evidence.ts';
 
 /**
@@ -69,7 +70,7 @@ export function travelRelations(
     relation.sameDeviceProbability = Math.min(0.999, best.same);
     // The last one_radio verdict: a join the device-size bound refused adds its own after the score's.
     const verdicts = (best.terms ?? []).filter((term) => term.name === 'one_radio');
-    relation.separatedBy = verdicts.length > 0 ? verdicts[verdicts.length - 1].text : 'co-movement without evidence of one radio';
+    relation.separatedBy = verdicts.length > 0 ? verdicts[verdicts.length - 1].text : undescribedVerdict(chains[best.a], chains[best.b], addresses);
     relation.rationale = [
       `moved with each other for ${minutes} minute${minutes === 1 ? '' : 's'} (P(travelled together) ${relation.probability.toFixed(3)}, P(same device) ${best.same.toFixed(3)})`,
       ...(best.terms ?? []).map((term) => `${term.name}: ${term.text}`),
@@ -79,6 +80,16 @@ export function travelRelations(
   }
   relations.sort((x, y) => compareAscending(y.probability, x.probability) || (x.a[0] < y.a[0] ? -1 : x.a[0] > y.a[0] ? 1 : 0));
   return relations;
+}
+
+/**
+ * What separated a pair whose terms were not described (raised above 0.5 only by its neighbours'
+ * evidence, companion-evidence.ts): a tag beside a chain of another kind, or co-movement alone.
+ */
+function undescribedVerdict(a: { members: number[] }, b: { members: number[] }, addresses: ReadonlyArray<BleLinkableAddress>): string {
+  const trackerA = chainTracker(a, addresses);
+  const trackerB = chainTracker(b, addresses);
+  return trackerA !== trackerB ? trackerKindsDiffer(trackerA, trackerB) : 'co-movement without evidence of one radio';
 }
 
 /** The rationale's line on the evidence the chains before and after added, when it moved the pair. */

@@ -168,7 +168,7 @@ interface PairScoring {
 }
 
 /** The tracker kind of a chain: that of its first member that shows one (a chain is one advertiser's addresses). */
-function chainTracker(chain: BleChain, addresses: ReadonlyArray<BleLinkableAddress>): BleTrackerKind | undefined {
+export function chainTracker(chain: { members: ReadonlyArray<number> }, addresses: ReadonlyArray<BleLinkableAddress>): BleTrackerKind | undefined {
   for (const member of chain.members) {
     const kind = addresses[member].tracker;
     if (kind !== undefined) return kind;
@@ -217,14 +217,18 @@ function oneRadioBackground(scoring: PairScoring, backgroundA: Int32Array, backg
   return { pairs: backgroundA.length, rotation: ascending(rotation), signature: ascending(signature), clock: Float64Array.from(clock), clockLooks: Float64Array.from(clockLooks) };
 }
 
+/** The one_radio verdict of a pair of a tag and a chain of another kind (or of none). */
+export function trackerKindsDiffer(trackerA: BleTrackerKind | undefined, trackerB: BleTrackerKind | undefined): string {
+  return `tracker kinds differ (${trackerA ?? 'no tracker'} and ${trackerB ?? 'no tracker'}): a tag is a radio of its own, near a phone it travels with it, never one of its sets`;
+}
+
 /** The rationale's verdict on one radio: what made the pair one device, or why it is travelled together at most. */
 function oneRadioTerm(evidence: PairEvidence, trackerA: BleTrackerKind | undefined, trackerB: BleTrackerKind | undefined): BleCoLocationTerm {
   const gap = evidence.coMovementS - evidence.logT;
   const movement = gap > 0 ? `; co-movement alone favours one device by ${gap.toFixed(1)}, which counts only up to travelled together` : '';
   let text: string;
   if (trackerA !== trackerB) {
-    const kinds = `${trackerA ?? 'no tracker'} and ${trackerB ?? 'no tracker'}`;
-    text = `tracker kinds differ (${kinds}): a tag is a radio of its own, near a phone it travels with it, never one of its sets`;
+    text = trackerKindsDiffer(trackerA, trackerB);
   } else if (evidence.oneRadioTerms === 0) {
     text = `no evidence of one radio: co-movement alone gives travelled together (no advertising clock, channel pattern or hand-off timing to compare)${movement}`;
   } else if (evidence.oneRadio < ONE_RADIO_MIN_LLR) {
