@@ -21,8 +21,24 @@ export const CO_LOCATION_COMPANIONS_MAX = 64;
 
 /** Width of the RSSI bins the series are built from, ms (a whole number of them make a channel-sum block, CHANNEL_BLOCK_MS; co-location-series.ts checks it). */
 export const BIN_MS = 10_000;
-/** At most this many bins of an overlap are compared. */
+/**
+ * At most this many bins of an overlap are compared, evenly spaced: by the candidate screen, and
+ * by a scored pair whose chains are heard in most bins…
+ */
 export const MAX_BINS = 60;
+/**
+ * …while a scored pair heard together in fewer of its bins reads more of them, so that about
+ * MAX_BINS bins heard by both are compared, up to this many: evenly spaced samples of a phone set
+ * heard every 25 s, or of a scan that listens 25 s every quarter hour, were mostly empty bins.
+ */
+export const MAX_BINS_SPARSE = 240;
+
+/** How many bins of a pair's overlap the score reads: MAX_BINS heard by both, at most MAX_BINS_SPARSE (`heardShareA/B` per receiver, the series' `heardShare`). */
+export function scoredBins(heardShareA: Float64Array, heardShareB: Float64Array, receivers: number): number {
+  let together = 0;
+  for (let r = 0; r < receivers; r++) together = Math.max(together, heardShareA[r] * heardShareB[r]);
+  return Math.min(MAX_BINS_SPARSE, Math.max(MAX_BINS, Math.ceil(MAX_BINS / Math.max(together, 1e-9))));
+}
 /** Whole-chain level differences that disagree across receivers by more than this (dB) are not compared further. */
 export const SCREEN_SPREAD_DB = 25;
 /** Chains must be active together this long to be compared, ms. */

@@ -2,7 +2,7 @@ import { clockRateText, memberClockRateEvidence, NO_CLOCK_RATES, type BleClockRa
 import { advertisingClockEvidence, advertisingClockScratch, COHERENCE_MS, type AdvertisingClockEvidence, type AdvertisingClockScratch } from './advertising-clock.ts';
 import { channelSignatureEvidence, channelSignatureScratch, type ChannelSignatureEvidence, type ChannelSignatureScratch } from './channel-signature.ts';
 import { type BleMaskedBins } from './co-location-candidates.ts';
-import { backgroundBound, backgroundBoundAmong, binCorrelation, channelAlikeness, BIN_MS, BLIND_SPOT_LLR, CENSOR_MARGIN_DB, CO_LOCATION_SCREEN_MODEL, COMFORTABLE_DBM, correlationLogOdds, coRotationChance, coRotationLogOdds, coRotationRate, COVARIATION_MAX, differenceNoise, FIXED_PERIOD_MS, isMoving, LEVEL_FLOOR_DB, LEVEL_SD, levelLogDensity, MAX_BINS, MOVING_SD_DB, OFFSET_LOG_SD, OFFSET_SD, offsetLogDensity, oneMovingLogOdds, sameDeviceEvidence } from './co-location-model.ts';
+import { backgroundBound, backgroundBoundAmong, binCorrelation, channelAlikeness, BIN_MS, BLIND_SPOT_LLR, CENSOR_MARGIN_DB, CO_LOCATION_SCREEN_MODEL, COMFORTABLE_DBM, correlationLogOdds, coRotationChance, coRotationLogOdds, coRotationRate, COVARIATION_MAX, differenceNoise, FIXED_PERIOD_MS, isMoving, LEVEL_FLOOR_DB, LEVEL_SD, levelLogDensity, MAX_BINS_SPARSE, MOVING_SD_DB, scoredBins, OFFSET_LOG_SD, OFFSET_SD, offsetLogDensity, oneMovingLogOdds, sameDeviceEvidence } from './co-location-model.ts';
 import { type BleHandoffCrowd } from './co-rotation.ts';
 import type { BleEventGroups } from '../scan/observation-store.ts';
 import type { BleCoLocationTerm, BleCoLocationTermName } from './co-location-types.ts';
@@ -26,8 +26,8 @@ const COHERENCE_S = Math.round(COHERENCE_MS / 1000);
  * changes a cluster.
  */
 export const LATE_TERMS_SCREEN_LOG_ODDS = -6;
-/** Per-bin differences kept per receiver (a pair's sampled bins: fewer than 2 · MAX_BINS). */
-const SCRATCH_PER_RECEIVER = 256;
+/** Per-bin differences kept per receiver (a pair's sampled bins: fewer than 2 · scoredBins ≤ 2 · MAX_BINS_SPARSE). */
+const SCRATCH_PER_RECEIVER = 2 * MAX_BINS_SPARSE;
 
 /**
  * Per-receiver working arrays of `scorePair`, made once per analysis and reused for every pair
@@ -164,9 +164,10 @@ export function scorePair(
 ): boolean {
   const fromBin = Math.floor(fromMs / BIN_MS);
   const toBin = Math.floor(toMs / BIN_MS);
-  // Long overlaps (chains alive together for an hour) are read at up to MAX_BINS evenly spaced
-  // bins: plenty for a median and a correlation, and the work per pair stays bounded.
-  const step = Math.max(1, Math.floor((toBin - fromBin + 1) / MAX_BINS));
+  // Long overlaps (chains alive together for an hour) are read at evenly spaced bins: about
+  // MAX_BINS heard by both, plenty for a median and a correlation, and the work per pair stays
+  // bounded (co-location-model.ts `scoredBins`).
+  const step = Math.max(1, Math.floor((toBin - fromBin + 1) / scoredBins(sa.heardShare, sb.heardShare, receivers)));
   const samples = Math.floor((toBin - fromBin) / step) + 1;
   // The sums below read each chain's bins from fromBin on without bounds of their own.
   if (fromBin < Math.max(sa.bin0, sb.bin0) || toBin >= Math.min(sa.bin0 + sa.bins, sb.bin0 + sb.bins)) throw new Error('co-location: a pair is scored over its overlap, which lies inside both chains');

@@ -28,6 +28,8 @@ export interface ChainSeries {
   toleranceMs: number;
   /** Mean level per receiver over the chain's whole life (NaN where never heard). */
   level: Float64Array;
+  /** Per receiver: the share of the chain's bins it heard the chain in (the score reads more bins of rarely heard chains). */
+  heardShare: Float64Array;
   /** Per-channel RSSI sums per receiver in blocks, for the channel signature; undefined without channel data. */
   channels: ChannelSignatures | undefined;
   /** The chain's event groups (its members' address ids) in time order, and each one's first and last time. */
@@ -125,20 +127,24 @@ export function buildSeries(chains: ReadonlyArray<BleChain>, chainIndex: number,
   const values = masked.values;
   const maskedAt = masked.at[chainIndex];
   const level = new Float64Array(receivers);
+  const heardShare = new Float64Array(receivers);
   for (let r = 0; r < receivers; r++) {
     let total = 0;
     let n = 0;
+    let heard = 0;
     for (let slot = r * bins; slot < (r + 1) * bins; slot++) {
       const binCount = count[slot];
       const binSum = sum[slot];
       if (binCount > 0) {
         values[maskedAt + 2 * slot] = binSum / binCount;
         values[maskedAt + 2 * slot + 1] = 1;
+        heard++;
       }
       total += binSum;
       n += binCount;
     }
     level[r] = n > 0 ? total / n : Number.NaN;
+    heardShare[r] = heard / bins;
   }
   const boundaries: number[] = [];
   const first = addresses[chain.members[0]].profile;
@@ -157,5 +163,5 @@ export function buildSeries(chains: ReadonlyArray<BleChain>, chainIndex: number,
     spans[2 * index + 1] = addresses[member].profile.lastMs;
   });
   const preciseTiming = chainTimingIsPrecise(groups, events);
-  return { bin0, bins, boundaries: Float64Array.from(boundaries), ascending, toleranceMs: Math.max(2_000, 2500 * interval), level, channels: channelBuilder.finish(), groups, spans, preciseTiming };
+  return { bin0, bins, boundaries: Float64Array.from(boundaries), ascending, toleranceMs: Math.max(2_000, 2500 * interval), level, heardShare, channels: channelBuilder.finish(), groups, spans, preciseTiming };
 }
