@@ -8,10 +8,16 @@ import type { BleChain, BleChainPair } from '../co-location/co-location-types.ts
 import type { BleScoredPairs } from '../handoff/handoff-types.ts';
 import type { BleLinkableAddress } from '../handoff/handoff-types.ts';
 import type { BleAddressProfile } from '../profile/address-profiles.ts';
-import { companionEvidence } from './companion-evidence.ts';
+import { companionEvidence as evidenceWithActive } from './companion-evidence.ts';
+import { ActiveChains } from '../co-location/active-chains.ts';
 import { travelRelations } from './travelled-together.ts';
 
 const MINUTE = 60_000;
+
+/** The companion step as the analysis calls it, with the chains' activity made here. */
+function companionEvidence(chains: BleChain[], chainOf: Int32Array, handoffs: BleScoredPairs, pairs: BleChainPair[], rates: { lambda: number; mu: number }) {
+  return evidenceWithActive(chains, chainOf, handoffs, pairs, rates, new ActiveChains(chains));
+}
 const RATES = { lambda: 0.05, mu: 0.05 };
 /** Companions so rare that another device's co-movement is no explanation (B = 1): the mixtures' plain form. */
 const RARE = { lambda: 0.05, mu: 1e-12 };

@@ -2,7 +2,7 @@ import type { BleChain, BleChainPair } from '../co-location/co-location-types.ts
 import type { BleCoLocationRates } from '../co-location/co-location.ts';
 import { coLocationPosteriors } from '../co-location/co-location-model.ts';
 import type { BleScoredPairs } from '../handoff/handoff-types.ts';
-import { ActiveChains, timeLocalCrowd } from '../co-location/active-chains.ts';
+import { timeLocalCrowd, type ActiveChains } from '../co-location/active-chains.ts';
 
 /**
  * Travelled together across hand-offs. A tag in a pocket is heard beside each of its carrier's
@@ -43,10 +43,10 @@ interface ChainHandoffs {
   p: Float64Array;
 }
 
-export function companionEvidence(chains: ReadonlyArray<BleChain>, chainOf: Int32Array, handoffs: BleScoredPairs, pairs: ReadonlyArray<BleChainPair>, rates: BleCoLocationRates): CompanionEvidence {
+/** `active`: the chains active at once over time, as co-location counted the pairs' crowds (`scoreChainPairs`'s). */
+export function companionEvidence(chains: ReadonlyArray<BleChain>, chainOf: Int32Array, handoffs: BleScoredPairs, pairs: ReadonlyArray<BleChainPair>, rates: BleCoLocationRates, active: ActiveChains): CompanionEvidence {
   const forward = chainHandoffs(chains, chainOf, handoffs, true);
   const backward = chainHandoffs(chains, chainOf, handoffs, false);
-  const active = new ActiveChains(chains);
   // The pairs each chain is the companion side of: the walks from the other side share its folds.
   const byCompanion = new Map<number, number[]>();
   const add = (companion: number, pair: number) => {

@@ -66,6 +66,8 @@ export interface BleCoLocationResult {
   pairs: BleChainPair[];
   /** The capture's fitted prior rates (co-location-priors.ts): sibling sets and companions per chain. */
   rates: BleCoLocationRates;
+  /** Chains active at once over time (the pairs' crowds were read from it; active-chains.ts). */
+  active: ActiveChains;
 }
 
 export interface BleCoLocationRates {
@@ -131,7 +133,7 @@ export function scoreChainPairs(
   fitPriorRates(scoring.scoredLogS, scoring.scoredLogT, scoring.scoredCrowd, scoring.scoredCount, inverseCrowd, scoring.rates, scoring.scoredOneRadio);
   const pairs: BleChainPair[] = [];
   for (let entry = 0; entry < scoring.scoredCount; entry++) pairs.push(reportedPair(scoring, entry));
-  return { pairs, rates: { lambda: scoring.rates[0], mu: scoring.rates[1] } };
+  return { pairs, rates: { lambda: scoring.rates[0], mu: scoring.rates[1] }, active };
 }
 
 /** What the per-pair steps of `scoreChainPairs` read, and the scored pairs' evidence. */
