@@ -6,6 +6,7 @@ import { runBleImportBench } from './ble-import-bench.ts';
 import { runCliStartupBench } from './cli-startup-bench.ts';
 import { runRegressionBench } from './regression-bench.ts';
 import { runScaleBench } from './scale-bench.ts';
+import { runSparkBench } from './spark-bench.ts';
 import { runUiBench } from './ui-bench.ts';
 
 /**
@@ -13,12 +14,15 @@ import { runUiBench } from './ui-bench.ts';
  * (`regression`, `import`, `ble-analyzer`, `cli`, `ui`, `scale`); `--multi-receiver` adds the analyzer's 3 receivers ×
  * 1 h × 2,000 devices row (about 5M observations; minutes, so not part of routine runs). `scale`
  * (the dataset at 10 M and 100 M packets; 1 B with `--billion`; `--varied` for traffic as varied
- * as a real week) takes many minutes and runs only when named.
+ * as a real week) takes many minutes and runs only when named, as does `spark` (the summary stage
+ * on Spark local-cluster beside DuckDB at 10 M packets, 100 M with `--spark-1e8`; needs the
+ * PySpark environment `npm run test:spark` installs).
  */
 interface BenchFlags {
   multiReceiver: boolean;
   billion: boolean;
   varied: boolean;
+  sparkLarge: boolean;
 }
 
 const BENCHMARKS: ReadonlyArray<{ name: string; key: string; onlyWhenNamed?: boolean; run: (flags: BenchFlags) => Promise<BenchRow[]> }> = [
@@ -29,11 +33,12 @@ const BENCHMARKS: ReadonlyArray<{ name: string; key: string; onlyWhenNamed?: boo
   // The responsiveness goals, measured in Debian's Chromium on the built app (minutes; builds it first).
   { name: 'UI responsiveness', key: 'ui', run: runUiBench },
   { name: 'dataset scale', key: 'scale', onlyWhenNamed: true, run: runScaleBench },
+  { name: 'Spark summary stage', key: 'spark', onlyWhenNamed: true, run: runSparkBench },
 ];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const flags: BenchFlags = { multiReceiver: args.includes('--multi-receiver'), billion: args.includes('--billion'), varied: args.includes('--varied') };
+  const flags: BenchFlags = { multiReceiver: args.includes('--multi-receiver'), billion: args.includes('--billion'), varied: args.includes('--varied'), sparkLarge: args.includes('--spark-1e8') };
   const wanted = args.filter((arg) => !arg.startsWith('--'));
   const unknown = wanted.filter((name) => !BENCHMARKS.some((benchmark) => benchmark.key === name));
   if (unknown.length > 0) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${BENCHMARKS.map((benchmark) => benchmark.key).join(', ')}`);

@@ -62,7 +62,8 @@ function runAnalysisChild(root: string, out: string): AnalysisChildResult {
   return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as AnalysisChildResult;
 }
 
-function runChild(mode: 'dataset' | 'memory', base: string, packets: number, root: string, varied: boolean): ChildResult {
+/** One import of the generated stream in a fresh process (bench/scale-import-child.ts): into a dataset, or whole in memory (the peer). */
+export function runScaleImportChild(mode: 'dataset' | 'memory', base: string, packets: number, root: string, varied: boolean): ChildResult {
   const child = spawnSync(process.execPath, ['--import', 'tsx', CHILD, mode, base, String(packets), root, ...(varied ? ['diverse'] : [])], { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 24 });
   if (child.status !== 0) throw new Error(`scale import child (${mode}, ${packets}) failed: ${child.stderr}`);
   return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as ChildResult;
@@ -88,9 +89,9 @@ export async function runScaleBench(flags: { billion: boolean; varied?: boolean 
     for (const packets of sizes) {
       const root = join(work, `dataset-${packets}`);
       const load = loadavg()[0];
-      const ours = runChild('dataset', base, packets, root, varied);
+      const ours = runScaleImportChild('dataset', base, packets, root, varied);
       if (ours.rows !== packets) throw new Error(`the dataset holds ${ours.rows} rows of ${packets}`);
-      const peer = packets <= PEER_MAX_PACKETS ? runChild('memory', base, packets, root, varied) : null;
+      const peer = packets <= PEER_MAX_PACKETS ? runScaleImportChild('memory', base, packets, root, varied) : null;
       const free = statfsSync(work);
       rows.push({
         name: `scale_import_${exponent(packets)}`,

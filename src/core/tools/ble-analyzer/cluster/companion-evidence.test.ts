@@ -8,6 +8,7 @@ import type { BleChain, BleChainPair } from '../co-location/co-location-types.ts
 import type { BleScoredPairs } from '../handoff/handoff-types.ts';
 import type { BleLinkableAddress } from '../handoff/handoff-types.ts';
 import type { BleAddressProfile } from '../profile/address-profiles.ts';
+import type { AddressCluster } from '../shared/analysis-types.ts';
 import { companionEvidence as evidenceWithActive } from './companion-evidence.ts';
 import { ActiveChains } from '../co-location/active-chains.ts';
 import { travelRelations } from './travelled-together.ts';
@@ -144,5 +145,15 @@ describe('companion evidence across hand-offs', () => {
     }
     // Without the companion step, none of them is a relation.
     expect(travelRelations(addresses, chains, pairs, [])).toEqual([]);
+
+    // The phone's chains as one device: the relation quotes the one chain pair that has terms,
+    // and says they are another pair's, not the likeliest's.
+    const phone: AddressCluster = { clusterId: 'phone', addresses: addresses.slice(1).map((entry) => entry.address), matrix: [], rationale: [] };
+    const term = { name: 'rssi_covariation' as const, llrSame: 1, llrTravel: 1.5, text: 'RSSI moved together on rx-1' };
+    const described = pairs.map((pair, index) => (index === 0 ? { ...pair, terms: [term] } : pair));
+    const [relation] = travelRelations(addresses, chains, described, [phone], companion);
+    expect(relation.clusterB ?? relation.clusterA).toBe('phone');
+    expect(relation.rationale).toContain('rssi_covariation: RSSI moved together on rx-1');
+    expect(relation.rationale[1]).toMatch(/^terms of another chain pair of these two devices \(heard together 15 minutes, P\(travelled together\) 0\.\d{3}\): the likeliest pair was raised by its neighbours' evidence and has none of its own$/);
   });
 });

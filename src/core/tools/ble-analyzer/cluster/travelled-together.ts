@@ -27,7 +27,7 @@ export function travelRelations(
     const cluster = clusterOf.get(first);
     return cluster ? { key: cluster.clusterId, addresses: cluster.addresses, cluster: cluster.clusterId } : { key: first, addresses: [first] };
   };
-  const byPair = new Map<string, TravelledTogether & { best: BleChainPair; bestIndex: number }>();
+  const byPair = new Map<string, TravelledTogether & { best: BleChainPair; bestIndex: number; shownIndex: number }>();
   const travelOf = (index: number) => (companion ? companion.travel[index] : pairs[index].travel);
   for (let index = 0; index < pairs.length; index++) {
     const pair = pairs[index];
@@ -46,6 +46,7 @@ export function travelRelations(
         known.best = pair;
         known.bestIndex = index;
       }
+      if (pair.terms && (!pairs[known.shownIndex].terms || travel > travelOf(known.shownIndex))) known.shownIndex = index;
       continue;
     }
     byPair.set(key, {
@@ -61,19 +62,23 @@ export function travelRelations(
       separatedBy: '',
       best: pair,
       bestIndex: index,
+      shownIndex: index,
     });
   }
   const relations: TravelledTogether[] = [];
-  for (const { best, bestIndex, ...relation } of byPair.values()) {
+  for (const { best, bestIndex, shownIndex, ...relation } of byPair.values()) {
     const minutes = Math.round((relation.toMs - relation.fromMs) / 60_000);
     relation.probability = Math.min(0.999, travelOf(bestIndex));
     relation.sameDeviceProbability = Math.min(0.999, best.same);
+    // The terms of the strongest chain pair that has them: one raised only by its neighbours' evidence has none of its own.
+    const shown = pairs[shownIndex];
+    const verdicts = (shown.terms ?? []).filter((term) => term.name === 'one_radio');
     // The last one_radio verdict: a join the device-size bound refused adds its own after the score's.
-    const verdicts = (best.terms ?? []).filter((term) => term.name === 'one_radio');
     relation.separatedBy = verdicts.length > 0 ? verdicts[verdicts.length - 1].text : undescribedVerdict(chains[best.a], chains[best.b], addresses);
     relation.rationale = [
       `moved with each other for ${minutes} minute${minutes === 1 ? '' : 's'} (P(travelled together) ${relation.probability.toFixed(3)}, P(same device) ${best.same.toFixed(3)})`,
-      ...(best.terms ?? []).map((term) => `${term.name}: ${term.text}`),
+      ...(!best.terms && shown.terms ? [`terms of another chain pair of these two devices (heard together ${overlapMinutes(shown)}, P(travelled together) ${travelOf(shownIndex).toFixed(3)}): the likeliest pair was raised by its neighbours' evidence and has none of its own`] : []),
+      ...(shown.terms ?? []).map((term) => `${term.name}: ${term.text}`),
       ...(companion ? acrossHandoffsLine(best, companion, bestIndex) : []),
     ];
     relations.push(relation);
@@ -90,6 +95,11 @@ function undescribedVerdict(a: { members: number[] }, b: { members: number[] }, 
   const trackerA = chainTracker(a, addresses);
   const trackerB = chainTracker(b, addresses);
   return trackerA !== trackerB ? trackerKindsDiffer(trackerA, trackerB) : 'co-movement without evidence of one radio';
+}
+
+function overlapMinutes(pair: BleChainPair): string {
+  const minutes = Math.round((pair.overlapToMs - pair.overlapFromMs) / 60_000);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
 /** The rationale's line on the evidence the chains before and after added, when it moved the pair. */
