@@ -16,6 +16,8 @@ import {
   type ToolResult,
 } from '../../src/core/index.ts';
 import { fileFingerprints, readCaptures } from '../capture-files.ts';
+import { askedWindows, datasetCaptures } from '../dataset/dataset-captures.ts';
+import { DatasetEngine } from '../dataset/duckdb-engine.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { Io } from '../io.ts';
 import { expectNoMore, parseFlags } from '../parse-flags.ts';
@@ -25,6 +27,7 @@ import { sextantVersion } from './report-command.ts';
 
 export const INVOKE_USAGE = `Usage:
   sextant invoke FILE|- [--capture ID=PATH]... [--time-column NAME] [--enable-test-tools] [--run-out RUN.json]
+                        [--dataset DIR [--max-packets N]]
 
 Runs one ToolInvocation, or an ordered array of them (a plan), and prints the ToolResult (or an
 array of them) as JSON on stdout. \`sextant template TOOL\` prints an invocation to start from.
@@ -32,11 +35,18 @@ array of them) as JSON on stdout. \`sextant template TOOL\` prints an invocation
 --capture ID=PATH   adds a capture from a BLE capture (pcap, pcapng, btsnoop), Arrow IPC (file or
                     stream), Parquet or CSV file
 --time-column NAME  timestamp column of the --capture files (default ts_ms)
+--dataset DIR       the invocations' capture ids may name captures of this dataset (\`sextant import
+                    --dataset\`): each is read for the time windows the invocations select, from
+                    its Parquet parts, and judged as its file would be
+--max-packets N     refuse to read more packets than this from the dataset (default 20,000,000)
 --run-out RUN.json  also writes the run (invocations, results, capture hashes) for \`sextant report\`
 --enable-test-tools installs the diagnostic test_echo tool
 
 Exit codes: 0 every result ok or partial; 5 a validation failure; 1 an execution failure;
-4 bad arguments or unreadable files.`;
+4 bad arguments or unreadable files, not a dataset or a damaged one, or more than --max-packets.`;
+
+/** Packets \`--dataset\` reads into memory at most unless --max-packets says otherwise (~0.3 GB per million in the analyzer). */
+export const DEFAULT_DATASET_MAX_PACKETS = 20_000_000;
 
 /** `sextant invoke FILE|-`: returns the exit code. */
 export async function runInvoke(args: string[], io: Io): Promise<number> {
@@ -47,6 +57,8 @@ export async function runInvoke(args: string[], io: Io): Promise<number> {
       'time-column': { type: 'string' },
       'run-out': { type: 'string' },
       'enable-test-tools': { type: 'boolean' },
+      dataset: { type: 'string' },
+      'max-packets': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     INVOKE_USAGE,
@@ -59,9 +71,51 @@ export async function runInvoke(args: string[], io: Io): Promise<number> {
   if (!file) throw new UsageError('invoke needs a FILE (or - for standard input)', INVOKE_USAGE);
   expectNoMore(extra, INVOKE_USAGE);
   const text = file === '-' ? await io.readStdin() : await readFile(file, 'utf8');
+  if (values['max-packets'] !== undefined && values.dataset === undefined) throw new UsageError('--max-packets needs --dataset', INVOKE_USAGE);
+  const maxPackets = values['max-packets'] === undefined ? DEFAULT_DATASET_MAX_PACKETS : Number(values['max-packets']);
+  if (!Number.isSafeInteger(maxPackets) || maxPackets < 1) throw new UsageError(`--max-packets must be a whole number ≥ 1, not '${values['max-packets']}'`, INVOKE_USAGE);
   const userCaptures = await readCaptures(values.capture ?? [], values['time-column']);
+  if (values.dataset !== undefined) {
+    const read = await readDatasetCaptures(values.dataset, text, maxPackets, io);
+    if (typeof read === 'number') return read;
+    const named = new Set(userCaptures.map((capture) => capture.info.id));
+    const both = read.filter((capture) => named.has(capture.info.id));
+    if (both.length > 0) throw new UsageError(`capture ${both[0].info.id} is both a --capture file and a capture of the dataset`, INVOKE_USAGE);
+    userCaptures.push(...read);
+  }
   const catalog = new CaptureCatalog([...builtinCaptures(), ...userCaptures]);
   return invoke(text, catalog, userCaptures, values['enable-test-tools'] ?? false, io, values['run-out']);
+}
+
+/**
+ * The dataset's captures the invocation text selects (dataset-captures.ts), each fingerprinted by
+ * its source file for \`--run-out\`; an exit code when the dataset cannot be read or the selection
+ * is too large. Text that is not JSON selects nothing here: \`invoke\` reports it.
+ */
+async function readDatasetCaptures(root: string, text: string, maxPackets: number, io: Io): Promise<Capture[] | number> {
+  const parsed = safeParseJson(text);
+  const steps = !parsed.ok ? [] : Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+  const opened = await DatasetEngine.open(root);
+  if (!opened.ok) {
+    io.stderr(`sextant: invoke --dataset ${root}: ${opened.error.message} [${opened.error.code}]\n`);
+    return EXIT.badArguments;
+  }
+  const engine = opened.value;
+  try {
+    const outcome = await datasetCaptures(engine, askedWindows(steps), maxPackets);
+    if (outcome.kind === 'refused') {
+      io.stderr(`sextant: invoke --dataset: ${outcome.message} [${outcome.code}]\n`);
+      return EXIT.badArguments;
+    }
+    const sources = new Map(engine.manifest.sources.map((source) => [source.capture_id, source]));
+    for (const capture of outcome.captures) {
+      const source = sources.get(capture.info.id);
+      if (source) fileFingerprints.set(capture, { sha256: source.sha256, bytes: source.bytes, importReport: JSON.parse(JSON.stringify(source.report)) as JsonValue });
+    }
+    return outcome.captures;
+  } finally {
+    engine.close();
+  }
 }
 
 async function invoke(text: string, catalog: CaptureCatalog, userCaptures: Capture[], testTools: boolean, io: Io, runOut?: string): Promise<number> {
