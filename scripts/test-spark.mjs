@@ -65,8 +65,9 @@ const SUMMARIES = {
 };
 /**
  * The linkage dataset: a generated scenario with fast address rotation (30 min, two receivers in
- * one capture, 174 rotations), analysed in 10-minute windows overlapping by 4 minutes: 3 windows
- * whose boundaries cut hand-offs, so the stitching step has joins to make.
+ * one capture, 174 rotations), analysed in 10-minute windows overlapping by 4 minutes from a minute
+ * after its start to a minute before its end (--from, --to, --capture): 3 windows whose
+ * boundaries cut hand-offs, so the stitching step has joins to make.
  */
 const LINKAGE = { scenario: 'fast_rotation', seed: '7', window: '10m', overlap: '4m' };
 /** Where the run without Node points the executors: no file is there. */
@@ -256,9 +257,11 @@ async function buildLinkageDataset() {
   const dataset = join(RUN, 'linkage-dataset');
   const imported = await run(process.execPath, [SEXTANT, 'import', arrow, '--dataset', dataset], { deadlineMs: DEADLINES.importMs });
   if (imported.code !== 0) fail(2, described(imported, 'sextant import --dataset (linkage)'));
-  const { rows } = JSON.parse(await readFile(join(dataset, 'manifest.json'), 'utf8')).sources[0];
-  console.log(`dataset      ${dataset}: the ${LINKAGE.scenario} scenario (seed ${LINKAGE.seed}), ${rows.toLocaleString('en-US')} rows, for the linkage`);
-  return dataset;
+  const { rows, bounds, capture_id: captureId } = JSON.parse(await readFile(join(dataset, 'manifest.json'), 'utf8')).sources[0];
+  // analyze-dataset's --from, --to and --capture, a minute inside the capture at each end: both engines must narrow alike.
+  const range = ['--from', String(bounds.start_ms + 60_000), '--to', String(bounds.end_ms - 60_000), '--capture', captureId];
+  console.log(`dataset      ${dataset}: the ${LINKAGE.scenario} scenario (seed ${LINKAGE.seed}), ${rows.toLocaleString('en-US')} rows, for the linkage (${range.join(' ')})`);
+  return { dataset, range };
 }
 
 /** `sextant analyze-dataset --window --overlap` on one machine: the output the Spark linkage must equal. */
@@ -273,12 +276,16 @@ async function linkageRefusesBadArguments(dataset) {
   const result = await run(PYTHON, [LINKAGE_JOB, dataset, join(RUN, 'never-written'), '--window', LINKAGE.window, '--overlap', LINKAGE.overlap, '--arguments', file, '--node', process.execPath, '--runner', SEXTANT], { deadlineMs: DEADLINES.probeMs * 2, env: sparkEnvironment() });
   const ok = result.code === 5 && result.stderr.includes('arguments.linkage_window_s') && result.stderr.includes('[INVALID_TYPE]') && !existsSync(join(RUN, 'never-written'));
   console.log(`linkage      bad analyzer arguments: ${ok ? 'refused before Spark started (exit 5, field and code)' : `NOT refused as expected (exit ${result.code}): ${lastLines(result.stderr, 3)}`}`);
-  return ok;
+  // A --from without a zone: the driver and the executors may each read it in another one.
+  const zoneless = await run(PYTHON, [LINKAGE_JOB, dataset, join(RUN, 'never-written'), '--window', LINKAGE.window, '--overlap', LINKAGE.overlap, '--from', '2026-11-20T13:00', '--node', process.execPath, '--runner', SEXTANT], { deadlineMs: DEADLINES.probeMs * 2, env: sparkEnvironment() });
+  const zoneOk = zoneless.code === 4 && zoneless.stderr.includes('has no zone') && !existsSync(join(RUN, 'never-written'));
+  console.log(`linkage      --from without a zone: ${zoneOk ? 'refused before Spark started (exit 4)' : `NOT refused as expected (exit ${zoneless.code}): ${lastLines(zoneless.stderr, 3)}`}`);
+  return ok && zoneOk;
 }
 
-async function analyzeWithNode(dataset) {
+async function analyzeWithNode({ dataset, range }) {
   const out = join(RUN, 'linkage-node');
-  const result = await run(process.execPath, [SEXTANT, 'analyze-dataset', dataset, '--out', out, '--window', LINKAGE.window, '--overlap', LINKAGE.overlap], { deadlineMs: DEADLINES.analyzeMs });
+  const result = await run(process.execPath, [SEXTANT, 'analyze-dataset', dataset, '--out', out, '--window', LINKAGE.window, '--overlap', LINKAGE.overlap, ...range], { deadlineMs: DEADLINES.analyzeMs });
   // 0: every window ok or partial; 1: a window failed, the files are still written (and must be equal too).
   if (result.code !== 0 && result.code !== 1) fail(2, described(result, 'sextant analyze-dataset --window'));
   console.log(`node         sextant analyze-dataset --window ${LINKAGE.window} --overlap ${LINKAGE.overlap}: ${timing(result)}`);
@@ -364,7 +371,7 @@ async function sparkSubmit(dataset, binS, master, copies, linkage) {
     // As URIs: the job reads and writes through Hadoop's filesystems (file:// here, s3a:// etc. on a cluster).
     CHECKS, ...copies.flatMap((copy) => ['--refuse', `${pathToFileURL(copy.path).href}:DATASET_SCHEMA_DRIFT`]),
     // The linkage job's arguments (--runner: under --py-files the job's own path is a temporary copy), and the executors' Node for the run without it.
-    '--linkage-args', JSON.stringify([linkage.dataset, linkage.out, '--window', LINKAGE.window, '--overlap', LINKAGE.overlap, '--node', process.execPath, '--runner', SEXTANT]),
+    '--linkage-args', JSON.stringify([linkage.dataset, linkage.out, '--window', LINKAGE.window, '--overlap', LINKAGE.overlap, ...linkage.range, '--node', process.execPath, '--runner', SEXTANT]),
     '--missing-node', MISSING_NODE,
     // --sql-dir: under --py-files the job's own path is a temporary copy, not the repository.
     '--', pathToFileURL(dataset).href, pathToFileURL(out).href, '--bin-s', binS, '--sql-dir', join(ROOT, 'sql'),
@@ -380,7 +387,7 @@ function grantedExecutors(log) {
 }
 
 async function summarizeWithSpark(dataset, parts, binS, master, copies, linkageDataset) {
-  const linkage = { dataset: linkageDataset, out: join(RUN, 'linkage-spark') };
+  const linkage = { dataset: linkageDataset.dataset, range: linkageDataset.range, out: join(RUN, 'linkage-spark') };
   rmSync(linkage.out, { recursive: true, force: true });
   let result = await sparkSubmit(dataset, binS, master, copies, linkage);
   let ran = master;
@@ -511,7 +518,7 @@ const duckdbRefused = await duckdbRefusals(copies);
 const duckdbDir = await summarizeWithDuckdb(dataset.path, settings.binS);
 const linkageDataset = await buildLinkageDataset();
 const nodeLinkage = await analyzeWithNode(linkageDataset);
-const linkageRefused = await linkageRefusesBadArguments(linkageDataset);
+const linkageRefused = await linkageRefusesBadArguments(linkageDataset.dataset);
 const spark = await summarizeWithSpark(dataset.path, dataset.parts, settings.binS, settings.master, copies, linkageDataset);
 const instance = await DuckDBInstance.create(':memory:');
 const connection = await instance.connect();

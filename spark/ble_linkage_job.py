@@ -31,13 +31,16 @@ Prints one JSON line on stdout (Spark version, master, windows, seconds). Exit c
 executor without Node or without the runner, 4 a dataset refused (as ble_summary_job) or a
 window over --max-packets, or --window/--overlap refused by the runner, 5 the analyzer's arguments
 (--arguments) fail its input schema. --window, --overlap and --arguments are checked by the runner
-on the driver before the Spark session starts.
+on the driver before the Spark session starts, and --from/--to read (a bad time: exit 4).
+--from, --to and --capture narrow the range as analyze-dataset's do (the times with a zone).
 """
 
 import argparse
+import datetime
 import json
 import math
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -76,6 +79,9 @@ def parse_arguments(argv):
     parser.add_argument('--arguments', help="the analyzer's arguments as a JSON file (read by the driver), over the defaults")
     parser.add_argument('--timeout-ms', type=int, help="each window's deadline (default and at most the analyzer's limit)")
     parser.add_argument('--max-packets', type=int, help="refuse a window with more rows (default analyze-dataset's)")
+    parser.add_argument('--from', dest='from_time', help='start of the range (inclusive): epoch milliseconds or ISO-8601 with a zone, as analyze-dataset --from')
+    parser.add_argument('--to', dest='to_time', help='end of the range (exclusive): epoch milliseconds or ISO-8601 with a zone, as analyze-dataset --to')
+    parser.add_argument('--capture', action='append', default=[], help='only this capture id (repeatable), as analyze-dataset --capture')
     parser.add_argument('--node', default='node', help='Node on the driver (default node)')
     parser.add_argument('--runner', default=DEFAULT_RUNNER, help="the sextant runner on the driver (default the repository's cli/sextant.mjs)")
     parser.add_argument('--executor-node', help='Node on the executors (default $SEXTANT_NODE there, else node)')
@@ -110,9 +116,40 @@ def planning_arguments(arguments):
     return flags
 
 
+EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+
+
+def epoch_ms(text, flag):
+    """--from/--to as epoch milliseconds: digits (a fraction allowed), or ISO-8601 with a zone
+    (Z or ±hh:mm). A time without a zone is refused: the driver and the executors may each be in
+    another one, and analyze-dataset would read it in its own machine's."""
+    if text is None:
+        return None
+    if re.fullmatch(r'-?\d+(\.\d+)?', text):
+        return float(text) if '.' in text else int(text)
+    try:
+        moment = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f'{flag} must be epoch milliseconds or an ISO-8601 time, not {text!r}') from None
+    if moment.tzinfo is None:
+        raise ValueError(f'{flag} {text!r} has no zone: add Z or an offset (+01:00)')
+    return (moment - EPOCH) // datetime.timedelta(milliseconds=1)
+
+
+def requested_range(arguments):
+    """--from, --to and --capture as the plan file's range (analyze-dataset's DatasetWindow)."""
+    return {'from_ms': epoch_ms(arguments.from_time, '--from'), 'to_ms': epoch_ms(arguments.to_time, '--to'), 'capture_ids': list(arguments.capture)}
+
+
 def refused_before_spark(arguments):
     """The runner's verdict on --window, --overlap and the analyzer's arguments, before any
-    Spark work: a plan of a one-millisecond span. Returns the exit code to stop with, or None."""
+    Spark work: a plan of a one-millisecond span; and --from/--to read. Returns the exit code to
+    stop with, or None."""
+    try:
+        requested_range(arguments)
+    except ValueError as error:
+        print(f'ble_linkage_job: {error}', file=sys.stderr)
+        return EXIT_REFUSED
     try:
         run_sextant(arguments.node, arguments.runner, ['plan-windows', '--first-ms', '0', '--last-ms', '1', *planning_arguments(arguments)])
     except FileNotFoundError as error:
@@ -199,6 +236,17 @@ def check_executors(spark, settings):
     return problems[0] if problems else None
 
 
+def in_range(packets, selected):
+    """The packets of the range: from_ms <= ts_ms < to_ms, and the listed captures (all without)."""
+    if selected['from_ms'] is not None:
+        packets = packets.where(F.col('ts_ms') >= F.lit(selected['from_ms']))
+    if selected['to_ms'] is not None:
+        packets = packets.where(F.col('ts_ms') < F.lit(selected['to_ms']))
+    if selected['capture_ids']:
+        packets = packets.where(F.col('capture_id').isin(selected['capture_ids']))
+    return packets
+
+
 def windows_of_rows(packets, plan):
     """Every (row, window) pair with the window holding the row: from_ms <= ts_ms < to_ms. A row's
     candidates are its own window and the few before it whose overlap may reach it; the
@@ -250,19 +298,24 @@ def main(argv, spark=None):
         manifest_uri = ble_summary_job.join_uri(arguments.dataset, 'manifest.json')
         parts = ble_summary_job.register_packets(spark, arguments.dataset)
         manifest = json.loads(spark.read.text(manifest_uri, wholetext=True).first()[0])
-        whole = spark.sql('SELECT capture_id, count(*) AS n, min(ts_ms) AS first_ms, max(ts_ms) AS last_ms FROM packets GROUP BY capture_id ORDER BY capture_id').collect()
+        selected = requested_range(arguments)
+        packets = in_range(spark.table('packets'), selected)
+        whole = packets.groupBy('capture_id').agg(F.count(F.lit(1)).alias('n'), F.min('ts_ms').alias('first_ms'), F.max('ts_ms').alias('last_ms')).orderBy('capture_id').collect()
         firsts = [row['first_ms'] for row in whole if row['first_ms'] is not None]
         if not firsts:
             print(f'ble_linkage_job: {arguments.dataset}: no packets in the window [EMPTY_WINDOW]', file=sys.stderr)
             return EXIT_REFUSED
         plan_args = ['plan-windows', '--first-ms', repr(min(firsts)), '--last-ms', repr(max(row['last_ms'] for row in whole if row['last_ms'] is not None)), *planning_arguments(arguments)]
+        for flag, key in (('--from-ms', 'from_ms'), ('--to-ms', 'to_ms')):
+            if selected[key] is not None:
+                plan_args += [flag, repr(selected[key])]
         try:
             plan = json.loads(run_sextant(arguments.node, arguments.runner, plan_args))
         except FileNotFoundError as error:
             print(f'ble_linkage_job: cannot start Node on the driver at {arguments.node!r} ({error.strerror}) [{NODE_MISSING}]', file=sys.stderr)
             return EXIT_NO_NODE
         plan_by_index = {window['index']: window for window in plan['windows']}
-        assigned = windows_of_rows(spark.table('packets'), plan)
+        assigned = windows_of_rows(packets, plan)
         results = assigned.groupBy('window_index').applyInArrow(analyse_window_on_executor(plan_by_index, plan['tool_arguments'], settings), 'window_index int, output string')
         try:
             outputs = [row['output'] for row in results.collect()]
@@ -285,6 +338,7 @@ def main(argv, spark=None):
                 'timeout_ms': arguments.timeout_ms if arguments.timeout_ms is not None else plan['timeout_ms'],
                 'captures': [{'capture_id': row['capture_id'], 'rows': row['n'], 'first_ms': row['first_ms'], 'last_ms': row['last_ms']} for row in whole],
                 'sources': sources,
+                'range': selected,
             }), encoding='utf-8')
             windows_file.write_text(''.join(f'{output}\n' for output in outputs), encoding='utf-8')
             stitched = subprocess.run([arguments.node, arguments.runner, 'stitch-windows', '--plan', str(plan_file), '--windows', str(windows_file), '--out', arguments.out], capture_output=True, text=True, check=False)
@@ -298,6 +352,7 @@ def main(argv, spark=None):
             'dataset': arguments.dataset,
             'parts': parts,
             'out': arguments.out,
+            'range': selected,
             'windows': len(plan['windows']),
             'analysed_windows': len(outputs),
             'status': analysis['status'],

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isJsonObject, safeParseJson, type JsonObject } from '../../src/core/index.ts';
 import type { WindowCount } from '../dataset/analyse-window.ts';
+import type { DatasetWindow } from '../dataset/window-captures.ts';
 import type { WindowRowsOutput } from '../dataset/window-rows.ts';
 import { planWindows, stitchAnalysedWindows, windowedSpan, type AnalysedWindow } from '../dataset/windowed-analysis.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -19,7 +20,9 @@ summary ToolResult OUT/result.json and OUT/analysis.json) and prints analysis.js
 PLAN.json (format sextant-window-plan/1): {"format", "dataset", "window_ms", "overlap_ms",
   "tool_arguments", "timeout_ms", "captures": [{"capture_id", "rows", "first_ms", "last_ms"}]
   (the whole dataset's rows per capture), "sources": [{"capture_id", "file", "sha256"}] (the
-  manifest's)}; the windows are planned from them as analyze-dataset plans them.
+  manifest's), and optionally "range": {"from_ms", "to_ms", "capture_ids"} (analyze-dataset's
+  --from, --to and --capture: null bounds and no ids for the whole dataset); the windows are
+  planned from them as analyze-dataset plans them.
 WINDOWS.jsonl  analyze-window's output lines, in any order; a planned window without a line
   held no rows.
 
@@ -45,7 +48,8 @@ export async function runStitchWindows(args: string[], io: Io): Promise<number> 
   if (!parsed.ok || !isJsonObject(parsed.value) || parsed.value.format !== PLAN_FORMAT) return refuse(`${values.plan} is not a ${PLAN_FORMAT} JSON object`);
   const plan = parsed.value as unknown as WindowPlanFile;
   const whole: WindowCount[] = plan.captures.map((entry) => ({ captureId: entry.capture_id, rows: entry.rows, firstMs: entry.first_ms, lastMs: entry.last_ms }));
-  const range = { fromMs: null, toMs: null, captureIds: [] };
+  const range = planRange(plan.range);
+  if (range === null) return refuse(`${values.plan}: "range" must be {"from_ms": number|null, "to_ms": number|null, "capture_ids": [string]}`);
   const span = windowedSpan(range, whole);
   if (span === null) return refuse(`${values.plan}: no packet has a time`);
   const plans = planWindows(span.fromMs, span.toMs, plan.window_ms, plan.overlap_ms);
@@ -100,4 +104,17 @@ interface WindowPlanFile {
   timeout_ms: number;
   captures: Array<{ capture_id: string; rows: number; first_ms: number | null; last_ms: number | null }>;
   sources: Array<{ capture_id: string; file: string; sha256: string }>;
+  range?: unknown;
+}
+
+/** The plan's range as analyze-dataset's --from, --to and --capture; the whole dataset without one; null when malformed. */
+function planRange(value: unknown): DatasetWindow | null {
+  if (value === undefined) return { fromMs: null, toMs: null, captureIds: [] };
+  if (!isJsonObject(value)) return null;
+  const bound = (entry: unknown): number | null | undefined => (entry === null || entry === undefined ? null : typeof entry === 'number' && Number.isFinite(entry) ? entry : undefined);
+  const fromMs = bound(value.from_ms);
+  const toMs = bound(value.to_ms);
+  const ids = value.capture_ids ?? [];
+  if (fromMs === undefined || toMs === undefined || !Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) return null;
+  return { fromMs, toMs, captureIds: ids as string[] };
 }

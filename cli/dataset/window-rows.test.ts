@@ -152,4 +152,24 @@ describe("the analyzer's arguments, checked before any data is read", () => {
     expect(planned.stdout).toBe('');
     expect(planned.stderr).toMatch(/sextant: plan-windows: arguments\.linkage_window_s: .*\[INVALID_TYPE\]/);
   });
+
+  it('plans a range as analyze-dataset --from/--to does, and stitch-windows refuses a malformed range', async () => {
+    const planned = await run(['plan-windows', '--first-ms', '0', '--last-ms', '3600000', '--window', '10m', '--overlap', '4m', '--from-ms', '120000', '--to-ms', '1920000']);
+    expect(planned.code).toBe(0);
+    const plan = JSON.parse(planned.stdout) as { from_ms: number; to_ms: number; windows: Array<{ from_ms: number; end_ms: number; to_ms: number }> };
+    expect([plan.from_ms, plan.to_ms]).toEqual([120_000, 1_920_000]);
+    expect(plan.windows.map((window) => [window.from_ms, window.end_ms, window.to_ms])).toEqual([
+      [120_000, 720_000, 960_000],
+      [720_000, 1_320_000, 1_560_000],
+      [1_320_000, 1_920_000, 1_920_000],
+    ]);
+    const planFile = join(work, 'ranged-plan.json');
+    const windowsFile = join(work, 'ranged-windows.jsonl');
+    await writeFile(windowsFile, '');
+    const base = { format: 'sextant-window-plan/1', dataset: work, window_ms: 600_000, overlap_ms: 240_000, tool_arguments: DEFAULT_ARGUMENTS, timeout_ms: 1000, captures: [{ capture_id: 'c', rows: 1, first_ms: 0, last_ms: 1 }], sources: [] };
+    await writeFile(planFile, JSON.stringify({ ...base, range: { from_ms: 'noon', to_ms: null, capture_ids: [] } }));
+    const refused = await run(['stitch-windows', '--plan', planFile, '--windows', windowsFile, '--out', join(work, 'ranged-out')]);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(/"range" must be .*\[WINDOWS_MISMATCH\]/);
+  });
 });
