@@ -95,6 +95,11 @@ export interface ClockRates {
   se: Float64Array;
 }
 
+/** Channel slots per receiver in `clockRateScratch`'s last-event table (channel indices 0–39, and BLE_NO_CHANNEL). */
+const CHANNEL_SLOTS = 256;
+/** The most rates `bestRate` tries in one search (the coarse one: 2 · 150 / 6 + 1). */
+const MAX_SEARCH_STEPS = 64;
+
 /** Working arrays of `clockRates`, made once per analysis. */
 export function clockRateScratch(receivers: number) {
   return {
@@ -102,6 +107,20 @@ export function clockRateScratch(receivers: number) {
     residue: new Float64Array(MAX_RATE_PAIRS),
     receiver: new Int32Array(MAX_RATE_PAIRS),
     count: new Int32Array(receivers),
+    /** The pairs again, receiver by receiver (each receiver's in their sampled order): receiver r's are [from[r], from[r + 1]). */
+    gap: new Float64Array(MAX_RATE_PAIRS),
+    phase: new Float64Array(MAX_RATE_PAIRS),
+    from: new Int32Array(receivers + 1),
+    /** Per event of a densely sampled group (offset from its start): the next event on its receiver and channel, or −1. */
+    next: new Int32Array(2 * MAX_RATE_PAIRS),
+    /** Per receiver and channel: the group's last event seen there, or −1. */
+    last: new Int32Array(receivers * CHANNEL_SLOTS).fill(-1),
+    /** A receiver's short pairs' rates, for their median. */
+    shortRates: new Float64Array(MAX_RATE_PAIRS),
+    /** A search's rates and, per rate, the summed phase vectors. */
+    ppm: new Float64Array(MAX_SEARCH_STEPS),
+    cos: new Float64Array(MAX_SEARCH_STEPS),
+    sin: new Float64Array(MAX_SEARCH_STEPS),
   };
 }
 export type ClockRateScratch = ReturnType<typeof clockRateScratch>;
@@ -125,40 +144,73 @@ export function clockRates(groups: ArrayLike<number>, events: BleEventGroups, re
   let total = 0;
   for (let m = 0; m < groups.length; m++) total += start[groups[m] + 1] - start[groups[m]];
   const stride = Math.max(1, Math.floor(total / MAX_RATE_PAIRS));
-  const { dt, residue, receiver: pairReceiver, count } = scratch;
+  const { dt, residue, receiver: pairReceiver, count, next, last } = scratch;
   let pairs = 0;
   for (let m = 0; m < groups.length && pairs < MAX_RATE_PAIRS; m++) {
     const group = groups[m];
+    const begin = start[group];
     const end = start[group + 1];
-    for (let i = start[group]; i < end && pairs < MAX_RATE_PAIRS; i += stride) {
+    // Every event sampled: each one's next on its receiver and channel from one pass (the scan
+    // forward from each event read ~9 events apiece on three receivers and three channels).
+    const dense = stride === 1;
+    if (dense) {
+      for (let j = begin; j < end; j++) {
+        next[j - begin] = -1;
+        const slot = receiver[j] * CHANNEL_SLOTS + channel[j];
+        const previous = last[slot];
+        if (previous >= 0 && time[j] - time[previous] <= PAIR_WINDOW_MS) next[previous - begin] = j;
+        last[slot] = j;
+      }
+      for (let j = begin; j < end; j++) last[receiver[j] * CHANNEL_SLOTS + channel[j]] = -1;
+    }
+    for (let i = begin; i < end && pairs < MAX_RATE_PAIRS; i += stride) {
       if (channel[i] === BLE_NO_CHANNEL) continue;
-      for (let j = i + 1; j < end && time[j] - time[i] <= PAIR_WINDOW_MS; j++) {
-        if (receiver[j] !== receiver[i] || channel[j] !== channel[i]) continue;
-        const gap = time[j] - time[i];
-        if (gap > 0) {
-          dt[pairs] = gap;
-          residue[pairs] = residueMs(gap);
-          pairReceiver[pairs] = receiver[i];
-          pairs++;
+      let j = -1;
+      if (dense) j = next[i - begin];
+      else {
+        for (let k = i + 1; k < end && time[k] - time[i] <= PAIR_WINDOW_MS; k++) {
+          if (receiver[k] === receiver[i] && channel[k] === channel[i]) {
+            j = k;
+            break;
+          }
         }
-        break;
+      }
+      if (j < 0) continue;
+      const gap = time[j] - time[i];
+      if (gap > 0) {
+        dt[pairs] = gap;
+        residue[pairs] = residueMs(gap);
+        pairReceiver[pairs] = receiver[i];
+        pairs++;
       }
     }
   }
-  const rate = new Float64Array(receivers).fill(Number.NaN);
-  const se = new Float64Array(receivers).fill(Number.NaN);
+  // Receiver by receiver, so each receiver's loops read only its own pairs.
+  const { gap, phase, from } = scratch;
   count.fill(0);
   for (let k = 0; k < pairs; k++) count[pairReceiver[k]]++;
+  from[0] = 0;
+  for (let r = 0; r < receivers; r++) from[r + 1] = from[r] + count[r];
+  for (let r = 0; r < receivers; r++) count[r] = from[r];
+  for (let k = 0; k < pairs; k++) {
+    const at = count[pairReceiver[k]]++;
+    gap[at] = dt[k];
+    phase[at] = residue[k];
+  }
+  const rate = new Float64Array(receivers).fill(Number.NaN);
+  const se = new Float64Array(receivers).fill(Number.NaN);
   let read = false;
   for (let r = 0; r < receivers; r++) {
-    if (count[r] < MIN_RATE_PAIRS) continue;
+    const low = from[r];
+    const high = from[r + 1];
+    if (high - low < MIN_RATE_PAIRS) continue;
     // A first rate: the median of the short pairs' residue per gap where there are enough of
     // them (unambiguous below 125 ppm), else the search over the phase vectors (sparse packets).
-    let first = shortPairsRate(scratch, pairs, r);
+    let first = shortPairsRate(scratch, low, high);
     if (Number.isNaN(first)) {
-      const coarse = bestRate(scratch, pairs, r, 0, MAX_RATE_PPM, COARSE_STEP_PPM, COARSE_WINDOW_MS, COARSE_SEARCH_PAIRS);
+      const coarse = bestRate(scratch, low, high, 0, MAX_RATE_PPM, COARSE_STEP_PPM, COARSE_WINDOW_MS, COARSE_SEARCH_PAIRS);
       if (Number.isNaN(coarse)) continue;
-      first = bestRate(scratch, pairs, r, coarse, COARSE_STEP_PPM, FINE_STEP_PPM, PAIR_WINDOW_MS, FINE_SEARCH_PAIRS);
+      first = bestRate(scratch, low, high, coarse, COARSE_STEP_PPM, FINE_STEP_PPM, PAIR_WINDOW_MS, FINE_SEARCH_PAIRS);
       if (Number.isNaN(first)) continue;
     }
     // Each residue unwrapped around the line (then within half a slot of it) and fitted, twice:
@@ -166,16 +218,15 @@ export function clockRates(groups: ArrayLike<number>, events: BleEventGroups, re
     let slope = first * 1e-6;
     let fit = { slope, se: Infinity, n: 0 };
     for (let round = 0; round < 2; round++) {
-      for (let k = 0; k < pairs; k++) {
-        if (pairReceiver[k] !== r) continue;
-        const predicted = slope * dt[k];
-        residue[k] = predicted + residueMs(residue[k] - predicted);
+      for (let k = low; k < high; k++) {
+        const predicted = slope * gap[k];
+        phase[k] = predicted + residueMs(phase[k] - predicted);
       }
-      fit = fitSlope(dt, residue, pairReceiver, pairs, r, slope, OUTLIER_MS);
+      fit = fitSlope(gap, phase, low, high, slope, OUTLIER_MS);
       slope = fit.slope;
     }
     // Most pairs must sit on the line: whole-millisecond or host timestamps put few there.
-    if (fit.n < MIN_RATE_PAIRS || fit.n < MIN_ON_LINE * count[r]) continue;
+    if (fit.n < MIN_RATE_PAIRS || fit.n < MIN_ON_LINE * (high - low)) continue;
     rate[r] = fit.slope * 1e6;
     se[r] = fit.se * 1e6;
     read = true;
@@ -183,57 +234,71 @@ export function clockRates(groups: ArrayLike<number>, events: BleEventGroups, re
   return read ? { rate, se } : undefined;
 }
 
-/** The median over receiver r's pairs at most SHORT_WINDOW_MS apart of residue / gap (ppm); NaN with fewer than MIN_SHORT_PAIRS. */
-function shortPairsRate(scratch: ClockRateScratch, pairs: number, r: number): number {
-  const { dt, residue, receiver } = scratch;
-  const rates: number[] = [];
-  for (let k = 0; k < pairs; k++) if (receiver[k] === r && dt[k] <= SHORT_WINDOW_MS) rates.push((residue[k] / dt[k]) * 1e6);
-  if (rates.length < MIN_SHORT_PAIRS) return Number.NaN;
-  rates.sort((x, y) => x - y);
-  return rates[rates.length >> 1];
+/** The median over one receiver's pairs [low, high) at most SHORT_WINDOW_MS apart of residue / gap (ppm); NaN with fewer than MIN_SHORT_PAIRS. */
+function shortPairsRate(scratch: ClockRateScratch, low: number, high: number): number {
+  const { gap, phase, shortRates } = scratch;
+  let n = 0;
+  for (let k = low; k < high; k++) if (gap[k] <= SHORT_WINDOW_MS) shortRates[n++] = (phase[k] / gap[k]) * 1e6;
+  if (n < MIN_SHORT_PAIRS) return Number.NaN;
+  // A typed array sorts numerically, without a comparator call per step.
+  return shortRates.subarray(0, n).sort()[n >> 1];
 }
 
 /**
  * The rate (ppm) in [center − span, center + span] by `step` under which the first `most` of
- * receiver r's pairs at most `windowMs` apart line up best on the slot grid (largest mean
+ * one receiver's pairs [low, high) at most `windowMs` apart line up best on the slot grid (largest mean
  * resultant length of 2π(residue − rate·gap)/slot); NaN when fewer than MIN_RATE_PAIRS / 2 pairs
  * take part or the best lines them up less than MIN_RESULTANT.
  */
-function bestRate(scratch: ClockRateScratch, pairs: number, r: number, center: number, span: number, step: number, windowMs: number, most: number): number {
-  const { dt, residue, receiver } = scratch;
+function bestRate(scratch: ClockRateScratch, low: number, high: number, center: number, span: number, step: number, windowMs: number, most: number): number {
+  const { gap: dt, phase: residue, ppm, cos, sin } = scratch;
+  // The rates tried, as the accumulating loop `ppm += step` reaches them.
+  let steps = 0;
+  for (let value = center - span; value <= center + span + 1e-9 && steps < MAX_SEARCH_STEPS; value += step) ppm[steps++] = value;
+  cos.fill(0, 0, steps);
+  sin.fill(0, 0, steps);
+  // Pair by pair, its phase turned from one rate to the next by a fixed rotation (the angle is
+  // linear in the rate): one cos and sin per pair, not per pair and rate. Each search reads a few
+  // dozen pairs at up to 51 rates, for every address of the capture.
+  const radiansPerMs = (2 * Math.PI) / BLE_SLOT_MS;
+  let used = 0;
+  for (let k = low; k < high && used < most; k++) {
+    if (dt[k] > windowMs) continue;
+    const angle = radiansPerMs * (residue[k] - ppm[0] * 1e-6 * dt[k]);
+    const turn = -radiansPerMs * step * 1e-6 * dt[k];
+    const turnCos = Math.cos(turn);
+    const turnSin = Math.sin(turn);
+    let c = Math.cos(angle);
+    let s = Math.sin(angle);
+    for (let index = 0; index < steps; index++) {
+      cos[index] += c;
+      sin[index] += s;
+      const turned = c * turnCos - s * turnSin;
+      s = s * turnCos + c * turnSin;
+      c = turned;
+    }
+    used++;
+  }
+  if (used === 0) return Number.NaN;
   let best = Number.NaN;
   let bestResultant = -1;
-  let used = 0;
-  for (let ppm = center - span; ppm <= center + span + 1e-9; ppm += step) {
-    const slope = ppm * 1e-6;
-    let cos = 0;
-    let sin = 0;
-    used = 0;
-    for (let k = 0; k < pairs && used < most; k++) {
-      if (receiver[k] !== r || dt[k] > windowMs) continue;
-      const angle = ((2 * Math.PI) / BLE_SLOT_MS) * (residue[k] - slope * dt[k]);
-      cos += Math.cos(angle);
-      sin += Math.sin(angle);
-      used++;
-    }
-    if (used === 0) return Number.NaN;
-    const resultant = Math.hypot(cos, sin) / used;
+  for (let index = 0; index < steps; index++) {
+    const resultant = Math.hypot(cos[index], sin[index]) / used;
     if (resultant > bestResultant) {
       bestResultant = resultant;
-      best = ppm;
+      best = ppm[index];
     }
   }
   return used >= MIN_RATE_PAIRS / 2 && bestResultant >= MIN_RESULTANT ? best : Number.NaN;
 }
 
-/** Least-squares slope through the origin of residue on gap over receiver r's `pairs` within `limit` of `around`·gap (all pairs when `around` is NaN). */
-function fitSlope(dt: Float64Array, residue: Float64Array, receiver: Int32Array, pairs: number, r: number, around: number, limit: number): { slope: number; se: number; n: number } {
+/** Least-squares slope through the origin of residue on gap over the pairs [low, high) within `limit` of `around`·gap. */
+function fitSlope(dt: Float64Array, residue: Float64Array, low: number, high: number, around: number, limit: number): { slope: number; se: number; n: number } {
   let sxx = 0;
   let sxy = 0;
   let n = 0;
-  for (let k = 0; k < pairs; k++) {
-    if (receiver[k] !== r) continue;
-    if (!Number.isNaN(around) && Math.abs(residue[k] - around * dt[k]) > limit) continue;
+  for (let k = low; k < high; k++) {
+    if (Math.abs(residue[k] - around * dt[k]) > limit) continue;
     sxx += dt[k] * dt[k];
     sxy += dt[k] * residue[k];
     n++;
@@ -241,9 +306,8 @@ function fitSlope(dt: Float64Array, residue: Float64Array, receiver: Int32Array,
   if (n < 2 || sxx === 0) return { slope: 0, se: Infinity, n };
   const slope = sxy / sxx;
   let squares = 0;
-  for (let k = 0; k < pairs; k++) {
-    if (receiver[k] !== r) continue;
-    if (!Number.isNaN(around) && Math.abs(residue[k] - around * dt[k]) > limit) continue;
+  for (let k = low; k < high; k++) {
+    if (Math.abs(residue[k] - around * dt[k]) > limit) continue;
     squares += (residue[k] - slope * dt[k]) ** 2;
   }
   return { slope, se: Math.sqrt(squares / (n - 1) / sxx), n };
