@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BleEventGroups } from '../scan/observation-store.ts';
-import { addressClockRates, clockRateEvidence, clockRates, type ClockRates } from './clock-rate.ts';
+import { addressClockRates, clockRateEvidence, type ClockRates } from './clock-rate.ts';
+import { clockRates } from './clock-rate-read.ts';
 
 const SLOT_MS = 0.625;
 
