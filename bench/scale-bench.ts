@@ -168,10 +168,11 @@ export async function runScaleBench(flags: { billion: boolean; varied?: boolean 
   return rows;
 }
 
-function exponent(packets: number): string {
+/** `1e7` for 10,000,000: the size in a row's name. */
+export function exponent(packets: number): string {
   return `1e${Math.round(Math.log10(packets))}`;
 }
 
-function round(value: number, digits: number): number {
+export function round(value: number, digits: number): number {
   return Number(value.toFixed(digits));
 }

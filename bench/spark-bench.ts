@@ -19,7 +19,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import type { BenchRow } from './bench-row.ts';
 import { writeBleBenchmarkPcap } from './ble-capture-generator.ts';
 import { measureTree, type TreeMeasure } from './process-tree.ts';
-import { runScaleImportChild } from './scale-bench.ts';
+import { exponent, round, runScaleImportChild } from './scale-bench.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const VENV = join(REPO, '.cache', 'spark', 'venv');
@@ -158,12 +158,4 @@ async function compareSummaries(duckOut: string, sparkOut: string): Promise<{ eq
 
 function sqlText(path: string): string {
   return path.replaceAll("'", "''");
-}
-
-function exponent(packets: number): string {
-  return `1e${Math.round(Math.log10(packets))}`;
-}
-
-function round(value: number, digits: number): number {
-  return Number(value.toFixed(digits));
 }
