@@ -10,6 +10,18 @@ describe('isotonic calibration', () => {
     expect(curve.x).toEqual([0.1, 0.3, 0.55]);
   });
 
+  it('pools tied raw probabilities into one knot and keeps tiny ones apart', () => {
+    // Three pairs at exactly 0 (one true) are one block, not three knots of the same x.
+    const tied = fitIsotonic([0, 0, 0, 0.5], [false, true, false, true]);
+    expect(tied.x).toEqual([0, 0.5]);
+    expect(tied.y).toEqual([0.333333, 1]);
+    // Raw probabilities of 1e-9 and 1e-7 are distinct knots (six decimals made both 0).
+    const tiny = fitIsotonic([1e-9, 1e-9, 1e-7, 1e-7], [false, false, false, true]);
+    expect(tiny.x).toEqual([1e-9, 1e-7]);
+    expect(applyCalibration(tiny, 1e-9)).toBe(0);
+    expect(applyCalibration(tiny, 1e-7)).toBe(0.5);
+  });
+
   it('interpolates between knots and clamps outside them; an empty curve is the identity', () => {
     const curve = { x: [0.2, 0.6], y: [0.1, 0.9] };
     expect(applyCalibration(curve, 0.4)).toBeCloseTo(0.5, 10);

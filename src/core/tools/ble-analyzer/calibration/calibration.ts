@@ -24,10 +24,15 @@ export function fitIsotonic(probabilities: ArrayLike<number>, labels: ArrayLike<
   const sumX: number[] = [];
   const sumY: number[] = [];
   const count: number[] = [];
-  for (const index of order) {
-    sumX.push(probabilities[index]);
-    sumY.push(labels[index] ? 1 : 0);
-    count.push(1);
+  for (let at = 0; at < order.length; ) {
+    // Pairs with the same raw probability are one block: the map cannot tell them apart.
+    const p = probabilities[order[at]];
+    let positives = 0;
+    let tied = 0;
+    for (; at < order.length && probabilities[order[at]] === p; at++, tied++) if (labels[order[at]]) positives++;
+    sumX.push(p * tied);
+    sumY.push(positives);
+    count.push(tied);
     while (count.length > 1 && sumY[sumY.length - 2] / count[count.length - 2] >= sumY[sumY.length - 1] / count[count.length - 1]) {
       const y = sumY.pop()!;
       const x = sumX.pop()!;
@@ -48,7 +53,9 @@ export function fitIsotonic(probabilities: ArrayLike<number>, labels: ArrayLike<
     sumY.splice(smallest + 1, 1);
     count.splice(smallest + 1, 1);
   }
-  const round = (value: number) => Math.round(value * 1e6) / 1e6;
+  // Knots keep six significant digits, not six decimals: raw probabilities of 1e-9 and 1e-7 are
+  // different knots (rounded to 0 they collapsed into ties, and a tiny raw p read the last tie's rate).
+  const round = (value: number) => Number(value.toPrecision(6));
   return { x: sumX.map((x, index) => round(x / count[index])), y: sumY.map((y, index) => round(y / count[index])) };
 }
 
