@@ -149,8 +149,8 @@ function payloadMatch(pa: BleAddressProfile, pb: BleAddressProfile, rarity: BleP
 }
 
 /**
- * The adv_interval_similarity term: the same device keeps its interval (log ratio σ 0.25),
- * devices differ (σ 1); pieces as above. NaN, and nothing written, without both intervals.
+ * The adv_interval_similarity term: the same set keeps its interval within a few ms of
+ * jitter (or changed it), devices differ (handoff-model.ts); pieces as above. NaN, and nothing written, without both intervals.
  */
 function intervalSimilarity(pa: BleAddressProfile, pb: BleAddressProfile, out: Pieces, separator: string): number {
   if (!(Number.isFinite(pa.advIntervalS) && Number.isFinite(pb.advIntervalS))) return Number.NaN;

@@ -44,8 +44,20 @@ const RSSI_LEVEL_VARIANCE = RSSI_SAME_SD_DB * RSSI_SAME_SD_DB - (2 * RSSI_PACKET
 export const RSSI_FLOOR_LLR = -4;
 /** Each receiver's RSSI continuity counts this much (receivers that hear both are not independent). */
 export const RSSI_RECEIVER_WEIGHT = 0.8;
-/** The constant term of the advertising-interval log ratio. */
-const INTERVAL_LOG_SD_RATIO = Math.log(1 / 0.25);
+/**
+ * adv_interval_similarity's model. An advertising set keeps its interval across rotations, and
+ * each event starts after the interval plus advDelay, 0–10 ms at random (Core 5.x, Vol 6, Part B,
+ * 4.4.2.2.1), so one set's interval, read as a low quantile of its gaps, agrees before and after
+ * a rotation within a few ms: INTERVAL_JITTER_MS on each side (advDelay and a host's timestamp
+ * jitter), at least INTERVAL_RELATIVE_SD of the interval. A share INTERVAL_CHANGED of hand-offs
+ * may coincide with a change of interval (an app's or the stack's mode changed): those differ
+ * like a log ratio of σ 0.25. Unrelated devices differ like σ 1. (Until 2026-11-28 the same
+ * device was σ 0.25 alone: intervals 7001 and 6752 ms, two devices for certain, read +1.2.)
+ */
+const INTERVAL_JITTER_MS = 5;
+const INTERVAL_RELATIVE_SD = 0.002;
+const INTERVAL_CHANGED = 0.2;
+const INTERVAL_CHANGED_SD = 0.25;
 /** address_kind: devices rarely switch between RPA and NRPA. */
 export const ADDRESS_KIND_LLR = -2.5;
 
@@ -206,10 +218,16 @@ export function differentContentLlr(templateShare: number): number {
   return Math.log(0.02 / Math.max(0.05, 1 - templateShare));
 }
 
-/** adv_interval_similarity (both intervals finite): the same device keeps its interval (log ratio σ 0.25), devices differ (σ 1). */
+/**
+ * adv_interval_similarity (both intervals finite, in seconds): the same set keeps its interval
+ * within its jitter, or (a share INTERVAL_CHANGED) changed it; devices differ (log ratio σ 1).
+ */
 export function intervalSimilarityLlr(intervalA: number, intervalB: number): number {
   const r = Math.log(intervalA / intervalB);
-  return clamp(INTERVAL_LOG_SD_RATIO - (r * r) / (2 * 0.25 * 0.25) + (r * r) / 2, -2.5, 1.2);
+  const kept = Math.max(INTERVAL_RELATIVE_SD, (Math.SQRT2 * INTERVAL_JITTER_MS) / (1000 * Math.min(intervalA, intervalB)));
+  // Densities of r up to the common 1/√(2π): kept, changed, and unrelated.
+  const same = ((1 - INTERVAL_CHANGED) / kept) * Math.exp((-r * r) / (2 * kept * kept)) + (INTERVAL_CHANGED / INTERVAL_CHANGED_SD) * Math.exp((-r * r) / (2 * INTERVAL_CHANGED_SD * INTERVAL_CHANGED_SD));
+  return clamp(Math.log(same) + (r * r) / 2, -2.5, 1.2);
 }
 
 /** irk_resolution when A resolves under a key and B does not resolve under it: under another key, or none. */
