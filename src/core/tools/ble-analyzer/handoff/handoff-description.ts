@@ -24,6 +24,8 @@ import {
   RSSI_FLOOR_LLR,
   RSSI_RECEIVER_WEIGHT,
   rssiContinuityLlr,
+  rssiLevelVarianceFor,
+  RSSI_LEVEL_VARIANCE,
   sameSignatureLlr,
   sameTemplateLlr,
   START_SEEN,
@@ -65,6 +67,7 @@ function rssiContinuity(pa: BleAddressProfile, pb: BleAddressProfile, context: B
   let heard = false;
   let floored = false;
   const { from, receiver, count, headRssi, tailRssi } = context.receivers;
+  const levelVariance = rssiLevelVarianceFor(context.rssiLevelDrift ?? Number.NaN);
   for (let ra = from[pa.id]; ra < from[pa.id + 1]; ra++) {
     if (Number.isNaN(tailRssi[ra])) continue;
     let rb = -1;
@@ -73,7 +76,7 @@ function rssiContinuity(pa: BleAddressProfile, pb: BleAddressProfile, context: B
     const d = headRssi[rb] - tailRssi[ra];
     const headPackets = edgePacketsOf(count[rb]);
     const tailPackets = edgePacketsOf(count[ra]);
-    const llr = rssiContinuityLlr(d, headPackets, tailPackets);
+    const llr = rssiContinuityLlr(d, headPackets, tailPackets, levelVariance);
     rssiLlr += RSSI_RECEIVER_WEIGHT * llr;
     floored ||= llr === RSSI_FLOOR_LLR;
     if (heard) out.push(', ');
@@ -91,6 +94,8 @@ function rssiContinuity(pa: BleAddressProfile, pb: BleAddressProfile, context: B
   pushSigned(out, rssiLlr);
   // Why a large jump weighs what it does: the floor is the whole story of such a term.
   if (floored) out.push('; floored: one emitter moved past a receiver, pocketed or body-shadowed jumps this much, so a jump counts against, not as a veto');
+  // A wider scale than the model's own is the capture's doing: say so, with its size.
+  if (levelVariance > RSSI_LEVEL_VARIANCE) out.push('; in this capture one emitter\'s level moves ±', toFixedOne(Math.sqrt(levelVariance)), ' dB between blocks of its packets, so jumps weigh less');
   out.push(')');
   return rssiLlr;
 }

@@ -33,8 +33,19 @@ export const RSSI_SAME_SD_DB = 2.5;
 export const RSSI_DIFFERENT_SD_DB = 10;
 /** One packet's RSSI scatters about the emitter's level by this much (fading, dB, σ). */
 export const RSSI_PACKET_SD_DB = 5;
+/** The packet scatter of two full head/tail means (dB²). */
+export const RSSI_EDGE_SCATTER = (2 * RSSI_PACKET_SD_DB * RSSI_PACKET_SD_DB) / EDGE_PACKETS;
 /** The level change of one emitter across a hand-off, without packet scatter (dB²): RSSI_SAME_SD_DB less the scatter of two full means. */
-const RSSI_LEVEL_VARIANCE = RSSI_SAME_SD_DB * RSSI_SAME_SD_DB - (2 * RSSI_PACKET_SD_DB * RSSI_PACKET_SD_DB) / EDGE_PACKETS;
+export const RSSI_LEVEL_VARIANCE = RSSI_SAME_SD_DB * RSSI_SAME_SD_DB - RSSI_EDGE_SCATTER;
+
+/**
+ * The level variance rssi_continuity uses in a capture: the model's, or more where the capture's
+ * own addresses move more between two blocks of packets (rssi-level-drift.ts; NaN: not read).
+ * Never less: a quiet capture does not make one emitter's jumps rarer than the model says.
+ */
+export function rssiLevelVarianceFor(measured: number): number {
+  return measured > RSSI_LEVEL_VARIANCE ? measured : RSSI_LEVEL_VARIANCE;
+}
 /**
  * The rssi_continuity floor: a large jump on one receiver is strong but bounded evidence of two
  * emitters. One emitter's level can jump 10–20 dB within seconds: a phone taken out of a pocket
@@ -179,11 +190,12 @@ export function edgePacketsOf(heard: number): number {
  * rssi_continuity on one receiver, before its RSSI_RECEIVER_WEIGHT: B's head mean less A's tail
  * mean, `d` dB, over `headPackets` and `tailPackets` packets (at most EDGE_PACKETS; fewer
  * packets scatter more, so a jump between two single packets says less), floored at
- * RSSI_FLOOR_LLR.
+ * RSSI_FLOOR_LLR. `levelVariance`: how much one emitter's level moves across a hand-off in this
+ * capture (`rssiLevelVarianceFor`).
  */
-export function rssiContinuityLlr(d: number, headPackets: number, tailPackets: number): number {
+export function rssiContinuityLlr(d: number, headPackets: number, tailPackets: number, levelVariance = RSSI_LEVEL_VARIANCE): number {
   const scatter = RSSI_PACKET_SD_DB * RSSI_PACKET_SD_DB * (1 / Math.max(1, headPackets) + 1 / Math.max(1, tailPackets));
-  const same = RSSI_LEVEL_VARIANCE + scatter;
+  const same = levelVariance + scatter;
   const different = RSSI_DIFFERENT_SD_DB * RSSI_DIFFERENT_SD_DB + scatter;
   return clamp(0.5 * Math.log(different / same) - (d * d) / (2 * same) + (d * d) / (2 * different), RSSI_FLOOR_LLR, 2);
 }

@@ -41,6 +41,11 @@ export interface BleLinkContext {
    * hand-off inside a pause is not timed. Absent: scanning never paused.
    */
   pauses?: BleScanPauses;
+  /**
+   * How much one emitter's RSSI level moves between two blocks of its packets in this capture
+   * (dB², rssi-level-drift.ts): rssi_continuity's level variance where it exceeds the model's. Absent: the model's.
+   */
+  rssiLevelDrift?: number;
   /** The clock skew measured between receivers (ms, clock-skew.ts), added to the overlap tolerance. Absent: 0. */
   clockSkewMs?: number;
   irkLabels: ReadonlyArray<string>;

@@ -26,6 +26,7 @@ import {
   edgePacketsOf,
   RSSI_RECEIVER_WEIGHT,
   rssiContinuityLlr,
+  rssiLevelVarianceFor,
   sameSignatureLlr,
   sameTemplateLlr,
   START_SEEN,
@@ -119,6 +120,8 @@ class PairScorer {
   /** Per address × receiver: packets in those means (at most EDGE_PACKETS). */
   private readonly edgePackets: Uint8Array;
   private readonly receivers: number;
+  /** rssi_continuity's level variance in this capture (handoff-model.ts `rssiLevelVarianceFor`). */
+  private readonly levelVariance: number;
   private readonly window: number;
   /** Per address: its clock rates (undefined where not read), and the capture's rates per receiver. */
   private readonly rates: Array<ClockRates | undefined>;
@@ -182,6 +185,7 @@ class PairScorer {
       }
     }
     this.window = context.linkageWindowS;
+    this.levelVariance = rssiLevelVarianceFor(context.rssiLevelDrift ?? Number.NaN);
     this.tolerance = overlapToleranceS(context.clockSkewMs);
     const clockRates = context.clockRates;
     this.rates = addresses.map((address) => clockRates?.byProfile[address.profile.id]);
@@ -195,7 +199,7 @@ class PairScorer {
    * locals: a method call per pair re-read a dozen fields and cost a call.
    */
   scoreAll(pairs: BleCandidatePairs, priorPerCandidate: Float64Array, logK: Float64Array): void {
-    const { first, last, scanFirst, scanLast, edges, margin, interval, heardGap, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, tailRssi, headRssi, edgePackets, receivers, window, tolerance, rates } = this;
+    const { first, last, scanFirst, scanLast, edges, margin, interval, heardGap, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, tailRssi, headRssi, edgePackets, receivers, window, tolerance, rates, levelVariance } = this;
     const sameSignature = this.sameSignatureLlr;
     const sameTemplate = this.sameTemplateLlr;
     const different = this.differentLlr;
@@ -223,7 +227,7 @@ class PairScorer {
         if (Number.isNaN(tail)) continue;
         const head = headRssi[b * receivers + receiver];
         if (Number.isNaN(head)) continue;
-        rssiLlr += RSSI_RECEIVER_WEIGHT * rssiContinuityLlr(head - tail, edgePackets[b * receivers + receiver], edgePackets[a * receivers + receiver]);
+        rssiLlr += RSSI_RECEIVER_WEIGHT * rssiContinuityLlr(head - tail, edgePackets[b * receivers + receiver], edgePackets[a * receivers + receiver], levelVariance);
         heardBoth++;
       }
       if (heardBoth > 0) total += rssiLlr;
