@@ -14,8 +14,7 @@ import { BleAddressClassifier } from './classify/classify-addresses.ts';
 import { BLE_NEUTRAL_ROTATION, bleRotationModel, type BleRotationModel } from './classify/rotation-model.ts';
 import { linkableAddresses, linkHandoffs } from './handoff/link-handoffs.ts';
 import { clockSkewWarnings, measureClockSkewMs } from './handoff/clock-skew.ts';
-import { rssiLevelDriftVariance } from './handoff/rssi-level-drift.ts';
-import { RSSI_EDGE_SCATTER } from './handoff/handoff-model.ts';
+import { measureRssiLevelDrift } from './handoff/rssi-level-drift.ts';
 import { scoreChainPairs } from './co-location/co-location.ts';
 import { addressClockRates } from './co-location/clock-rate.ts';
 import { buildChains, buildClusters } from './cluster/clusters.ts';
@@ -64,7 +63,7 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
     // Each address's clock rate from its own packets (sub-millisecond timestamps only): a hand-off and a co-location term.
     const clockRates = addressClockRates(linkable, store.events, store.receiverNames.length);
     // How much one emitter's level moves in this capture: rssi_continuity's scale (rssi-level-drift.ts).
-    const rssiLevelDrift = rssiLevelDriftVariance(linkable, store.events, store.receiverNames.length, RSSI_EDGE_SCATTER);
+    const rssiLevelDrift = measureRssiLevelDrift(linkable, store.events, store.receiverNames.length);
     const context = { clockRates, rssiLevelDrift, linkageWindowS: options.linkageWindowS, model: model0, payloads: store, receiverNames: store.receiverNames, receivers: profiled.receivers, dataStartMs, dataEndMs, pauses, clockSkewMs, irkLabels, uncalibrated: options.uncalibrated ?? false, describeCandidates: options.includeCandidates ?? false };
     const handoffs = linkHandoffs(linkable, context, options, warnings);
     const links = handoffs.links;

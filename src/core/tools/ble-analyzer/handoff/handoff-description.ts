@@ -1,3 +1,4 @@
+import { pairLevelVariance } from './rssi-level-drift.ts';
 import { EDGE_PACKETS, type BleAddressProfile } from '../profile/address-profiles.ts';
 import type { BleCandidatePairs } from './matching-marginals.ts';
 import type { BlePayloadRarity } from './payload-rarity.ts';
@@ -26,6 +27,7 @@ import {
   rssiContinuityLlr,
   rssiLevelVarianceFor,
   RSSI_LEVEL_VARIANCE,
+  RSSI_EDGE_SCATTER,
   sameSignatureLlr,
   sameTemplateLlr,
   START_SEEN,
@@ -67,7 +69,7 @@ function rssiContinuity(pa: BleAddressProfile, pb: BleAddressProfile, context: B
   let heard = false;
   let floored = false;
   const { from, receiver, count, headRssi, tailRssi } = context.receivers;
-  const levelVariance = rssiLevelVarianceFor(context.rssiLevelDrift ?? Number.NaN);
+  const levelVariance = rssiLevelVarianceFor(context.rssiLevelDrift ? pairLevelVariance(context.rssiLevelDrift, pa.id, pb.id, RSSI_EDGE_SCATTER) : Number.NaN);
   for (let ra = from[pa.id]; ra < from[pa.id + 1]; ra++) {
     if (Number.isNaN(tailRssi[ra])) continue;
     let rb = -1;
@@ -95,7 +97,7 @@ function rssiContinuity(pa: BleAddressProfile, pb: BleAddressProfile, context: B
   // Why a large jump weighs what it does: the floor is the whole story of such a term.
   if (floored) out.push('; floored: one emitter moved past a receiver, pocketed or body-shadowed jumps this much, so a jump counts against, not as a veto');
   // A wider scale than the model's own is the capture's doing: say so, with its size.
-  if (levelVariance > RSSI_LEVEL_VARIANCE) out.push('; in this capture one emitter\'s level moves ±', toFixedOne(Math.sqrt(levelVariance)), ' dB between blocks of its packets, so jumps weigh less');
+  if (levelVariance > RSSI_LEVEL_VARIANCE) out.push('; these addresses\' own levels move ±', toFixedOne(Math.sqrt(levelVariance)), ' dB between blocks of their packets, so jumps weigh less');
   out.push(')');
   return rssiLlr;
 }

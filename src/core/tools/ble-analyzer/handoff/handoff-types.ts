@@ -1,3 +1,4 @@
+import type { BleRssiLevelDrift } from './rssi-level-drift.ts';
 import type { AddressType } from '../shared/analysis-types.ts';
 import type { BleAddressProfile, BleProfileReceivers } from '../profile/address-profiles.ts';
 import type { BleRotationModel } from '../classify/rotation-model.ts';
@@ -42,10 +43,10 @@ export interface BleLinkContext {
    */
   pauses?: BleScanPauses;
   /**
-   * How much one emitter's RSSI level moves between two blocks of its packets in this capture
-   * (dB², rssi-level-drift.ts): rssi_continuity's level variance where it exceeds the model's. Absent: the model's.
+   * How much one emitter's RSSI level moves between two blocks of its packets, per address and in
+   * this capture (rssi-level-drift.ts): rssi_continuity's level variance where it exceeds the model's. Absent: the model's.
    */
-  rssiLevelDrift?: number;
+  rssiLevelDrift?: BleRssiLevelDrift;
   /** The clock skew measured between receivers (ms, clock-skew.ts), added to the overlap tolerance. Absent: 0. */
   clockSkewMs?: number;
   irkLabels: ReadonlyArray<string>;

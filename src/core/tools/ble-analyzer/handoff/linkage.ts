@@ -27,6 +27,7 @@ import {
   RSSI_RECEIVER_WEIGHT,
   rssiContinuityLlr,
   rssiLevelVarianceFor,
+  RSSI_EDGE_SCATTER,
   sameSignatureLlr,
   sameTemplateLlr,
   START_SEEN,
@@ -36,6 +37,7 @@ import {
 import type { BleScanPauses } from '../scan/scan-pauses.ts';
 import { clockRateEvidence, NO_CLOCK_RATES, type BleClockRates, type ClockRates } from '../co-location/clock-rate.ts';
 import type { BleLinkableAddress, BleLinkContext, BleLinkFactor, BleScoredPairs } from './handoff-types.ts';
+import { pairLevelVariance, type BleRssiLevelDrift } from './rssi-level-drift.ts';
 
 export type { BleCandidatePairs } from './matching-marginals.ts';
 export type { BlePayloadSource } from './payload-rarity.ts';
@@ -120,8 +122,9 @@ class PairScorer {
   /** Per address × receiver: packets in those means (at most EDGE_PACKETS). */
   private readonly edgePackets: Uint8Array;
   private readonly receivers: number;
-  /** rssi_continuity's level variance in this capture (handoff-model.ts `rssiLevelVarianceFor`). */
-  private readonly levelVariance: number;
+  /** rssi_continuity's level drift (rssi-level-drift.ts), read by profile id; absent: the model's scale. */
+  private readonly drift: BleRssiLevelDrift | undefined;
+  private readonly profileId: Int32Array;
   private readonly window: number;
   /** Per address: its clock rates (undefined where not read), and the capture's rates per receiver. */
   private readonly rates: Array<ClockRates | undefined>;
@@ -185,7 +188,8 @@ class PairScorer {
       }
     }
     this.window = context.linkageWindowS;
-    this.levelVariance = rssiLevelVarianceFor(context.rssiLevelDrift ?? Number.NaN);
+    this.drift = context.rssiLevelDrift;
+    this.profileId = Int32Array.from(addresses, (address) => address.profile.id);
     this.tolerance = overlapToleranceS(context.clockSkewMs);
     const clockRates = context.clockRates;
     this.rates = addresses.map((address) => clockRates?.byProfile[address.profile.id]);
@@ -199,7 +203,7 @@ class PairScorer {
    * locals: a method call per pair re-read a dozen fields and cost a call.
    */
   scoreAll(pairs: BleCandidatePairs, priorPerCandidate: Float64Array, logK: Float64Array): void {
-    const { first, last, scanFirst, scanLast, edges, margin, interval, heardGap, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, tailRssi, headRssi, edgePackets, receivers, window, tolerance, rates, levelVariance } = this;
+    const { first, last, scanFirst, scanLast, edges, margin, interval, heardGap, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, tailRssi, headRssi, edgePackets, receivers, window, tolerance, rates, drift, profileId } = this;
     const sameSignature = this.sameSignatureLlr;
     const sameTemplate = this.sameTemplateLlr;
     const different = this.differentLlr;
@@ -222,6 +226,7 @@ class PairScorer {
 
       let rssiLlr = 0;
       let heardBoth = 0;
+      const levelVariance = rssiLevelVarianceFor(drift ? pairLevelVariance(drift, profileId[a], profileId[b], RSSI_EDGE_SCATTER) : Number.NaN);
       for (let receiver = 0; receiver < receivers; receiver++) {
         const tail = tailRssi[a * receivers + receiver];
         if (Number.isNaN(tail)) continue;
