@@ -4,7 +4,8 @@
  *
  * Tuning seeds only: every eval:ble grid row is generated with seeds 101–106 (eval:ble reports
  * on seeds 1–3, which the fit never sees), analysed without calibration, and each candidate
- * pair's raw probability is paired with the truth (one device or not), per relation (hand-off,
+ * pair's raw probability (`rawProbability`: not a pair read at its cluster's matrix, a shared IRK
+ * or an overlap ruled out) is paired with the truth (one device or not), per relation (hand-off,
  * co-location). Isotonic regression (PAV) over those pairs is the new table. Deterministic: the
  * same code gives the same table.
  *
@@ -68,9 +69,10 @@ function main(): void {
       for (const candidate of analysis.candidates) {
         const a = truth.address_to_device[candidate.earlier];
         const b = truth.address_to_device[candidate.later];
-        if (a === undefined || b === undefined || candidate.probability === 1) continue;
+        // Only pairs whose probability is the calibration of their own (not one read at its cluster's matrix, a shared IRK, an overlap ruled out).
+        if (a === undefined || b === undefined || candidate.rawProbability === undefined) continue;
         const into = raw[candidate.relation ?? 'handoff'];
-        into.p.push(candidate.probability);
+        into.p.push(candidate.rawProbability);
         into.y.push(a === b);
       }
     }

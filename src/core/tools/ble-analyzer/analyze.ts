@@ -75,8 +75,8 @@ export function analyzeBleStore(store: BleObservationStore, options: BleAnalysis
     const chained = buildChains(linkable, links);
     const { pairs, rates, active } = scoreChainPairs(chained.chains, linkable, store.events, store.receiverNames, dataStartMs, dataEndMs, profiled.receiverFloors, options.uncalibrated ?? false, clockRates);
     candidatePairs = links.earlier.length + pairs.length;
-    if (options.includeCandidates) candidates = candidateList(linkable, links, pairs);
     clusters = buildClusters(linkable, chained, pairs, irkLabels, links.handoffs);
+    if (options.includeCandidates) candidates = candidateList(linkable, links, pairs, clusters);
     describeTrackerClusters(clusters, linkable, chained, links.trackers, trackers);
     const companion = companionEvidence(chained.chains, chained.chainOf, chained.pairs, pairs, rates, active);
     travelledTogether = travelRelations(linkable, chained.chains, pairs, clusters, companion);

@@ -98,7 +98,7 @@ describe('buildChains and buildClusters', () => {
       for (let b = a + 1; b < count; b++) {
         // Joins that take in the later chains are the weaker ones.
         const same = 0.99 - 0.0005 * (a + b);
-        pairs.push({ a, b, same, travel: 0.01, evidenceS: 0, evidenceT: 0, crowd: 2, mayBeOne: true, overlapFromMs: b * 1000, overlapToMs: 3_600_000, memberA: a, memberB: b, terms: [] });
+        pairs.push({ a, b, same, rawSame: same, travel: 0.01, evidenceS: 0, evidenceT: 0, crowd: 2, mayBeOne: true, overlapFromMs: b * 1000, overlapToMs: 3_600_000, memberA: a, memberB: b, terms: [] });
       }
     }
     const clusters = buildClusters(addresses, chained, pairs, [], noFactors);
@@ -117,7 +117,7 @@ describe('buildChains and buildClusters', () => {
     // Chains that follow one another (never alive together) are no such bound: 24 one after another join.
     const sequential = Array.from({ length: count }, (_, index) => linkable(`${(0x40 + index).toString(16).toUpperCase()}:00:00:00:00:02`, index * 100_000, index * 100_000 + 90_000));
     const sequentialPairs: BleChainPair[] = [];
-    for (let a = 0; a + 1 < count; a++) sequentialPairs.push({ a, b: a + 1, same: 0.9, travel: 0.05, evidenceS: 0, evidenceT: 0, crowd: 2, mayBeOne: true, overlapFromMs: 0, overlapToMs: 0, memberA: a, memberB: a + 1, terms: [] });
+    for (let a = 0; a + 1 < count; a++) sequentialPairs.push({ a, b: a + 1, same: 0.9, rawSame: 0.9, travel: 0.05, evidenceS: 0, evidenceT: 0, crowd: 2, mayBeOne: true, overlapFromMs: 0, overlapToMs: 0, memberA: a, memberB: a + 1, terms: [] });
     expect(buildClusters(sequential, buildChains(sequential, scored()), sequentialPairs, [], noFactors).map((cluster) => cluster.addresses.length)).toEqual([count]);
   });
 

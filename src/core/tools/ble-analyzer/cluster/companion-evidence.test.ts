@@ -35,7 +35,7 @@ function setting(phoneChains: number, tagMinutes = 15 * phoneChains) {
 function tagPair(chains: BleChain[], chain: number, evidenceT: number): BleChainPair {
   const from = Math.max(chains[0].firstMs, chains[chain].firstMs);
   const to = Math.min(chains[0].lastMs, chains[chain].lastMs);
-  return { a: 0, b: chain, same: 0, travel: 0.002, evidenceS: evidenceT, evidenceT, crowd: 2, mayBeOne: false, overlapFromMs: from, overlapToMs: to, memberA: 0, memberB: chain, terms: [] };
+  return { a: 0, b: chain, same: 0, rawSame: 0, travel: 0.002, evidenceS: evidenceT, evidenceT, crowd: 2, mayBeOne: false, overlapFromMs: from, overlapToMs: to, memberA: 0, memberB: chain, terms: [] };
 }
 
 /** Hand-offs from each phone chain to the next at probability p. */

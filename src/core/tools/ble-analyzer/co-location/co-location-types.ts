@@ -15,8 +15,10 @@ export interface BleCoLocationTerm {
 export interface BleChainPair {
   a: number;
   b: number;
-  /** P(one device). */
+  /** P(one device), calibrated. */
   same: number;
+  /** P(one device) before calibration (the calibration fit reads it). */
+  rawSame: number;
   /** P(two devices travelling together). */
   travel: number;
   /**

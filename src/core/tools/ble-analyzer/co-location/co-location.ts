@@ -293,7 +293,7 @@ function reportedPair(scoring: PairScoring, entry: number): BleChainPair {
   const evidenceS = scoring.scoredLogS[entry];
   const evidenceT = scoring.scoredLogT[entry];
   const mayBeOne = scoring.scoredOneRadio[entry] === 1;
-  return { a, b, same, travel, evidenceS, evidenceT, crowd, mayBeOne, overlapFromMs: from, overlapToMs: to, memberA, memberB, terms };
+  return { a, b, same, rawSame, travel, evidenceS, evidenceT, crowd, mayBeOne, overlapFromMs: from, overlapToMs: to, memberA, memberB, terms };
 }
 
 function overlapFromOf(a: BleChain, b: BleChain): number {

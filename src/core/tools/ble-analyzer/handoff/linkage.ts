@@ -77,6 +77,12 @@ export interface BleLinks extends BleScoredPairs {
    * whole co-location stage (copied by its scavenges) only to be joined into a few rationale lines.
    */
   handoffs: BleHandoffFactors;
+  /**
+   * With `describeCandidates`: each pair's probability before calibration, NaN where the
+   * probability is set rather than calibrated (a shared IRK, an overlap ruled out). The
+   * calibration fit reads it (bench/fit-ble-calibration.ts).
+   */
+  raw?: Float64Array;
 }
 
 /** Candidates kept per earlier address. */
@@ -403,6 +409,7 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
   }
   // Calibrated in place, after the marginals were read; a shared IRK is certain, an overlap impossible.
   const probability = marginals;
+  const raw = every ? Float64Array.from(marginals) : undefined;
   const tolerance = overlapToleranceS(context.clockSkewMs);
   if (!context.uncalibrated) calibrateInPlace('handoff', probability);
   for (let e = 0; e < count; e++) {
@@ -411,6 +418,8 @@ export function linkAddresses(addresses: ReadonlyArray<BleLinkableAddress>, cont
     if (irk[ai] >= 0 && irk[ai] === irk[bi]) probability[e] = 1;
     // Alive together beyond the tolerance: ruled out (co_occurrence), not the base rate of its calibration bin.
     else if ((addresses[bi].profile.firstMs - addresses[ai].profile.lastMs) / 1000 < -tolerance) probability[e] = 0;
+    else continue;
+    if (raw) raw[e] = Number.NaN;
   }
-  return { earlier: pairs.earlier, later: pairs.later, probability, factors, handoffs: new BleHandoffDescriber(addresses, context, rarity, pairs, described, factors) };
+  return { earlier: pairs.earlier, later: pairs.later, probability, factors, handoffs: new BleHandoffDescriber(addresses, context, rarity, pairs, described, factors), ...(raw ? { raw } : {}) };
 }

@@ -51,6 +51,12 @@ export interface LinkCandidate {
   later: string;
   /** Calibrated probability that both addresses belong to the same emitter. */
   probability: number;
+  /**
+   * The model's probability before calibration, where `probability` is its calibration: absent
+   * for a pair read at its cluster's matrix, a shared IRK, an overlap ruled out. The
+   * calibration fit reads it (bench/fit-ble-calibration.ts).
+   */
+  rawProbability?: number;
   /** Factor names with their contribution, readable in a rationale. */
   factors: string[];
   /** How the pair would be joined: a hand-off (default) or co-location of concurrent advertising sets. */
