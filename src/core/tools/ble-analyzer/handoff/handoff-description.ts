@@ -21,7 +21,6 @@ import {
   overlapToleranceS,
   payloadPeers,
   payloadShare,
-  edgePacketsOf,
   RSSI_FLOOR_LLR,
   RSSI_RECEIVER_WEIGHT,
   rssiContinuityLlr,
@@ -68,7 +67,7 @@ function rssiContinuity(pa: BleAddressProfile, pb: BleAddressProfile, context: B
   let rssiLlr = 0;
   let heard = false;
   let floored = false;
-  const { from, receiver, count, headRssi, tailRssi } = context.receivers;
+  const { from, receiver, headRssi, tailRssi, headCount, tailCount } = context.receivers;
   const levelVariance = rssiLevelVarianceFor(context.rssiLevelDrift ? pairLevelVariance(context.rssiLevelDrift, pa.id, pb.id, RSSI_EDGE_SCATTER) : Number.NaN);
   for (let ra = from[pa.id]; ra < from[pa.id + 1]; ra++) {
     if (Number.isNaN(tailRssi[ra])) continue;
@@ -76,8 +75,8 @@ function rssiContinuity(pa: BleAddressProfile, pb: BleAddressProfile, context: B
     for (let candidate = from[pb.id]; candidate < from[pb.id + 1]; candidate++) if (receiver[candidate] === receiver[ra]) rb = candidate;
     if (rb < 0 || Number.isNaN(headRssi[rb])) continue;
     const d = headRssi[rb] - tailRssi[ra];
-    const headPackets = edgePacketsOf(count[rb]);
-    const tailPackets = edgePacketsOf(count[ra]);
+    const headPackets = headCount[rb];
+    const tailPackets = tailCount[ra];
     const llr = rssiContinuityLlr(d, headPackets, tailPackets, levelVariance);
     rssiLlr += RSSI_RECEIVER_WEIGHT * llr;
     floored ||= llr === RSSI_FLOOR_LLR;

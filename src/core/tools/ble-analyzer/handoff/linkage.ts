@@ -23,7 +23,6 @@ import {
   overlapToleranceS,
   payloadPeers,
   payloadShare,
-  edgePacketsOf,
   RSSI_RECEIVER_WEIGHT,
   rssiContinuityLlr,
   rssiLevelVarianceFor,
@@ -126,7 +125,8 @@ class PairScorer {
   private readonly tailRssi: Float64Array;
   private readonly headRssi: Float64Array;
   /** Per address × receiver: packets in those means (at most EDGE_PACKETS). */
-  private readonly edgePackets: Uint8Array;
+  private readonly tailPackets: Uint8Array;
+  private readonly headPackets: Uint8Array;
   private readonly receivers: number;
   /** rssi_continuity's level drift (rssi-level-drift.ts), read by profile id; absent: the model's scale. */
   private readonly drift: BleRssiLevelDrift | undefined;
@@ -159,7 +159,8 @@ class PairScorer {
     this.differentLlr = new Float64Array(count);
     this.tailRssi = new Float64Array(count * this.receivers).fill(Number.NaN);
     this.headRssi = new Float64Array(count * this.receivers).fill(Number.NaN);
-    this.edgePackets = new Uint8Array(count * this.receivers);
+    this.tailPackets = new Uint8Array(count * this.receivers);
+    this.headPackets = new Uint8Array(count * this.receivers);
     // As in describePair: shares among the other addresses, floored.
     const n = payloadPeers(rarity.total);
     for (let i = 0; i < count; i++) {
@@ -186,11 +187,12 @@ class PairScorer {
       this.sameSignatureLlr[i] = sameSignatureLlr(signatureShare);
       this.sameTemplateLlr[i] = sameTemplateLlr(templateShare);
       this.differentLlr[i] = differentContentLlr(templateShare);
-      const { from, receiver, count: heard, headRssi, tailRssi } = context.receivers;
+      const { from, receiver, headRssi, tailRssi, headCount, tailCount } = context.receivers;
       for (let row = from[profile.id]; row < from[profile.id + 1]; row++) {
         this.tailRssi[i * this.receivers + receiver[row]] = tailRssi[row];
         this.headRssi[i * this.receivers + receiver[row]] = headRssi[row];
-        this.edgePackets[i * this.receivers + receiver[row]] = edgePacketsOf(heard[row]);
+        this.tailPackets[i * this.receivers + receiver[row]] = tailCount[row];
+        this.headPackets[i * this.receivers + receiver[row]] = headCount[row];
       }
     }
     this.window = context.linkageWindowS;
@@ -209,7 +211,7 @@ class PairScorer {
    * locals: a method call per pair re-read a dozen fields and cost a call.
    */
   scoreAll(pairs: BleCandidatePairs, priorPerCandidate: Float64Array, logK: Float64Array): void {
-    const { first, last, scanFirst, scanLast, edges, margin, interval, heardGap, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, tailRssi, headRssi, edgePackets, receivers, window, tolerance, rates, drift, profileId } = this;
+    const { first, last, scanFirst, scanLast, edges, margin, interval, heardGap, nrpa, irk, headPayload, tailPayload, headTemplate, tailTemplate, tailRssi, headRssi, tailPackets, headPackets, receivers, window, tolerance, rates, drift, profileId } = this;
     const sameSignature = this.sameSignatureLlr;
     const sameTemplate = this.sameTemplateLlr;
     const different = this.differentLlr;
@@ -238,7 +240,7 @@ class PairScorer {
         if (Number.isNaN(tail)) continue;
         const head = headRssi[b * receivers + receiver];
         if (Number.isNaN(head)) continue;
-        rssiLlr += RSSI_RECEIVER_WEIGHT * rssiContinuityLlr(head - tail, edgePackets[b * receivers + receiver], edgePackets[a * receivers + receiver], levelVariance);
+        rssiLlr += RSSI_RECEIVER_WEIGHT * rssiContinuityLlr(head - tail, headPackets[b * receivers + receiver], tailPackets[a * receivers + receiver], levelVariance);
         heardBoth++;
       }
       if (heardBoth > 0) total += rssiLlr;

@@ -1,4 +1,4 @@
-import { EDGE_PACKETS } from '../profile/address-profiles.ts';
+import { EDGE_PACKETS, EDGE_SPAN_MS } from '../profile/address-profiles.ts';
 import type { BleEventGroups } from '../scan/observation-store.ts';
 import { selectKth } from '../shared/quickselect.ts';
 
@@ -24,7 +24,8 @@ export interface BleRssiLevelDrift {
 }
 
 export function measureRssiLevelDrift(addresses: ReadonlyArray<{ profile: { id: number } }>, events: BleEventGroups, receivers: number): BleRssiLevelDrift {
-  const { start, receiver, rssi } = events;
+  const { start, time, receiver, rssi } = events;
+  const blockFrom = new Float64Array(receivers);
   const tailSum = new Float64Array(receivers);
   const beforeSum = new Float64Array(receivers);
   const seen = new Int32Array(receivers);
@@ -46,13 +47,20 @@ export function measureRssiLevelDrift(addresses: ReadonlyArray<{ profile: { id: 
       const r = receiver[index];
       const n = seen[r];
       if (n >= 2 * EDGE_PACKETS) continue;
+      // Blocks as the edges a hand-off compares: EDGE_PACKETS packets within EDGE_SPAN_MS; a block that takes longer gives none.
+      if (n === 0 || n === EDGE_PACKETS) blockFrom[r] = time[index];
+      if (blockFrom[r] - time[index] > EDGE_SPAN_MS) {
+        seen[r] = 2 * EDGE_PACKETS + 1;
+        full++;
+        continue;
+      }
       if (n < EDGE_PACKETS) tailSum[r] += value;
       else beforeSum[r] += value;
       seen[r] = n + 1;
       if (n + 1 === 2 * EDGE_PACKETS) full++;
     }
     for (let r = 0; r < receivers; r++) {
-      if (seen[r] < 2 * EDGE_PACKETS) continue;
+      if (seen[r] !== 2 * EDGE_PACKETS) continue;
       const d = (tailSum[r] - beforeSum[r]) / EDGE_PACKETS;
       squares[samples++] = d * d;
       sum[id] += d * d;

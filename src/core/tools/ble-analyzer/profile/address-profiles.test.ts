@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildAddressProfiles, bleSegmentGapMs, receiversOf, segmentsOf, type BleAddressProfile, type BleReceiverProfile, type BleSegment } from './address-profiles.ts';
+import { buildAddressProfiles, bleSegmentGapMs, EDGE_PACKETS, EDGE_SPAN_MS, MIN_EDGE_PACKETS, receiversOf, segmentsOf, type BleAddressProfile, type BleReceiverProfile, type BleSegment } from './address-profiles.ts';
 import type { BleObservationStore } from '../scan/observation-store.ts';
 import { BleScanner } from '../scan/observations.ts';
 import { bleTestTable, selectAllRows, type BleTestRow } from '../shared/test-support.ts';
@@ -37,7 +37,11 @@ function referenceProfile(store: BleObservationStore, a: number): ProfileWithRow
   const gaps: number[] = [];
   const receiverProfiles = receivers.map((receiver) => {
     const mine = indices.filter((index) => receiverOf[index] === receiver);
-    const rssi = mine.map((index) => rssiOf[index]).filter((value) => !Number.isNaN(value));
+    const heard = mine.filter((index) => !Number.isNaN(rssiOf[index]));
+    // An edge: the first (last) EDGE_PACKETS RSSI values within EDGE_SPAN_MS of the first (last), at least MIN_EDGE_PACKETS.
+    const edge = (ordered: number[]) => ordered.filter((index, at) => at < EDGE_PACKETS && (at < MIN_EDGE_PACKETS || Math.abs(time[index] - time[ordered[0]]) <= EDGE_SPAN_MS));
+    const head = edge(heard);
+    const tail = edge([...heard].reverse());
     let last = Number.NaN;
     for (const index of mine) {
       if (Number.isNaN(last)) last = time[index];
@@ -46,7 +50,7 @@ function referenceProfile(store: BleObservationStore, a: number): ProfileWithRow
         last = time[index];
       }
     }
-    return { receiver, count: mine.length, headRssi: mean(rssi.slice(0, 12)), tailRssi: mean(rssi.slice(-12)) };
+    return { receiver, count: mine.length, headRssi: mean(head.map((index) => rssiOf[index])), tailRssi: mean(tail.map((index) => rssiOf[index])), headCount: head.length, tailCount: tail.length };
   });
   // The gaps were listed receiver by receiver; only their multiset matters for the quantile.
   gaps.sort((x, y) => x - y);
@@ -173,6 +177,6 @@ describe('buildAddressProfiles', () => {
     expect(profiles.byAddress[store.addressIds.get('5A:00:00:00:00:02')!]?.count).toBe(1);
     const single = store.addressIds.get('5A:00:00:00:00:03')!;
     expect(segmentsOf(profiles.segments, single)).toEqual([{ startMs: 2000, endMs: 2000, count: 1, occupiedSeconds: 1 }]);
-    expect(receiversOf(profiles.receivers, single)).toEqual([{ receiver: 0, count: 1, headRssi: expect.any(Number), tailRssi: expect.any(Number) }]);
+    expect(receiversOf(profiles.receivers, single)).toEqual([{ receiver: 0, count: 1, headRssi: expect.any(Number), tailRssi: expect.any(Number), headCount: 1, tailCount: 1 }]);
   });
 });

@@ -17,6 +17,9 @@ export interface BleReceiverProfile {
   /** Mean RSSI of the first / last few packets on this receiver (NaN without RSSI). */
   headRssi: number;
   tailRssi: number;
+  /** How many packets those means took. */
+  headCount: number;
+  tailCount: number;
 }
 
 export interface BleSegment {
@@ -122,6 +125,9 @@ export interface BleProfileReceivers {
   /** Mean RSSI of the first / last few packets on this receiver (NaN without RSSI). */
   headRssi: Float64Array;
   tailRssi: Float64Array;
+  /** How many packets those means took (at most EDGE_PACKETS, within EDGE_SPAN_MS). */
+  headCount: Int32Array;
+  tailCount: Int32Array;
 }
 
 /** The activity segments of each address, as columns indexed like `BleProfileReceivers`. */
@@ -151,7 +157,14 @@ export interface BleAddressProfiles {
 export function receiversOf(receivers: BleProfileReceivers, id: number): BleReceiverProfile[] {
   const rows: BleReceiverProfile[] = [];
   for (let row = receivers.from[id]; row < receivers.from[id + 1]; row++) {
-    rows.push({ receiver: receivers.receiver[row], count: receivers.count[row], headRssi: receivers.headRssi[row], tailRssi: receivers.tailRssi[row] });
+    rows.push({
+      receiver: receivers.receiver[row],
+      count: receivers.count[row],
+      headRssi: receivers.headRssi[row],
+      tailRssi: receivers.tailRssi[row],
+      headCount: receivers.headCount[row],
+      tailCount: receivers.tailCount[row],
+    });
   }
   return rows;
 }
@@ -167,6 +180,15 @@ export function segmentsOf(segments: BleProfileSegments, id: number): BleSegment
 
 /** Packets on each receiver that make up the "head" and "tail" of an address's life. */
 export const EDGE_PACKETS = 12;
+/**
+ * …at most this long after its first (before its last) packet on the receiver, ms: the level a
+ * hand-off compares is the level at its edge. An address heard every 25 s spans five minutes
+ * with twelve packets, and a walker's level moves 10 dB in that time (the generated `trackers`
+ * phones): its mean then reads far from where it was when it rotated.
+ */
+export const EDGE_SPAN_MS = 120_000;
+/** …but never fewer than this many packets where the receiver heard that many: one packet's level is its fading's. */
+export const MIN_EDGE_PACKETS = 4;
 /** Packets closer than this are one advertising event (several channels, several receivers). */
 const SAME_EVENT_MS = 15;
 /** Gaps longer than this are not advertising intervals (the spec's maximum is 10.24 s). */
@@ -217,6 +239,10 @@ class AddressProfiler {
   private readonly headN: Int32Array;
   private readonly tailSum: Float64Array;
   private readonly tailN: Int32Array;
+  /** Per receiver: the time of the address's first and last packet with RSSI there, and whether the tail is complete. */
+  private readonly headFrom: Float64Array;
+  private readonly tailFrom: Float64Array;
+  private readonly tailClosed: Uint8Array;
   private readonly lastOnReceiver: Float64Array;
   /** The weakest RSSI of each receiver so far (NaN never lowers it). */
   readonly floors: Float64Array;
@@ -234,6 +260,8 @@ class AddressProfiler {
   private readonly receiverCounts = new BleGrowableInt32();
   private readonly headRssi = new BleGrowableFloat64();
   private readonly tailRssi = new BleGrowableFloat64();
+  private readonly headCounts = new BleGrowableInt32();
+  private readonly tailCounts = new BleGrowableInt32();
   private readonly segments: BleSegmentColumns;
   private readonly values: BleProfileColumns;
 
@@ -248,6 +276,9 @@ class AddressProfiler {
     this.headN = new Int32Array(receivers);
     this.tailSum = new Float64Array(receivers);
     this.tailN = new Int32Array(receivers);
+    this.headFrom = new Float64Array(receivers);
+    this.tailFrom = new Float64Array(receivers);
+    this.tailClosed = new Uint8Array(receivers);
     this.lastOnReceiver = new Float64Array(receivers);
     this.floors = new Float64Array(receivers).fill(Infinity);
     this.payloadCounts = new Int32Array(store.payloadCount + 1);
@@ -266,7 +297,7 @@ class AddressProfiler {
   }
 
   receiverColumns(): BleProfileReceivers {
-    return { from: this.receiversFrom, receiver: this.receiverIds.view(), count: this.receiverCounts.view(), headRssi: this.headRssi.view(), tailRssi: this.tailRssi.view() };
+    return { from: this.receiversFrom, receiver: this.receiverIds.view(), count: this.receiverCounts.view(), headRssi: this.headRssi.view(), tailRssi: this.tailRssi.view(), headCount: this.headCounts.view(), tailCount: this.tailCounts.view() };
   }
 
   segmentColumns(): BleProfileSegments {
@@ -275,7 +306,7 @@ class AddressProfiler {
 
   /** The profile of address `a`, whose events are [from, to) (at least one). */
   profile(a: number, from: number, to: number): BleAddressProfile {
-    const { time, receiverOf, rssiOf, payloadOf, perReceiverCount, headSum, headN, tailSum, tailN, lastOnReceiver, floors, payloadCounts, touchedPayloads, windowCounts, touched, pauses } = this;
+    const { time, receiverOf, rssiOf, payloadOf, perReceiverCount, headSum, headN, tailSum, tailN, headFrom, tailFrom, tailClosed, lastOnReceiver, floors, payloadCounts, touchedPayloads, windowCounts, touched, pauses } = this;
     let touchedCount = 0;
     let distinctPayloads = 0;
     let gaps = 0;
@@ -309,8 +340,11 @@ class AddressProfiler {
       }
       const rssi = rssiOf[index];
       if (rssi === rssi && headN[receiver] < EDGE_PACKETS) {
-        headSum[receiver] += rssi;
-        headN[receiver]++;
+        if (headN[receiver] === 0) headFrom[receiver] = ts;
+        if (headN[receiver] < MIN_EDGE_PACKETS || ts - headFrom[receiver] <= EDGE_SPAN_MS) {
+          headSum[receiver] += rssi;
+          headN[receiver]++;
+        }
       }
       if (rssi < floors[receiver]) floors[receiver] = rssi;
       // Payload counts a run at a time: consecutive packets mostly repeat the payload (99.5% on the
@@ -337,9 +371,13 @@ class AddressProfiler {
     for (let index = to - 1; index >= from && tailDone < touchedCount; index--) {
       const receiver = receiverOf[index];
       const rssi = rssiOf[index];
-      if (rssi === rssi && tailN[receiver] < EDGE_PACKETS) {
-        tailSum[receiver] += rssi;
-        if (++tailN[receiver] === EDGE_PACKETS) tailDone++;
+      if (rssi !== rssi || tailClosed[receiver] === 1) continue;
+      if (tailN[receiver] === 0) tailFrom[receiver] = time[index];
+      const within = tailN[receiver] < MIN_EDGE_PACKETS || tailFrom[receiver] - time[index] <= EDGE_SPAN_MS;
+      if (within) tailSum[receiver] += rssi;
+      if (!within || ++tailN[receiver] === EDGE_PACKETS) {
+        tailClosed[receiver] = 1;
+        tailDone++;
       }
     }
     for (let index = 0; index < touchedCount; index++) {
@@ -348,9 +386,12 @@ class AddressProfiler {
       this.receiverCounts.push(perReceiverCount[receiver]);
       this.headRssi.push(headN[receiver] > 0 ? headSum[receiver] / headN[receiver] : Number.NaN);
       this.tailRssi.push(tailN[receiver] > 0 ? tailSum[receiver] / tailN[receiver] : Number.NaN);
+      this.headCounts.push(headN[receiver]);
+      this.tailCounts.push(tailN[receiver]);
       perReceiverCount[receiver] = 0;
       headSum[receiver] = tailSum[receiver] = 0;
       headN[receiver] = tailN[receiver] = 0;
+      tailClosed[receiver] = 0;
     }
     const advIntervalS = gaps >= 4 ? lowerQuantile(gapScratch, gaps, 0.2) / 1000 : Number.NaN;
 
