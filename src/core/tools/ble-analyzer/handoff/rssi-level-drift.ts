@@ -10,8 +10,8 @@ import { selectKth } from '../shared/quickselect.ts';
  * either calls such a walker two devices or gives strangers at a parked receiver too little weight.
  *
  * Read from the addresses' own packets: per address and receiver, its last EDGE_PACKETS RSSI
- * values against the EDGE_PACKETS before them (one emitter for certain), the squared difference
- * of their means. Kept per address (a walker and a parked tag share a capture) and for the
+ * values against the EDGE_PACKETS before them (one emitter for certain; each block within
+ * EDGE_SPAN_MS, as the edges are), the squared difference of their means. Kept per address (a walker and a parked tag share a capture) and for the
  * capture, robustly (the median of the squares over the median of a χ²₁, 0.455), which a pair's
  * own few blocks are shrunk toward (`pairLevelVariance`).
  */

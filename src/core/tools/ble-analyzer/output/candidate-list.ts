@@ -61,8 +61,8 @@ function inCluster(candidate: LinkCandidate, placeOf: Map<string, { cluster: num
   if (a === undefined || b === undefined || a.cluster !== b.cluster) return candidate;
   const cluster = clusters[a.cluster];
   const probability = cluster.matrix[a.index][b.index];
-  // The cluster joins them by this very link: its cell is the pair's own probability as cells are printed.
-  if (probability === Math.min(MAX_UNPROVEN_PROBABILITY, Math.round(candidate.probability * 1000) / 1000) || probability === 1) return candidate;
+  // The cluster joins them by this very link: its cell is the pair's own probability as cells are printed (1: an IRK proves both).
+  if (probability === (candidate.probability === 1 ? 1 : Math.min(MAX_UNPROVEN_PROBABILITY, Math.round(candidate.probability * 1000) / 1000))) return candidate;
   const own = candidate.probability < 0.001 ? candidate.probability.toExponential(1) : candidate.probability.toFixed(3);
   const factor = `cluster: both in ${cluster.clusterId}, one emitter at ${probability.toFixed(3)} over the links that join them there (this pair's own evidence alone: ${own})`;
   // No longer the calibration of the pair's own raw probability: the fit leaves it out.
