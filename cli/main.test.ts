@@ -98,6 +98,25 @@ describe('sextant invoke', () => {
     const listed = JSON.parse((await run(['captures', '--capture', `lab=${path}`, '--time-column', 't'])).stdout);
     expect(listed.find((capture: { id: string }) => capture.id === 'lab')).toMatchObject({ rows: 50, bounds: { start_ms: 0, end_ms: 490 }, channels: ['a', 'b'] });
   });
+
+  it('says so on stderr when a --capture file takes a built-in capture id', async () => {
+    const rows = ['t,channel,y,x'];
+    for (let index = 0; index < 50; index++) rows.push(`${index * 10},${index % 2 ? 'a' : 'b'},${3 + 2 * index + (index % 3)},${index}`);
+    const path = await tempFile('mine.csv', rows.join('\n'));
+    const invocation = {
+      tool_name: 'statistical_regression_tool',
+      tool_version: '1.2.0',
+      capture_selection: { capture_id: 'cap_2026_03_14_a' },
+      arguments: { operation: 'linear_regression', target: 'y', features: ['x'] },
+      request_id: 'req-shadow',
+      timeout_ms: 60_000,
+    };
+    const { code, stdout, stderr } = await run(['invoke', '-', '--capture', `cap_2026_03_14_a=${path}`, '--time-column', 't'], JSON.stringify(invocation));
+    expect(code).toBe(0);
+    expect(stderr).toBe(`sextant: invoke: capture cap_2026_03_14_a (${path}) replaces the built-in capture of that id\n`);
+    // The file's rows were analysed, not the built-in capture's.
+    expect(JSON.parse(stdout).structured_output.sample_count).toBe(50);
+  });
 });
 
 describe('sextant captures and manifests', () => {

@@ -83,7 +83,11 @@ export async function runInvoke(args: string[], io: Io): Promise<number> {
     if (both.length > 0) throw new UsageError(`capture ${both[0].info.id} is both a --capture file and a capture of the dataset`, INVOKE_USAGE);
     userCaptures.push(...read);
   }
-  const catalog = new CaptureCatalog([...builtinCaptures(), ...userCaptures]);
+  const builtins = builtinCaptures();
+  // A capture of the user's with a built-in's id replaces it: said, so no one analyses one thinking it is the other.
+  const builtinIds = new Set(builtins.map((capture) => capture.info.id));
+  for (const capture of userCaptures) if (builtinIds.has(capture.info.id)) io.stderr(`sextant: invoke: capture ${capture.info.id} (${capture.info.source}) replaces the built-in capture of that id\n`);
+  const catalog = new CaptureCatalog([...builtins, ...userCaptures]);
   return invoke(text, catalog, userCaptures, values['enable-test-tools'] ?? false, io, values['run-out']);
 }
 
