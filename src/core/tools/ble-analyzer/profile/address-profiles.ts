@@ -181,7 +181,7 @@ export function segmentsOf(segments: BleProfileSegments, id: number): BleSegment
 /** Packets on each receiver that make up the "head" and "tail" of an address's life. */
 export const EDGE_PACKETS = 12;
 /**
- * …at most this long after its first (before its last) packet on the receiver, ms: the level a
+ * …at most this long after its first (before its last) packet with RSSI on the receiver, ms: the level a
  * hand-off compares is the level at its edge. An address heard every 25 s spans five minutes
  * with twelve packets, and a walker's level moves 10 dB in that time (the generated `trackers`
  * phones): its mean then reads far from where it was when it rotated.
@@ -208,7 +208,7 @@ const MIN_SEGMENT_GAP_MS = 30_000;
  * payload counts, advertising gaps, and the pauses longer than the smallest possible segment gap
  * (with the packet and occupied-second counts before each), so segments are cut afterwards without
  * reading the events again. The tail RSSI is read backwards and stops once every receiver has
- * its last EDGE_PACKETS values.
+ * its last EDGE_PACKETS values or has reached EDGE_SPAN_MS before its last.
  */
 export function buildAddressProfiles(store: BleObservationStore): BleAddressProfiles {
   const start = store.events.start;
