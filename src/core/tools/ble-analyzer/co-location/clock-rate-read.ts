@@ -60,11 +60,26 @@ const MIN_RESULTANT = 0.85;
  * of another set stamped under the address): left out of the second fit.
  */
 const OUTLIER_MS = 0.06;
+/**
+ * Pairs of nearly one gap cannot tell a rate from its aliases: packets heard every ~7 s line up
+ * on the slot grid as well at the rate ± 625 µs / 7 s (±89 ppm) as at the rate itself, and the
+ * search picks one on noise (the generated multi_set_crowd, heard at exact multiples of one
+ * period: one in five pairs of one set's successive addresses read ~90 ppm apart, "two clocks").
+ * Where an alias near enough to matter (within 2 · MAX_RATE_PPM, as far as two read rates can
+ * differ) lines the pairs up at least this share as well as the rate does, the rate is known
+ * only modulo the alias's distance, which is kept with it (`ClockRates.alias`).
+ */
+const MAX_ALIAS_SHARE = 0.9;
 
-/** Per receiver r: rate[r] (ppm against the receiver, NaN where not read), se[r] its standard error (ppm). */
+/**
+ * Per receiver r: rate[r] (ppm against the receiver, NaN where not read), se[r] its standard
+ * error (ppm), and alias[r]: where the packets cannot tell the rate from rate ± alias[r] (ppm),
+ * that distance (NaN where they can; absent: nowhere).
+ */
 export interface ClockRates {
   rate: Float64Array;
   se: Float64Array;
+  alias?: Float64Array;
 }
 
 /** Channel slots per receiver in `clockRateScratch`'s last-event table (channel indices 0–39, and BLE_NO_CHANNEL). */
@@ -89,6 +104,8 @@ export function clockRateScratch(receivers: number) {
     last: new Int32Array(receivers * CHANNEL_SLOTS).fill(-1),
     /** A receiver's short pairs' rates, for their median. */
     shortRates: new Float64Array(MAX_RATE_PAIRS),
+    /** A receiver's gaps, for their median (the alias check). */
+    sortedGaps: new Float64Array(MAX_RATE_PAIRS),
     /** A search's rates and, per rate, the summed phase vectors. */
     ppm: new Float64Array(MAX_SEARCH_STEPS),
     cos: new Float64Array(MAX_SEARCH_STEPS),
@@ -171,6 +188,7 @@ export function clockRates(groups: ArrayLike<number>, events: BleEventGroups, re
   }
   const rate = new Float64Array(receivers).fill(Number.NaN);
   const se = new Float64Array(receivers).fill(Number.NaN);
+  const alias = new Float64Array(receivers).fill(Number.NaN);
   let read = false;
   for (let r = 0; r < receivers; r++) {
     const low = from[r];
@@ -201,9 +219,48 @@ export function clockRates(groups: ArrayLike<number>, events: BleEventGroups, re
     if (fit.n < MIN_RATE_PAIRS || fit.n < MIN_ON_LINE * (high - low)) continue;
     rate[r] = fit.slope * 1e6;
     se[r] = fit.se * 1e6;
+    alias[r] = aliasPeriodPpm(scratch, low, high, fit.slope);
     read = true;
   }
-  return read ? { rate, se } : undefined;
+  return read ? { rate, se, alias } : undefined;
+}
+
+/** The mean resultant length of one receiver's pairs [low, high) on the slot grid under `slope` (ms per ms). */
+function resultantAt(gap: Float64Array, phase: Float64Array, low: number, high: number, slope: number): number {
+  const radiansPerMs = (2 * Math.PI) / BLE_SLOT_MS;
+  let c = 0;
+  let s = 0;
+  for (let k = low; k < high; k++) {
+    const angle = radiansPerMs * (phase[k] - slope * gap[k]);
+    c += Math.cos(angle);
+    s += Math.sin(angle);
+  }
+  return Math.hypot(c, s) / (high - low);
+}
+
+/**
+ * The distance (ppm) to an alias of `slope` that lines the pairs [low, high) up nearly as well
+ * (MAX_ALIAS_SHARE), or NaN: one slot per gap away, for the shortest gap (packets heard at one
+ * period are all its multiples) and the median one.
+ */
+function aliasPeriodPpm(scratch: ClockRateScratch, low: number, high: number, slope: number): number {
+  const { gap, phase, sortedGaps } = scratch;
+  const n = high - low;
+  // Pairs all closer than a slot per 2 · MAX_RATE_PPM have no alias near enough (dense packets: most addresses).
+  let longest = 0;
+  for (let k = low; k < high; k++) if (gap[k] > longest) longest = gap[k];
+  if ((BLE_SLOT_MS / longest) * 1e6 > 2 * MAX_RATE_PPM) return Number.NaN;
+  sortedGaps.set(gap.subarray(low, high));
+  const sorted = sortedGaps.subarray(0, n).sort();
+  let limit = Number.NaN;
+  for (const typical of [sorted[0], sorted[n >> 1]]) {
+    const period = BLE_SLOT_MS / typical;
+    // Farther than two read rates can differ: no comparison mistakes one for the other.
+    if (period * 1e6 > 2 * MAX_RATE_PPM) continue;
+    if (limit !== limit) limit = MAX_ALIAS_SHARE * resultantAt(gap, phase, low, high, slope);
+    if (resultantAt(gap, phase, low, high, slope - period) >= limit || resultantAt(gap, phase, low, high, slope + period) >= limit) return period * 1e6;
+  }
+  return Number.NaN;
 }
 
 /** The median over one receiver's pairs [low, high) at most SHORT_WINDOW_MS apart of residue / gap (ppm); NaN with fewer than MIN_SHORT_PAIRS. */

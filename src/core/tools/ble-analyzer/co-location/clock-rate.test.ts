@@ -24,6 +24,8 @@ interface Advertiser {
   receivers: Array<{ id: number; ppm: number }>;
   fromMs: number;
   toMs: number;
+  /** Heard at exactly this period (ms) instead of every ~1 s plus advDelay. */
+  periodMs?: number;
 }
 
 /**
@@ -40,7 +42,7 @@ function eventsOf(advertisers: Advertiser[], seed: number, resolutionMs = 0): Bl
   for (const advertiser of advertisers) {
     const slot = SLOT_MS * (1 + advertiser.ppm * 1e-6);
     const rows: Array<[number, number, number]> = [];
-    for (let t = advertiser.fromMs; t < advertiser.toMs; t += 1000 + 10 * random()) {
+    for (let t = advertiser.fromMs; t < advertiser.toMs; t += advertiser.periodMs ?? 1000 + 10 * random()) {
       const eventStart = advertiser.phaseMs + Math.round((t - advertiser.phaseMs) / slot) * slot;
       for (let c = 0; c < 3; c++) {
         const sent = eventStart + c * 0.4;
@@ -126,5 +128,23 @@ describe('clock rate', () => {
     const evidence = clockRateEvidence(rates.byProfile[0]!, rates.byProfile[1]!, rates);
     // Below the one-radio evidence a co-location join needs (ONE_RADIO_MIN_LLR, 1 nat).
     expect(evidence!.llrSame).toBeLessThan(1);
+  });
+
+  it('keeps the alias of a rate read from packets at one exact period, and takes a difference of one alias as no evidence', () => {
+    // Heard every 2.345 s exactly: rates 625 µs / 2.345 s ≈ 267 ppm apart line the packets up alike.
+    const events = eventsOf([{ ppm: 12, phaseMs: 0.3, receivers: ONE_RECEIVER, fromMs: 0, toMs: 600_000, periodMs: 2345 }], 4);
+    const read = clockRates([0], events, 1)!;
+    expect(read.rate[0]).toBeCloseTo(52, 0);
+    expect(read.alias![0]).toBeCloseTo((SLOT_MS / 2345) * 1e6, 0);
+    const jittered = clockRates([0], eventsOf([{ ppm: 12, phaseMs: 0.3, receivers: ONE_RECEIVER, fromMs: 0, toMs: 300_000 }], 1), 1)!;
+    expect(jittered.alias![0]).toBeNaN();
+
+    const period = read.alias![0];
+    const at = (ppm: number): ClockRates => ({ rate: Float64Array.of(ppm), se: Float64Array.of(0.05), alias: Float64Array.of(period) });
+    const background = { background: [Float64Array.of(-20, -5, 3, 10, 10 + period, 26)], offset: Float64Array.of(0), offsetSe: Float64Array.of(0), group: Int32Array.of(0) };
+    expect(clockRateEvidence(at(10), at(10 + period), background)).toBeUndefined();
+    expect(clockRateEvidence(at(10), at(10 - period), background)).toBeUndefined();
+    expect(clockRateEvidence(at(10), at(10), background)!.llrSame).toBeGreaterThan(0);
+    expect(clockRateEvidence(at(10), at(50), background)!.llrSame).toBeLessThan(-4);
   });
 });

@@ -16,6 +16,11 @@ const RATE_WANDER_PPM = 0.05;
 /** Matches within this many standard errors count as the same rate. */
 const MATCH_SDS = 2.5;
 /**
+ * Two aliases of one rate lie a period apart, but the period is read from a typical gap (the
+ * shortest or the median), which differs from the gaps that placed each alias by a few percent.
+ */
+const ALIAS_SLACK_PPM = 5;
+/**
  * The capture's rates are read in a ring this wide (ppm) around A's rate, outside the match's
  * width: the local density of unrelated clocks there. The match's own width is not counted as
  * background, as it holds the chains of A's own device (its other sets, each split into a few
@@ -182,6 +187,13 @@ export function clockRateEvidence(a: ClockRates, b: ClockRates, rates: Pick<BleC
   // B's rate in A's receiver's frame.
   const rateB = bestOther === best ? b.rate[best] : b.rate[bestOther] - offset[bestOther] + offset[best];
   const difference = a.rate[best] - rateB;
+  // Rates known only modulo an alias (clock-rate-read.ts) that differ by about a whole number of
+  // it may be one clock read at two aliases: no evidence either way.
+  const period = Math.max(a.alias?.[best] ?? Number.NaN, b.alias?.[bestOther] ?? Number.NaN);
+  if (period === period) {
+    const turns = Math.round(difference / period);
+    if (turns !== 0 && Math.abs(difference - turns * period) <= MATCH_SDS * bestError + ALIAS_SLACK_PPM) return undefined;
+  }
   const z = Math.abs(difference) / bestError;
   const width = MATCH_SDS * bestError;
   const known = background[best];
