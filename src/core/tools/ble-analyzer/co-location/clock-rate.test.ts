@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BleEventGroups } from '../scan/observation-store.ts';
-import { addressClockRates, clockRateEvidence, type ClockRates } from './clock-rate.ts';
+import { addressClockRates, clockRateEvidence, clockRateText, type ClockRates } from './clock-rate.ts';
 import { clockRates } from './clock-rate-read.ts';
 
 const SLOT_MS = 0.625;
@@ -130,7 +130,7 @@ describe('clock rate', () => {
     expect(evidence!.llrSame).toBeLessThan(1);
   });
 
-  it('keeps the alias of a rate read from packets at one exact period, and takes a difference of one alias as no evidence', () => {
+  it('keeps the alias of a rate read from packets at one exact period, and compares rates modulo it', () => {
     // Heard every 2.345 s exactly: rates 625 µs / 2.345 s ≈ 267 ppm apart line the packets up alike.
     const events = eventsOf([{ ppm: 12, phaseMs: 0.3, receivers: ONE_RECEIVER, fromMs: 0, toMs: 600_000, periodMs: 2345 }], 4);
     const read = clockRates([0], events, 1)!;
@@ -141,10 +141,14 @@ describe('clock rate', () => {
 
     const period = read.alias![0];
     const at = (ppm: number): ClockRates => ({ rate: Float64Array.of(ppm), se: Float64Array.of(0.05), alias: Float64Array.of(period) });
-    const background = { background: [Float64Array.of(-20, -5, 3, 10, 10 + period, 26)], offset: Float64Array.of(0), offsetSe: Float64Array.of(0), group: Int32Array.of(0) };
-    expect(clockRateEvidence(at(10), at(10 + period), background)).toBeUndefined();
-    expect(clockRateEvidence(at(10), at(10 - period), background)).toBeUndefined();
-    expect(clockRateEvidence(at(10), at(10), background)!.llrSame).toBeGreaterThan(0);
+    const background = { background: [Float64Array.of(-20, -5, 3, 10, 26, 10 + period - 3, 10 + period, 10 + period + 2)], offset: Float64Array.of(0), offsetSe: Float64Array.of(0), group: Int32Array.of(0) };
+    const oneAliasApart = clockRateEvidence(at(10), at(10 + period), background)!;
+    expect(oneAliasApart.llrSame).toBeGreaterThan(0);
+    expect(clockRateText(oneAliasApart, ['rx-1'])).toMatch(/one rate within the error \(modulo 266\.\d ppm: .*; these read 1 alias apart\)/);
+    expect(clockRateEvidence(at(10), at(10 - 2 * period), background)!.llrSame).toBeGreaterThan(0);
+    // Modulo the alias the background is denser (two advertisers near 10 + period): a match is likelier by chance.
+    const plain = (ppm: number): ClockRates => ({ rate: Float64Array.of(ppm), se: Float64Array.of(0.05) });
+    expect(clockRateEvidence(at(10), at(10), background)!.chance).toBeGreaterThan(clockRateEvidence(plain(10), plain(10), background)!.chance);
     expect(clockRateEvidence(at(10), at(50), background)!.llrSame).toBeLessThan(-4);
   });
 });

@@ -1,3 +1,4 @@
+import { flatText } from '../shared/flat-text.ts';
 import type { BleEventGroups } from '../scan/observation-store.ts';
 import { lowerBoundFloat64, upperBoundFloat64 } from '../shared/sorted-search.ts';
 import { clockRates, clockRateScratch, type ClockRates } from './clock-rate-read.ts';
@@ -17,7 +18,8 @@ const RATE_WANDER_PPM = 0.05;
 const MATCH_SDS = 2.5;
 /**
  * Two aliases of one rate lie a period apart, but the period is read from a typical gap (the
- * shortest or the median), which differs from the gaps that placed each alias by a few percent.
+ * shortest or the median), which differs from the gaps that placed each alias by a few percent:
+ * a match a whole number of periods away is allowed this much more.
  */
 const ALIAS_SLACK_PPM = 5;
 /**
@@ -147,6 +149,8 @@ export interface ClockRateEvidence {
   receiver: number;
   differencePpm: number;
   errorPpm: number;
+  /** Where either rate is known only modulo an alias: its distance, ppm (the difference is then read modulo it). */
+  aliasPpm?: number;
   /** Of the capture's advertisers on that receiver, the share within the match's width of A's rate (the chance of a match). */
   chance: number;
   compared: number;
@@ -186,39 +190,58 @@ export function clockRateEvidence(a: ClockRates, b: ClockRates, rates: Pick<BleC
   if (best < 0) return undefined;
   // B's rate in A's receiver's frame.
   const rateB = bestOther === best ? b.rate[best] : b.rate[bestOther] - offset[bestOther] + offset[best];
-  const difference = a.rate[best] - rateB;
-  // Rates known only modulo an alias (clock-rate-read.ts) that differ by about a whole number of
-  // it may be one clock read at two aliases: no evidence either way.
-  const period = Math.max(a.alias?.[best] ?? Number.NaN, b.alias?.[bestOther] ?? Number.NaN);
-  if (period === period) {
-    const turns = Math.round(difference / period);
-    if (turns !== 0 && Math.abs(difference - turns * period) <= MATCH_SDS * bestError + ALIAS_SLACK_PPM) return undefined;
-  }
+  // Rates known only modulo an alias (clock-rate-read.ts) are compared modulo it, and so is the
+  // background: a match then says only that the other sits near one of A's aliases.
+  const aliasA = a.alias?.[best] ?? Number.NaN;
+  const aliasB = b.alias?.[bestOther] ?? Number.NaN;
+  // Both read at one period: the difference is known modulo the narrower alias (heard every 6.7 s
+  // and every 13.4 s, one is ambiguous by 93 ppm, the other by 46.5, their difference by 46.5).
+  const period = aliasA === aliasA && aliasB === aliasB ? Math.min(aliasA, aliasB) : aliasA === aliasA ? aliasA : aliasB;
+  const aliased = period === period;
+  const raw = a.rate[best] - rateB;
+  const turns = aliased ? Math.round(raw / period) : 0;
+  const difference = turns === 0 ? raw : raw - turns * period;
   const z = Math.abs(difference) / bestError;
-  const width = MATCH_SDS * bestError;
+  const width = MATCH_SDS * bestError + (turns !== 0 ? ALIAS_SLACK_PPM : 0);
   const known = background[best];
   const rate = a.rate[best];
-  const core = countWithin(known, rate - width, rate + width);
+  const core = countNear(known, rate, width, aliased ? period : Number.NaN);
   const ringWidth = Math.max(RING_PPM, 2 * width);
-  const ring = countWithin(known, rate - ringWidth, rate + ringWidth) - core;
+  const ring = countNear(known, rate, ringWidth, aliased ? period : Number.NaN) - core;
   // Expected unrelated clocks within the match's width, from the ring's density, plus the core beyond A's own device.
   const near = (ring * width) / (ringWidth - width) + Math.max(0, core - 2 - OWN_ADDRESSES);
   const others = Math.max(0, known.length - 2);
-  const modelChance = Math.min(1, (2 * width) / RELATIVE_SPREAD_PPM);
+  const modelChance = Math.min(1, (2 * width) / (aliased ? Math.min(period, RELATIVE_SPREAD_PPM) : RELATIVE_SPREAD_PPM));
   const chance = Math.min(1, (near + PSEUDO_RATES * modelChance) / (others + PSEUDO_RATES));
   let llr: number;
-  if (z <= MATCH_SDS) llr = Math.min(LLR_MAX, -Math.log(chance));
+  if (Math.abs(difference) <= width) llr = Math.min(LLR_MAX, -Math.log(chance));
   else llr = Math.max(LLR_MIN, -0.5 * (z * z - MATCH_SDS * MATCH_SDS));
-  return { llrSame: llr, receiver: best, differencePpm: difference, errorPpm: bestError, chance, compared: others };
+  return { llrSame: llr, receiver: best, differencePpm: raw, errorPpm: bestError, aliasPpm: aliased ? period : undefined, chance, compared: others };
+}
+
+/** The values in ascending `sorted` within `halfWidth` of `center`, or of any of its aliases `center + k · period` (a number). */
+function countNear(sorted: Float64Array, center: number, halfWidth: number, period: number): number {
+  if (period !== period || sorted.length === 0) return countWithin(sorted, center - halfWidth, center + halfWidth);
+  // Every alias within the background's range; with half-widths past half the period the windows overlap, so at most all.
+  if (2 * halfWidth >= period) return sorted.length;
+  let count = 0;
+  const first = Math.ceil((sorted[0] - halfWidth - center) / period);
+  const last = Math.floor((sorted[sorted.length - 1] + halfWidth - center) / period);
+  for (let k = first; k <= last; k++) count += countWithin(sorted, center + k * period - halfWidth, center + k * period + halfWidth);
+  return count;
 }
 
 /** The rationale of a clock-rate comparison ("clock rates on rx-2 differ by 0.03 ± 0.12 ppm; 2 of 40 advertisers there come as close"). */
 export function clockRateText(evidence: ClockRateEvidence, receiverNames: ReadonlyArray<string>): string {
   const where = receiverNames[evidence.receiver] ?? `receiver ${evidence.receiver}`;
+  const period = evidence.aliasPpm;
+  const turns = period === undefined ? 0 : Math.round(evidence.differencePpm / period);
+  const difference = period === undefined ? evidence.differencePpm : evidence.differencePpm - turns * period;
+  const modulo = period === undefined ? '' : flatText(' (modulo ', period.toFixed(1), ' ppm: packets heard at one period cannot tell a rate from its aliases', turns !== 0 ? flatText('; these read ', Math.abs(turns), Math.abs(turns) === 1 ? ' alias' : ' aliases', ' apart') : '', ')');
   const verdict =
-    Math.abs(evidence.differencePpm) <= MATCH_SDS * evidence.errorPpm
-      ? `one rate within the error; a match this close happens by chance ${(100 * evidence.chance).toFixed(1)} % of the time among the ${evidence.compared} other advertisers read there`
-      : `two clocks (${(Math.abs(evidence.differencePpm) / evidence.errorPpm).toFixed(1)} errors apart)`;
+    Math.abs(difference) <= MATCH_SDS * evidence.errorPpm + (turns !== 0 ? ALIAS_SLACK_PPM : 0)
+      ? `one rate within the error${modulo}; a match this close happens by chance ${(100 * evidence.chance).toFixed(1)} % of the time among the ${evidence.compared} other advertisers read there`
+      : `two clocks (${(Math.abs(difference) / evidence.errorPpm).toFixed(1)} errors apart${modulo})`;
   return `clock rates from each one's own packets on ${where} differ by ${evidence.differencePpm.toFixed(2)} ± ${evidence.errorPpm.toFixed(2)} ppm: ${verdict}`;
 }
 
