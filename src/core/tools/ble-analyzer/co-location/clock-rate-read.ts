@@ -84,8 +84,17 @@ export interface ClockRates {
 
 /** Channel slots per receiver in `clockRateScratch`'s last-event table (channel indices 0–39, and BLE_NO_CHANNEL). */
 const CHANNEL_SLOTS = 256;
-/** The most rates `bestRate` tries in one search (the coarse one: 2 · 150 / 6 + 1). */
-const MAX_SEARCH_STEPS = 64;
+/** The most rates `bestRate` tries in one search (the wide coarse one: 2 · 150 / 2 + 1). */
+const MAX_SEARCH_STEPS = 2 * Math.ceil(MAX_RATE_PPM / 2) + 1;
+/**
+ * Pairs of one gap turn alike under every rate, so a coarse search over them is flat (its best
+ * and worst rates line the pairs up within this much): packets heard at exact multiples of one
+ * period (~7 s in the generated multi_set_crowd) leave only such pairs within COARSE_WINDOW_MS.
+ * The coarse search then reads pairs up to PAIR_WINDOW_MS apart, whose gaps differ, in steps of
+ * WIDE_STEP_PPM (a step turns a 30 s pair's phase by a tenth of a slot).
+ */
+const FLAT_SEARCH = 0.05;
+const WIDE_STEP_PPM = 2;
 
 /** Working arrays of `clockRates`, made once per analysis. */
 export function clockRateScratch(receivers: number) {
@@ -110,6 +119,8 @@ export function clockRateScratch(receivers: number) {
     ppm: new Float64Array(MAX_SEARCH_STEPS),
     cos: new Float64Array(MAX_SEARCH_STEPS),
     sin: new Float64Array(MAX_SEARCH_STEPS),
+    /** The last search's best resultant less its worst (0 where too few pairs took part). */
+    spread: new Float64Array(1),
   };
 }
 export type ClockRateScratch = ReturnType<typeof clockRateScratch>;
@@ -198,7 +209,8 @@ export function clockRates(groups: ArrayLike<number>, events: BleEventGroups, re
     // them (unambiguous below 125 ppm), else the search over the phase vectors (sparse packets).
     let first = shortPairsRate(scratch, low, high);
     if (Number.isNaN(first)) {
-      const coarse = bestRate(scratch, low, high, 0, MAX_RATE_PPM, COARSE_STEP_PPM, COARSE_WINDOW_MS, COARSE_SEARCH_PAIRS);
+      let coarse = bestRate(scratch, low, high, 0, MAX_RATE_PPM, COARSE_STEP_PPM, COARSE_WINDOW_MS, COARSE_SEARCH_PAIRS);
+      if (scratch.spread[0] < FLAT_SEARCH) coarse = bestRate(scratch, low, high, 0, MAX_RATE_PPM, WIDE_STEP_PPM, PAIR_WINDOW_MS, COARSE_SEARCH_PAIRS);
       if (Number.isNaN(coarse)) continue;
       first = bestRate(scratch, low, high, coarse, COARSE_STEP_PPM, FINE_STEP_PPM, PAIR_WINDOW_MS, FINE_SEARCH_PAIRS);
       if (Number.isNaN(first)) continue;
@@ -308,17 +320,21 @@ function bestRate(scratch: ClockRateScratch, low: number, high: number, center: 
     }
     used++;
   }
-  if (used === 0) return Number.NaN;
+  scratch.spread[0] = 0;
+  if (used < MIN_RATE_PAIRS / 2) return Number.NaN;
   let best = Number.NaN;
   let bestResultant = -1;
+  let worstResultant = Infinity;
   for (let index = 0; index < steps; index++) {
     const resultant = Math.hypot(cos[index], sin[index]) / used;
     if (resultant > bestResultant) {
       bestResultant = resultant;
       best = ppm[index];
     }
+    if (resultant < worstResultant) worstResultant = resultant;
   }
-  return used >= MIN_RATE_PAIRS / 2 && bestResultant >= MIN_RESULTANT ? best : Number.NaN;
+  scratch.spread[0] = bestResultant - worstResultant;
+  return bestResultant >= MIN_RESULTANT ? best : Number.NaN;
 }
 
 /** Least-squares slope through the origin of residue on gap over the pairs [low, high) within `limit` of `around`·gap. */

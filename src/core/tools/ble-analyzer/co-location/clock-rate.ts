@@ -17,11 +17,12 @@ const RATE_WANDER_PPM = 0.05;
 /** Matches within this many standard errors count as the same rate. */
 const MATCH_SDS = 2.5;
 /**
- * Two aliases of one rate lie a period apart, but the period is read from a typical gap (the
- * shortest or the median), which differs from the gaps that placed each alias by a few percent:
- * a match a whole number of periods away is allowed this much more.
+ * Two aliases of one rate lie a period apart. The period, read from the receiver's own gaps, is
+ * good to a small fraction of a ppm, but each alias carries the error of the gap it came from:
+ * a match a whole number of periods away is allowed this much more. (At 5 ppm, strangers heard
+ * at the same period matched each other modulo it in the generated multi_set_crowd.)
  */
-const ALIAS_SLACK_PPM = 5;
+const ALIAS_SLACK_PPM = 0.5;
 /**
  * The capture's rates are read in a ring this wide (ppm) around A's rate, outside the match's
  * width: the local density of unrelated clocks there. The match's own width is not counted as
