@@ -31,7 +31,7 @@ import { BLE_SLOT_MS } from './advertising-clock.ts';
  */
 const PAIR_WINDOW_MS = 30_000;
 /** Rates searched, ±ppm against the receiver: crystals of ±30 ppm on both sides, and a receiver's own drift of up to ±100 ppm. */
-const MAX_RATE_PPM = 150;
+export const MAX_RATE_PPM = 150;
 /**
  * Search steps, ppm: coarse over pairs up to COARSE_WINDOW_MS apart (a step turns their phase by
  * at most 5 % of a slot), then fine around the best coarse rate over pairs up to PAIR_WINDOW_MS

@@ -144,8 +144,12 @@ describe('clock rate', () => {
     const background = { background: [Float64Array.of(-20, -5, 3, 10, 26, 10 + period - 3, 10 + period, 10 + period + 2)], offset: Float64Array.of(0), offsetSe: Float64Array.of(0), group: Int32Array.of(0) };
     const oneAliasApart = clockRateEvidence(at(10), at(10 + period), background)!;
     expect(oneAliasApart.llrSame).toBeGreaterThan(0);
-    expect(clockRateText(oneAliasApart, ['rx-1'])).toMatch(/one rate within the error \(modulo 266\.\d ppm: .*; these read 1 alias apart\)/);
-    expect(clockRateEvidence(at(10), at(10 - 2 * period), background)!.llrSame).toBeGreaterThan(0);
+    expect(clockRateText(oneAliasApart, ['rx-1'])).toMatch(/one rate within the error \(packets heard at one period cannot tell a rate from its aliases 266\.\d and 266\.\d ppm away; compared 266\.\d ppm apart\)/);
+    expect(clockRateEvidence(at(10), at(10 - period), background)!.llrSame).toBeGreaterThan(0);
+    // Two sets heard at slightly different periods: either one may be read an alias off.
+    const withAlias = (ppm: number, alias: number): ClockRates => ({ rate: Float64Array.of(ppm), se: Float64Array.of(0.05), alias: Float64Array.of(alias) });
+    expect(clockRateEvidence(withAlias(10, 89.3), withAlias(10 + 92.5, 92.5), background)!.llrSame).toBeGreaterThan(0);
+    expect(clockRateEvidence(withAlias(10, 89.3), withAlias(10 + 91, 92.5), background)!.llrSame).toBeLessThan(-4);
     // Modulo the alias the background is denser (two advertisers near 10 + period): a match is likelier by chance.
     const plain = (ppm: number): ClockRates => ({ rate: Float64Array.of(ppm), se: Float64Array.of(0.05) });
     expect(clockRateEvidence(at(10), at(10), background)!.chance).toBeGreaterThan(clockRateEvidence(plain(10), plain(10), background)!.chance);

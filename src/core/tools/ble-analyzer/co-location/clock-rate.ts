@@ -1,7 +1,7 @@
 import { flatText } from '../shared/flat-text.ts';
 import type { BleEventGroups } from '../scan/observation-store.ts';
 import { lowerBoundFloat64, upperBoundFloat64 } from '../shared/sorted-search.ts';
-import { clockRates, clockRateScratch, type ClockRates } from './clock-rate-read.ts';
+import { clockRates, clockRateScratch, MAX_RATE_PPM, type ClockRates } from './clock-rate-read.ts';
 
 export type { ClockRates } from './clock-rate-read.ts';
 
@@ -23,6 +23,8 @@ const MATCH_SDS = 2.5;
  * at the same period matched each other modulo it in the generated multi_set_crowd.)
  */
 const ALIAS_SLACK_PPM = 0.5;
+/** As far as two read rates can differ (each within ±MAX_RATE_PPM of its receiver, clock-rate-read.ts). */
+const MAX_RATE_DIFFERENCE_PPM = 2 * MAX_RATE_PPM;
 /**
  * The capture's rates are read in a ring this wide (ppm) around A's rate, outside the match's
  * width: the local density of unrelated clocks there. The match's own width is not counted as
@@ -150,8 +152,9 @@ export interface ClockRateEvidence {
   receiver: number;
   differencePpm: number;
   errorPpm: number;
-  /** Where either rate is known only modulo an alias: its distance, ppm (the difference is then read modulo it). */
-  aliasPpm?: number;
+  /** The whole number of aliases (ppm) the difference was read against (0: none), and the aliases of the two rates where they have one. */
+  aliasShiftPpm: number;
+  aliasesPpm: number[];
   /** Of the capture's advertisers on that receiver, the share within the match's width of A's rate (the chance of a match). */
   chance: number;
   compared: number;
@@ -191,56 +194,70 @@ export function clockRateEvidence(a: ClockRates, b: ClockRates, rates: Pick<BleC
   if (best < 0) return undefined;
   // B's rate in A's receiver's frame.
   const rateB = bestOther === best ? b.rate[best] : b.rate[bestOther] - offset[bestOther] + offset[best];
-  // Rates known only modulo an alias (clock-rate-read.ts) are compared modulo it, and so is the
-  // background: a match then says only that the other sits near one of A's aliases.
-  const aliasA = a.alias?.[best] ?? Number.NaN;
-  const aliasB = b.alias?.[bestOther] ?? Number.NaN;
-  // Both read at one period: the difference is known modulo the narrower alias (heard every 6.7 s
-  // and every 13.4 s, one is ambiguous by 93 ppm, the other by 46.5, their difference by 46.5).
-  const period = aliasA === aliasA && aliasB === aliasB ? Math.min(aliasA, aliasB) : aliasA === aliasA ? aliasA : aliasB;
-  const aliased = period === period;
+  // A rate known only modulo an alias (clock-rate-read.ts) may have been read a whole number of
+  // aliases from the other's: the difference is read against the nearest of those offsets, and so
+  // is the background (a match then says only that the other sits near one of them).
+  const offsets = aliasOffsets(a.alias?.[best] ?? Number.NaN, b.alias?.[bestOther] ?? Number.NaN);
   const raw = a.rate[best] - rateB;
-  const turns = aliased ? Math.round(raw / period) : 0;
-  const difference = turns === 0 ? raw : raw - turns * period;
+  let shift = 0;
+  for (const candidate of offsets) if (Math.abs(raw - candidate) < Math.abs(raw - shift)) shift = candidate;
+  const difference = raw - shift;
   const z = Math.abs(difference) / bestError;
-  const width = MATCH_SDS * bestError + (turns !== 0 ? ALIAS_SLACK_PPM : 0);
+  const width = matchWidth(bestError, shift);
   const known = background[best];
   const rate = a.rate[best];
-  const core = countNear(known, rate, width, aliased ? period : Number.NaN);
+  const core = Math.min(known.length, countNear(known, rate, width, offsets));
   const ringWidth = Math.max(RING_PPM, 2 * width);
-  const ring = countNear(known, rate, ringWidth, aliased ? period : Number.NaN) - core;
+  const ring = Math.min(known.length, countNear(known, rate, ringWidth, offsets)) - core;
   // Expected unrelated clocks within the match's width, from the ring's density, plus the core beyond A's own device.
   const near = (ring * width) / (ringWidth - width) + Math.max(0, core - 2 - OWN_ADDRESSES);
   const others = Math.max(0, known.length - 2);
-  const modelChance = Math.min(1, (2 * width) / (aliased ? Math.min(period, RELATIVE_SPREAD_PPM) : RELATIVE_SPREAD_PPM));
+  const modelChance = Math.min(1, (2 * width * offsets.length) / RELATIVE_SPREAD_PPM);
   const chance = Math.min(1, (near + PSEUDO_RATES * modelChance) / (others + PSEUDO_RATES));
   let llr: number;
   if (Math.abs(difference) <= width) llr = Math.min(LLR_MAX, -Math.log(chance));
   else llr = Math.max(LLR_MIN, -0.5 * (z * z - MATCH_SDS * MATCH_SDS));
-  return { llrSame: llr, receiver: best, differencePpm: raw, errorPpm: bestError, aliasPpm: aliased ? period : undefined, chance, compared: others };
+  const aliases = [a.alias?.[best], b.alias?.[bestOther]].filter((period): period is number => period !== undefined && period === period);
+  return { llrSame: llr, receiver: best, differencePpm: raw, errorPpm: bestError, aliasShiftPpm: shift, aliasesPpm: aliases, chance, compared: others };
 }
 
-/** The values in ascending `sorted` within `halfWidth` of `center`, or of any of its aliases `center + k · period` (a number). */
-function countNear(sorted: Float64Array, center: number, halfWidth: number, period: number): number {
-  if (period !== period || sorted.length === 0) return countWithin(sorted, center - halfWidth, center + halfWidth);
-  // Every alias within the background's range; with half-widths past half the period the windows overlap, so at most all.
-  if (2 * halfWidth >= period) return sorted.length;
+/** How far apart two rates may be and still match: MATCH_SDS errors, and ALIAS_SLACK_PPM more at an alias's offset. */
+function matchWidth(error: number, shift: number): number {
+  return MATCH_SDS * error + (shift !== 0 ? ALIAS_SLACK_PPM : 0);
+}
+
+/**
+ * The differences one clock read on two advertisers may show: 0, and whole aliases of either
+ * rate (`aliasA`, `aliasB`: ppm, NaN for none) as far as two read rates can differ.
+ */
+function aliasOffsets(aliasA: number, aliasB: number): number[] {
+  const offsets = [0];
+  for (const period of [aliasA, aliasB]) {
+    if (period !== period) continue;
+    for (let turns = 1; turns * period <= MAX_RATE_DIFFERENCE_PPM; turns++) offsets.push(turns * period, -turns * period);
+  }
+  return offsets;
+}
+
+/** The values in ascending `sorted` within `halfWidth` of `center + offset` for any of `offsets`. */
+function countNear(sorted: Float64Array, center: number, halfWidth: number, offsets: ReadonlyArray<number>): number {
   let count = 0;
-  const first = Math.ceil((sorted[0] - halfWidth - center) / period);
-  const last = Math.floor((sorted[sorted.length - 1] + halfWidth - center) / period);
-  for (let k = first; k <= last; k++) count += countWithin(sorted, center + k * period - halfWidth, center + k * period + halfWidth);
+  for (const offset of offsets) count += countWithin(sorted, center + offset - halfWidth, center + offset + halfWidth);
   return count;
 }
 
 /** The rationale of a clock-rate comparison ("clock rates on rx-2 differ by 0.03 ± 0.12 ppm; 2 of 40 advertisers there come as close"). */
 export function clockRateText(evidence: ClockRateEvidence, receiverNames: ReadonlyArray<string>): string {
   const where = receiverNames[evidence.receiver] ?? `receiver ${evidence.receiver}`;
-  const period = evidence.aliasPpm;
-  const turns = period === undefined ? 0 : Math.round(evidence.differencePpm / period);
-  const difference = period === undefined ? evidence.differencePpm : evidence.differencePpm - turns * period;
-  const modulo = period === undefined ? '' : flatText(' (modulo ', period.toFixed(1), ' ppm: packets heard at one period cannot tell a rate from its aliases', turns !== 0 ? flatText('; these read ', Math.abs(turns), Math.abs(turns) === 1 ? ' alias' : ' aliases', ' apart') : '', ')');
+  const shift = evidence.aliasShiftPpm;
+  const difference = evidence.differencePpm - shift;
+  const aliases = evidence.aliasesPpm.map((period) => period.toFixed(1)).join(' and ');
+  const modulo =
+    aliases === ''
+      ? ''
+      : flatText(' (packets heard at one period cannot tell a rate from its aliases ', aliases, ' ppm away', shift !== 0 ? flatText('; compared ', Math.abs(shift).toFixed(1), ' ppm apart') : '', ')');
   const verdict =
-    Math.abs(difference) <= MATCH_SDS * evidence.errorPpm + (turns !== 0 ? ALIAS_SLACK_PPM : 0)
+    Math.abs(difference) <= matchWidth(evidence.errorPpm, shift)
       ? `one rate within the error${modulo}; a match this close happens by chance ${(100 * evidence.chance).toFixed(1)} % of the time among the ${evidence.compared} other advertisers read there`
       : `two clocks (${(Math.abs(difference) / evidence.errorPpm).toFixed(1)} errors apart${modulo})`;
   return `clock rates from each one's own packets on ${where} differ by ${evidence.differencePpm.toFixed(2)} ± ${evidence.errorPpm.toFixed(2)} ppm: ${verdict}`;
