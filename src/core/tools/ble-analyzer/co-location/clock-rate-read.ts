@@ -70,6 +70,8 @@ const OUTLIER_MS = 0.06;
  * only modulo the alias's distance, which is kept with it (`ClockRates.alias`).
  */
 const MAX_ALIAS_SHARE = 0.9;
+/** Pairs the alias check reads at most. */
+const ALIAS_PAIRS = 48;
 
 /**
  * Per receiver r: rate[r] (ppm against the receiver, NaN where not read), se[r] its standard
@@ -113,8 +115,6 @@ export function clockRateScratch(receivers: number) {
     last: new Int32Array(receivers * CHANNEL_SLOTS).fill(-1),
     /** A receiver's short pairs' rates, for their median. */
     shortRates: new Float64Array(MAX_RATE_PAIRS),
-    /** A receiver's gaps, for their median (the alias check). */
-    sortedGaps: new Float64Array(MAX_RATE_PAIRS),
     /** A search's rates and, per rate, the summed phase vectors. */
     ppm: new Float64Array(MAX_SEARCH_STEPS),
     cos: new Float64Array(MAX_SEARCH_STEPS),
@@ -237,42 +237,66 @@ export function clockRates(groups: ArrayLike<number>, events: BleEventGroups, re
   return read ? { rate, se, alias } : undefined;
 }
 
-/** The mean resultant length of one receiver's pairs [low, high) on the slot grid under `slope` (ms per ms). */
-function resultantAt(gap: Float64Array, phase: Float64Array, low: number, high: number, slope: number): number {
+/** The mean resultant length on the slot grid under `slope` (ms per ms) of every `stride`-th of one receiver's pairs [low, high). */
+function resultantAt(gap: Float64Array, phase: Float64Array, low: number, high: number, stride: number, slope: number): number {
   const radiansPerMs = (2 * Math.PI) / BLE_SLOT_MS;
   let c = 0;
   let s = 0;
-  for (let k = low; k < high; k++) {
+  let n = 0;
+  for (let k = low; k < high; k += stride) {
     const angle = radiansPerMs * (phase[k] - slope * gap[k]);
     c += Math.cos(angle);
     s += Math.sin(angle);
+    n++;
   }
-  return Math.hypot(c, s) / (high - low);
+  return Math.hypot(c, s) / n;
 }
 
 /**
  * The distance (ppm) to an alias of `slope` that lines the pairs [low, high) up nearly as well
- * (MAX_ALIAS_SHARE), or NaN: one slot per gap away, for the shortest gap (packets heard at one
- * period are all its multiples) and the median one.
+ * (MAX_ALIAS_SHARE), or NaN: one slot per shortest gap away (packets heard at one period are all
+ * its multiples). Read on at most ALIAS_PAIRS of the pairs, evenly spread: every address with a
+ * rate is checked, and the check stays a small part of reading the rate.
  */
 function aliasPeriodPpm(scratch: ClockRateScratch, low: number, high: number, slope: number): number {
-  const { gap, phase, sortedGaps } = scratch;
-  const n = high - low;
-  // Pairs all closer than a slot per 2 · MAX_RATE_PPM have no alias near enough (dense packets: most addresses).
+  const { gap, phase } = scratch;
+  const stride = Math.max(1, Math.floor((high - low) / ALIAS_PAIRS));
+  let shortest = Infinity;
   let longest = 0;
-  for (let k = low; k < high; k++) if (gap[k] > longest) longest = gap[k];
-  if ((BLE_SLOT_MS / longest) * 1e6 > 2 * MAX_RATE_PPM) return Number.NaN;
-  sortedGaps.set(gap.subarray(low, high));
-  const sorted = sortedGaps.subarray(0, n).sort();
-  let limit = Number.NaN;
-  for (const typical of [sorted[0], sorted[n >> 1]]) {
-    const period = BLE_SLOT_MS / typical;
-    // Farther than two read rates can differ: no comparison mistakes one for the other.
-    if (period * 1e6 > 2 * MAX_RATE_PPM) continue;
-    if (limit !== limit) limit = MAX_ALIAS_SHARE * resultantAt(gap, phase, low, high, slope);
-    if (resultantAt(gap, phase, low, high, slope - period) >= limit || resultantAt(gap, phase, low, high, slope + period) >= limit) return period * 1e6;
+  for (let k = low; k < high; k += stride) {
+    if (gap[k] < shortest) shortest = gap[k];
+    if (gap[k] > longest) longest = gap[k];
   }
-  return Number.NaN;
+  // Pairs all closer than a slot per 2 · MAX_RATE_PPM have no alias near enough (dense packets).
+  if ((BLE_SLOT_MS / longest) * 1e6 > 2 * MAX_RATE_PPM) return Number.NaN;
+  return aliasAt(gap, phase, low, high, stride, slope, shortest);
+}
+
+/** The alias (ppm) one slot per `typical` gap from `slope`, if it lines every `stride`-th pair of [low, high) up nearly as well as `slope` does; else NaN. */
+function aliasAt(gap: Float64Array, phase: Float64Array, low: number, high: number, stride: number, slope: number, typical: number): number {
+  const period = BLE_SLOT_MS / typical;
+  // Farther than two read rates can differ: no comparison mistakes one for the other.
+  if (period * 1e6 > 2 * MAX_RATE_PPM || !onLattice(gap, low, high, stride, typical)) return Number.NaN;
+  const limit = MAX_ALIAS_SHARE * resultantAt(gap, phase, low, high, stride, slope);
+  const near = resultantAt(gap, phase, low, high, stride, slope - period) >= limit || resultantAt(gap, phase, low, high, stride, slope + period) >= limit;
+  return near ? period * 1e6 : Number.NaN;
+}
+
+/**
+ * Whether most of every `stride`-th pair's gap in [low, high) is within a twentieth of a whole
+ * multiple of `typical`: at its alias each pair turns by its gap's fraction of `typical`, so
+ * without that the alias cannot line them up (a test without trigonometry that spares the
+ * resultants for most addresses, whose gaps vary with advDelay).
+ */
+function onLattice(gap: Float64Array, low: number, high: number, stride: number, typical: number): boolean {
+  let near = 0;
+  let n = 0;
+  for (let k = low; k < high; k += stride) {
+    const multiples = gap[k] / typical;
+    if (Math.abs(multiples - Math.round(multiples)) <= 0.05) near++;
+    n++;
+  }
+  return near >= 0.5 * n;
 }
 
 /** The median over one receiver's pairs [low, high) at most SHORT_WINDOW_MS apart of residue / gap (ppm); NaN with fewer than MIN_SHORT_PAIRS. */
