@@ -4,8 +4,8 @@ import type { BleEventGroups } from '../scan/observation-store.ts';
 import { RSSI_EDGE_SCATTER, RSSI_LEVEL_VARIANCE, rssiContinuityLlr, rssiLevelVarianceFor } from './handoff-model.ts';
 import { measureRssiLevelDrift, pairLevelVariance } from './rssi-level-drift.ts';
 
-/** `addresses` addresses of `packets` packets each on one receiver: level plus a random walk of `stepDb` per packet plus 5 dB scatter. */
-function events(addresses: number, packets: number, stepDb: number, seed = 7): BleEventGroups {
+/** `addresses` addresses of `packets` packets each, `everyMs` apart, on one receiver: level plus a random walk of `stepDb` per packet plus 5 dB scatter. */
+function events(addresses: number, packets: number, stepDb: number, seed = 7, everyMs = 1000): BleEventGroups {
   const random = seededRandom(seed);
   const gaussian = () => random.normal();
   const start = new Int32Array(addresses + 1);
@@ -19,7 +19,7 @@ function events(addresses: number, packets: number, stepDb: number, seed = 7): B
     }
   }
   const count = addresses * packets;
-  return { start, time: Float64Array.from({ length: count }, (_, index) => index * 1000), receiver: new Int32Array(count), rssi, payload: new Int32Array(count), channel: new Uint8Array(count).fill(37) };
+  return { start, time: Float64Array.from({ length: count }, (_, index) => index * everyMs), receiver: new Int32Array(count), rssi, payload: new Int32Array(count), channel: new Uint8Array(count).fill(37) };
 }
 
 const all = (count: number) => Array.from({ length: count }, (_, id) => ({ profile: { id } }));
@@ -68,7 +68,17 @@ describe("the capture's own RSSI level drift", () => {
 
   it('is not read from too few blocks', () => {
     expect(firstPairVariance(10, 40, 0.5)).toBeNaN();
-    // Addresses with fewer than two blocks of packets give none.
-    expect(firstPairVariance(400, 20, 0.5)).toBeNaN();
+    // Addresses with fewer than a full block and a short one (12 + 4 packets) give none.
+    expect(firstPairVariance(400, 15, 0.5)).toBeNaN();
+  });
+
+  it('reads blocks as the edges are: an address heard every 25 s gives blocks of its 4–5 packets within two minutes', () => {
+    const drift = measureRssiLevelDrift(all(400), events(400, 20, 1.5, 7, 25_000), 1);
+    // Blocks of 5 packets, 5 packets apart: a walk of 1.5 dB per packet moves the means by about 5 · 2.25 dB² beyond their scatter.
+    expect(drift.capture - RSSI_EDGE_SCATTER).toBeGreaterThan(6);
+    expect(drift.capture - RSSI_EDGE_SCATTER).toBeLessThan(20);
+    const parked = measureRssiLevelDrift(all(400), events(400, 20, 0, 7, 25_000), 1);
+    // Parked: the scatter of 5-packet means is taken out, as if they were full edges.
+    expect(parked.capture - RSSI_EDGE_SCATTER).toBeLessThan(2);
   });
 });

@@ -1,4 +1,5 @@
-import { EDGE_PACKETS, EDGE_SPAN_MS } from '../profile/address-profiles.ts';
+import { EDGE_PACKETS, EDGE_SPAN_MS, MIN_EDGE_PACKETS } from '../profile/address-profiles.ts';
+import { RSSI_EDGE_SCATTER, RSSI_PACKET_SD_DB } from './handoff-model.ts';
 import type { BleEventGroups } from '../scan/observation-store.ts';
 import { selectKth } from '../shared/quickselect.ts';
 
@@ -9,9 +10,11 @@ import { selectKth } from '../shared/quickselect.ts';
  * 5–15 dB between blocks (the generated `trackers` and `group_walk` families). A fixed scale
  * either calls such a walker two devices or gives strangers at a parked receiver too little weight.
  *
- * Read from the addresses' own packets: per address and receiver, its last EDGE_PACKETS RSSI
- * values against the EDGE_PACKETS before them (one emitter for certain; each block within
- * EDGE_SPAN_MS, as the edges are), the squared difference of their means. Kept per address (a walker and a parked tag share a capture) and for the
+ * Read from the addresses' own packets: per address and receiver, its last block of RSSI values
+ * against the block before it (one emitter for certain; each block taken as the edges are: up to
+ * EDGE_PACKETS within EDGE_SPAN_MS, but at least MIN_EDGE_PACKETS, so an address heard every
+ * 25 s gives blocks of 4–5 packets), the squared difference of their means, its packet scatter
+ * brought to that of two full edges. Kept per address (a walker and a parked tag share a capture) and for the
  * capture, robustly (the median of the squares over the median of a χ²₁, 0.455), which a pair's
  * own few blocks are shrunk toward (`pairLevelVariance`).
  */
@@ -25,51 +28,76 @@ export interface BleRssiLevelDrift {
 
 export function measureRssiLevelDrift(addresses: ReadonlyArray<{ profile: { id: number } }>, events: BleEventGroups, receivers: number): BleRssiLevelDrift {
   const { start, time, receiver, rssi } = events;
+  // Per receiver, backwards from the address's last packet: the tail block, then the block before it.
+  const stage = new Uint8Array(receivers);
   const blockFrom = new Float64Array(receivers);
   const tailSum = new Float64Array(receivers);
+  const tailN = new Int32Array(receivers);
   const beforeSum = new Float64Array(receivers);
-  const seen = new Int32Array(receivers);
+  const beforeN = new Int32Array(receivers);
   const squares = new Float64Array(addresses.length * receivers);
+  const scatters = new Float64Array(addresses.length * receivers);
   const profiles = start.length - 1;
   const sum = new Float64Array(profiles);
   const count = new Uint8Array(profiles);
   let samples = 0;
   for (const address of addresses) {
     const id = address.profile.id;
+    stage.fill(FILLING_TAIL);
     tailSum.fill(0);
+    tailN.fill(0);
     beforeSum.fill(0);
-    seen.fill(0);
-    let full = 0;
-    // Backwards from the last packet until every receiver has two blocks (or the packets end).
-    for (let index = start[id + 1] - 1; index >= start[id] && full < receivers; index--) {
+    beforeN.fill(0);
+    let done = 0;
+    for (let index = start[id + 1] - 1; index >= start[id] && done < receivers; index--) {
       const value = rssi[index];
       if (value !== value) continue;
       const r = receiver[index];
-      const n = seen[r];
-      if (n >= 2 * EDGE_PACKETS) continue;
-      // Blocks as the edges a hand-off compares: EDGE_PACKETS packets within EDGE_SPAN_MS; a block that takes longer gives none.
-      if (n === 0 || n === EDGE_PACKETS) blockFrom[r] = time[index];
-      if (blockFrom[r] - time[index] > EDGE_SPAN_MS) {
-        seen[r] = 2 * EDGE_PACKETS + 1;
-        full++;
-        continue;
+      const ts = time[index];
+      if (stage[r] === FILLING_TAIL) {
+        if (tailN[r] === 0) blockFrom[r] = ts;
+        if (withinEdge(tailN[r], blockFrom[r] - ts)) {
+          tailSum[r] += value;
+          tailN[r]++;
+          continue;
+        }
+        stage[r] = FILLING_BEFORE;
       }
-      if (n < EDGE_PACKETS) tailSum[r] += value;
-      else beforeSum[r] += value;
-      seen[r] = n + 1;
-      if (n + 1 === 2 * EDGE_PACKETS) full++;
+      if (stage[r] === FILLING_BEFORE) {
+        if (beforeN[r] === 0) blockFrom[r] = ts;
+        if (withinEdge(beforeN[r], blockFrom[r] - ts)) {
+          beforeSum[r] += value;
+          beforeN[r]++;
+        } else {
+          stage[r] = DONE;
+          done++;
+        }
+      }
     }
     for (let r = 0; r < receivers; r++) {
-      if (seen[r] !== 2 * EDGE_PACKETS) continue;
-      const d = (tailSum[r] - beforeSum[r]) / EDGE_PACKETS;
-      squares[samples++] = d * d;
-      sum[id] += d * d;
+      if (beforeN[r] < MIN_EDGE_PACKETS) continue;
+      const d = tailSum[r] / tailN[r] - beforeSum[r] / beforeN[r];
+      // As if both blocks were full edges: the scatter of these blocks' means out, a full pair's in (pairLevelVariance takes that off).
+      const scatter = RSSI_PACKET_SD_DB * RSSI_PACKET_SD_DB * (1 / tailN[r] + 1 / beforeN[r]);
+      squares[samples] = d * d;
+      scatters[samples++] = scatter;
+      sum[id] += d * d - scatter + RSSI_EDGE_SCATTER;
       count[id]++;
     }
   }
-  const capture = samples >= MIN_DRIFT_SAMPLES ? selectKth(squares, 0, samples, samples >> 1) / CHI2_1_MEDIAN : Number.NaN;
+  // Robustly: a difference's square is its variance times a χ²₁, so the median over its median; blocks of other sizes than full edges shift it by their typical scatter.
+  const capture = samples >= MIN_DRIFT_SAMPLES ? selectKth(squares, 0, samples, samples >> 1) / CHI2_1_MEDIAN - selectKth(scatters, 0, samples, samples >> 1) + RSSI_EDGE_SCATTER : Number.NaN;
   return { capture, sum, count };
 }
+
+/** Whether a block (an edge) of `packets` packets so far takes one more `spanMs` from its first: up to EDGE_PACKETS within EDGE_SPAN_MS, but at least MIN_EDGE_PACKETS. */
+function withinEdge(packets: number, spanMs: number): boolean {
+  return packets < EDGE_PACKETS && (packets < MIN_EDGE_PACKETS || spanMs <= EDGE_SPAN_MS);
+}
+
+const FILLING_TAIL = 0;
+const FILLING_BEFORE = 1;
+const DONE = 2;
 
 /**
  * The level variance (dB², beyond the means' scatter `packetScatterDb2`) of hand-off A → B
