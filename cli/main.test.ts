@@ -79,18 +79,24 @@ describe('sextant invoke', () => {
     expect((await run(['invoke', '-', '--capture', 'no-equals-sign'])).code).toBe(4);
   });
 
-  it('reads a CSV capture given with --capture', async () => {
+  /** A CSV capture of 50 rows 10 ms apart on channels a and b (time column `t`), and a regression invocation of y on x with `captureSelection`. */
+  async function labCsv(name: string, captureSelection: Record<string, unknown>, requestId: string) {
     const rows = ['t,channel,y,x'];
     for (let index = 0; index < 50; index++) rows.push(`${index * 10},${index % 2 ? 'a' : 'b'},${3 + 2 * index + (index % 3)},${index}`);
-    const path = await tempFile('lab.csv', rows.join('\n'));
+    const path = await tempFile(name, rows.join('\n'));
     const invocation = {
       tool_name: 'statistical_regression_tool',
       tool_version: '1.2.0',
-      capture_selection: { capture_id: 'lab', selectors: { channels: ['a'] } },
+      capture_selection: captureSelection,
       arguments: { operation: 'linear_regression', target: 'y', features: ['x'] },
-      request_id: 'req-csv',
+      request_id: requestId,
       timeout_ms: 60_000,
     };
+    return { path, invocation };
+  }
+
+  it('reads a CSV capture given with --capture', async () => {
+    const { path, invocation } = await labCsv('lab.csv', { capture_id: 'lab', selectors: { channels: ['a'] } }, 'req-csv');
     const { code, stdout } = await run(['invoke', '-', '--capture', `lab=${path}`, '--time-column', 't'], JSON.stringify(invocation));
     expect(code).toBe(0);
     const result = JSON.parse(stdout);
@@ -100,17 +106,7 @@ describe('sextant invoke', () => {
   });
 
   it('says so on stderr when a --capture file takes a built-in capture id', async () => {
-    const rows = ['t,channel,y,x'];
-    for (let index = 0; index < 50; index++) rows.push(`${index * 10},${index % 2 ? 'a' : 'b'},${3 + 2 * index + (index % 3)},${index}`);
-    const path = await tempFile('mine.csv', rows.join('\n'));
-    const invocation = {
-      tool_name: 'statistical_regression_tool',
-      tool_version: '1.2.0',
-      capture_selection: { capture_id: 'cap_2026_03_14_a' },
-      arguments: { operation: 'linear_regression', target: 'y', features: ['x'] },
-      request_id: 'req-shadow',
-      timeout_ms: 60_000,
-    };
+    const { path, invocation } = await labCsv('mine.csv', { capture_id: 'cap_2026_03_14_a' }, 'req-shadow');
     const { code, stdout, stderr } = await run(['invoke', '-', '--capture', `cap_2026_03_14_a=${path}`, '--time-column', 't'], JSON.stringify(invocation));
     expect(code).toBe(0);
     expect(stderr).toBe(`sextant: invoke: capture cap_2026_03_14_a (${path}) replaces the built-in capture of that id\n`);
