@@ -19,6 +19,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import type { BenchRow } from './bench-row.ts';
 import { writeBleBenchmarkPcap } from './ble-capture-generator.ts';
 import { measureTree, type TreeMeasure } from './process-tree.ts';
+import { localSparkConf, localSparkEnv } from '../scripts/spark-local.mjs';
 import { exponent, round, runScaleImportChild } from './scale-bench.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -100,24 +101,9 @@ export async function runSparkBench(flags: { sparkLarge: boolean }): Promise<Ben
 }
 
 function sparkSubmit(master: string, dataset: string, out: string, localDir: string): Promise<TreeMeasure> {
-  const args = [
-    '--master', master,
-    '--conf', 'spark.driver.host=127.0.0.1',
-    '--conf', 'spark.driver.bindAddress=127.0.0.1',
-    '--conf', 'spark.ui.enabled=false',
-    '--conf', `spark.local.dir=${localDir}`,
-    '--conf', 'spark.sql.shuffle.partitions=8',
-    JOB, pathToFileURL(dataset).href, pathToFileURL(out).href, '--bin-s', BIN_S, '--sql-dir', join(REPO, 'sql'),
-  ];
-  const env = {
-    ...process.env,
-    // spark-submit finds Spark through the venv's python, as `npm run test:spark` runs it.
-    PATH: `${join(VENV, 'bin')}:${process.env.PATH ?? ''}`,
-    PYSPARK_PYTHON: join(VENV, 'bin', 'python'),
-    PYSPARK_DRIVER_PYTHON: join(VENV, 'bin', 'python'),
-    SPARK_LOCAL_IP: '127.0.0.1',
-  };
-  return measureTree(join(VENV, 'bin', 'spark-submit'), args, { cwd: REPO, env, deadlineMs: DEADLINE_MS });
+  const args = ['--master', master, ...localSparkConf(localDir), JOB, pathToFileURL(dataset).href, pathToFileURL(out).href, '--bin-s', BIN_S, '--sql-dir', join(REPO, 'sql')];
+  // spark-submit from the venv, as `npm run test:spark` runs it.
+  return measureTree(join(VENV, 'bin', 'spark-submit'), args, { cwd: REPO, env: localSparkEnv(VENV), deadlineMs: DEADLINE_MS });
 }
 
 /** The job's JSON line (Spark version, master, parts read, its own seconds); a failed run throws with its stderr's tail. */

@@ -41,6 +41,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { localSparkConf, localSparkEnv } from './spark-local.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CACHE = join(ROOT, '.cache', 'spark');
@@ -273,11 +274,11 @@ async function buildLinkageDataset() {
 async function linkageRefusesBadArguments(dataset) {
   const file = join(RUN, 'bad-arguments.json');
   await writeFile(file, JSON.stringify({ linkage_window_s: 'three minutes' }));
-  const result = await run(PYTHON, [LINKAGE_JOB, dataset, join(RUN, 'never-written'), '--window', LINKAGE.window, '--overlap', LINKAGE.overlap, '--arguments', file, '--node', process.execPath, '--runner', SEXTANT], { deadlineMs: DEADLINES.probeMs * 2, env: sparkEnvironment() });
+  const result = await run(PYTHON, [LINKAGE_JOB, dataset, join(RUN, 'never-written'), '--window', LINKAGE.window, '--overlap', LINKAGE.overlap, '--arguments', file, '--node', process.execPath, '--runner', SEXTANT], { deadlineMs: DEADLINES.probeMs * 2, env: localSparkEnv(VENV) });
   const ok = result.code === 5 && result.stderr.includes('arguments.linkage_window_s') && result.stderr.includes('[INVALID_TYPE]') && !existsSync(join(RUN, 'never-written'));
   console.log(`linkage      bad analyzer arguments: ${ok ? 'refused before Spark started (exit 5, field and code)' : `NOT refused as expected (exit ${result.code}): ${lastLines(result.stderr, 3)}`}`);
   // A --from without a zone: the driver and the executors may each read it in another one.
-  const zoneless = await run(PYTHON, [LINKAGE_JOB, dataset, join(RUN, 'never-written'), '--window', LINKAGE.window, '--overlap', LINKAGE.overlap, '--from', '2026-11-20T13:00', '--node', process.execPath, '--runner', SEXTANT], { deadlineMs: DEADLINES.probeMs * 2, env: sparkEnvironment() });
+  const zoneless = await run(PYTHON, [LINKAGE_JOB, dataset, join(RUN, 'never-written'), '--window', LINKAGE.window, '--overlap', LINKAGE.overlap, '--from', '2026-11-20T13:00', '--node', process.execPath, '--runner', SEXTANT], { deadlineMs: DEADLINES.probeMs * 2, env: localSparkEnv(VENV) });
   const zoneOk = zoneless.code === 4 && zoneless.stderr.includes('has no zone') && !existsSync(join(RUN, 'never-written'));
   console.log(`linkage      --from without a zone: ${zoneOk ? 'refused before Spark started (exit 4)' : `NOT refused as expected (exit ${zoneless.code}): ${lastLines(zoneless.stderr, 3)}`}`);
   return ok && zoneOk;
@@ -342,28 +343,13 @@ async function summarizeWithDuckdb(dataset, binS) {
   return out;
 }
 
-function sparkEnvironment() {
-  return {
-    ...process.env,
-    // spark-submit finds Spark (SPARK_HOME) through the `python` on PATH: the venv's.
-    PATH: `${join(VENV, 'bin')}:${process.env.PATH}`,
-    PYSPARK_PYTHON: PYTHON,
-    PYSPARK_DRIVER_PYTHON: PYTHON,
-    SPARK_LOCAL_IP: '127.0.0.1',
-  };
-}
 
 async function sparkSubmit(dataset, binS, master, copies, linkage) {
   const out = join(RUN, `spark-${master.replace(/[^a-z0-9]+/gi, '-')}`);
   rmSync(out, { recursive: true, force: true });
   const args = [
     '--master', master,
-    '--conf', 'spark.driver.host=127.0.0.1',
-    '--conf', 'spark.driver.bindAddress=127.0.0.1',
-    '--conf', 'spark.ui.enabled=false',
-    '--conf', `spark.local.dir=${join(RUN, 'spark-local')}`,
-    // Spark SQL's default of 200 shuffle partitions is for big data; adaptive execution coalesces them anyway.
-    '--conf', 'spark.sql.shuffle.partitions=8',
+    ...localSparkConf(join(RUN, 'spark-local')),
     // The linkage job's executors start this Node and this runner (what a cluster sets, spark/README.md).
     '--conf', `spark.executorEnv.SEXTANT_NODE=${process.execPath}`,
     '--conf', `spark.executorEnv.SEXTANT_RUNNER=${SEXTANT}`,
@@ -376,7 +362,7 @@ async function sparkSubmit(dataset, binS, master, copies, linkage) {
     // --sql-dir: under --py-files the job's own path is a temporary copy, not the repository.
     '--', pathToFileURL(dataset).href, pathToFileURL(out).href, '--bin-s', binS, '--sql-dir', join(ROOT, 'sql'),
   ];
-  const result = await run(join(VENV, 'bin', 'spark-submit'), args, { deadlineMs: DEADLINES.sparkMs, env: sparkEnvironment() });
+  const result = await run(join(VENV, 'bin', 'spark-submit'), args, { deadlineMs: DEADLINES.sparkMs, env: localSparkEnv(VENV) });
   await writeFile(join(RUN, `spark-${master.replace(/[^a-z0-9]+/gi, '-')}.log`), `${result.stdout}\n${result.stderr}`);
   return { ...result, out };
 }
