@@ -1,4 +1,3 @@
-import type { BleRssiLevelDrift } from './rssi-level-drift.ts';
 import type { AddressType } from '../shared/analysis-types.ts';
 import type { BleAddressProfile, BleProfileReceivers } from '../profile/address-profiles.ts';
 import type { BleRotationModel } from '../classify/rotation-model.ts';
@@ -74,4 +73,13 @@ export interface BleScoredPairs {
   earlier: Int32Array;
   later: Int32Array;
   probability: Float64Array;
+}
+
+/** How far one emitter's RSSI level moves between two blocks of its packets in this capture (measured by rssi-level-drift.ts). */
+export interface BleRssiLevelDrift {
+  /** The capture's variance of a block difference (dB², with the means' scatter of two full edges); NaN with too few blocks. */
+  capture: number;
+  /** Per profile id: the summed squared block differences over its receivers (each with a full edge pair's scatter), and how many. */
+  sum: Float64Array;
+  count: Uint8Array;
 }

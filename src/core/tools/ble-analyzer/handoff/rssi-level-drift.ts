@@ -1,7 +1,10 @@
 import { EDGE_PACKETS, EDGE_SPAN_MS, MIN_EDGE_PACKETS } from '../profile/address-profiles.ts';
 import { RSSI_EDGE_SCATTER, RSSI_PACKET_SD_DB } from './handoff-model.ts';
+import type { BleRssiLevelDrift } from './handoff-types.ts';
 import type { BleEventGroups } from '../scan/observation-store.ts';
 import { selectKth } from '../shared/quickselect.ts';
+
+export type { BleRssiLevelDrift } from './handoff-types.ts';
 
 /**
  * How far one emitter's RSSI level moves between two blocks of EDGE_PACKETS packets, the blocks a
@@ -14,18 +17,10 @@ import { selectKth } from '../shared/quickselect.ts';
  * against the block before it (one emitter for certain; each block taken as the edges are: up to
  * EDGE_PACKETS within EDGE_SPAN_MS, but at least MIN_EDGE_PACKETS, so an address heard every
  * 25 s gives blocks of 4–5 packets), the squared difference of their means, its packet scatter
- * brought to that of two full edges. Kept per address (a walker and a parked tag share a capture) and for the
- * capture, robustly (the median of the squares over the median of a χ²₁, 0.455), which a pair's
- * own few blocks are shrunk toward (`pairLevelVariance`).
+ * brought to that of two full edges. Kept per address (a walker and a parked tag share a
+ * capture) and for the capture, robustly (the median of the squares over the median of a χ²₁,
+ * 0.455), which a pair's own few blocks are shrunk toward (`pairLevelVariance`).
  */
-export interface BleRssiLevelDrift {
-  /** The capture's variance of a block difference (dB², the means' scatter included); NaN with fewer than MIN_DRIFT_SAMPLES blocks. */
-  capture: number;
-  /** Per profile id: the summed squared block differences over its receivers, and how many. */
-  sum: Float64Array;
-  count: Uint8Array;
-}
-
 export function measureRssiLevelDrift(addresses: ReadonlyArray<{ profile: { id: number } }>, events: BleEventGroups, receivers: number): BleRssiLevelDrift {
   const { start, time, receiver, rssi } = events;
   // Per receiver, backwards from the address's last packet: the tail block, then the block before it.
