@@ -313,7 +313,8 @@ function shortPairsRate(scratch: ClockRateScratch, low: number, high: number): n
  * The rate (ppm) in [center − span, center + span] by `step` under which the first `most` of
  * one receiver's pairs [low, high) at most `windowMs` apart line up best on the slot grid (largest mean
  * resultant length of 2π(residue − rate·gap)/slot); NaN when fewer than MIN_RATE_PAIRS / 2 pairs
- * take part or the best lines them up less than MIN_RESULTANT.
+ * take part or the best lines them up less than MIN_RESULTANT. Leaves in `scratch.spread` how much
+ * better the best rate lined them up than the worst (0 when too few took part): a flat search.
  */
 function bestRate(scratch: ClockRateScratch, low: number, high: number, center: number, span: number, step: number, windowMs: number, most: number): number {
   const { gap: dt, phase: residue, ppm, cos, sin } = scratch;

@@ -197,52 +197,72 @@ export function clockRateEvidence(a: ClockRates, b: ClockRates, rates: Pick<BleC
   // A rate known only modulo an alias (clock-rate-read.ts) may have been read a whole number of
   // aliases from the other's: the difference is read against the nearest of those offsets, and so
   // is the background (a match then says only that the other sits near one of them).
-  const offsets = aliasOffsets(a.alias?.[best] ?? Number.NaN, b.alias?.[bestOther] ?? Number.NaN);
+  const aliasA = a.alias?.[best] ?? Number.NaN;
+  const aliasB = b.alias?.[bestOther] ?? Number.NaN;
   const raw = a.rate[best] - rateB;
-  let shift = 0;
-  for (const candidate of offsets) if (Math.abs(raw - candidate) < Math.abs(raw - shift)) shift = candidate;
+  const shift = nearestAliasOffset(raw, aliasA, aliasB);
   const difference = raw - shift;
   const z = Math.abs(difference) / bestError;
   const width = matchWidth(bestError, shift);
   const known = background[best];
   const rate = a.rate[best];
-  const core = Math.min(known.length, countNear(known, rate, width, offsets));
+  const core = Math.min(known.length, countNear(known, rate, width, aliasA, aliasB));
   const ringWidth = Math.max(RING_PPM, 2 * width);
-  const ring = Math.min(known.length, countNear(known, rate, ringWidth, offsets)) - core;
+  const ring = Math.min(known.length, countNear(known, rate, ringWidth, aliasA, aliasB)) - core;
   // Expected unrelated clocks within the match's width, from the ring's density, plus the core beyond A's own device.
   const near = (ring * width) / (ringWidth - width) + Math.max(0, core - 2 - OWN_ADDRESSES);
   const others = Math.max(0, known.length - 2);
-  const modelChance = Math.min(1, (2 * width * offsets.length) / RELATIVE_SPREAD_PPM);
+  const modelChance = Math.min(1, (2 * width * (1 + 2 * aliasTurns(aliasA) + 2 * aliasTurns(aliasB))) / RELATIVE_SPREAD_PPM);
   const chance = Math.min(1, (near + PSEUDO_RATES * modelChance) / (others + PSEUDO_RATES));
   let llr: number;
   if (Math.abs(difference) <= width) llr = Math.min(LLR_MAX, -Math.log(chance));
   else llr = Math.max(LLR_MIN, -0.5 * (z * z - MATCH_SDS * MATCH_SDS));
-  const aliases = [a.alias?.[best], b.alias?.[bestOther]].filter((period): period is number => period !== undefined && period === period);
-  return { llrSame: llr, receiver: best, differencePpm: raw, errorPpm: bestError, aliasShiftPpm: shift, aliasesPpm: aliases, chance, compared: others };
+  const aliasesPpm = aliasA === aliasA || aliasB === aliasB ? [aliasA, aliasB].filter((period) => period === period) : NO_ALIASES;
+  return { llrSame: llr, receiver: best, differencePpm: raw, errorPpm: bestError, aliasShiftPpm: shift, aliasesPpm, chance, compared: others };
 }
 
-/** How far apart two rates may be and still match: MATCH_SDS errors, and ALIAS_SLACK_PPM more at an alias's offset. */
+const NO_ALIASES: number[] = [];
+
+/** How far one clock read on two advertisers may differ: MATCH_SDS errors, and ALIAS_SLACK_PPM more at an alias's offset. */
 function matchWidth(error: number, shift: number): number {
   return MATCH_SDS * error + (shift !== 0 ? ALIAS_SLACK_PPM : 0);
 }
 
-/**
- * The differences one clock read on two advertisers may show: 0, and whole aliases of either
- * rate (`aliasA`, `aliasB`: ppm, NaN for none) as far as two read rates can differ.
- */
-function aliasOffsets(aliasA: number, aliasB: number): number[] {
-  const offsets = [0];
-  for (const period of [aliasA, aliasB]) {
-    if (period !== period) continue;
-    for (let turns = 1; turns * period <= MAX_RATE_DIFFERENCE_PPM; turns++) offsets.push(turns * period, -turns * period);
-  }
-  return offsets;
+/** Whole aliases of `period` (ppm; NaN: none) within MAX_RATE_DIFFERENCE_PPM, on each side. */
+function aliasTurns(period: number): number {
+  return period === period ? Math.floor(MAX_RATE_DIFFERENCE_PPM / period) : 0;
 }
 
-/** The values in ascending `sorted` within `halfWidth` of `center + offset` for any of `offsets`. */
-function countNear(sorted: Float64Array, center: number, halfWidth: number, offsets: ReadonlyArray<number>): number {
+/**
+ * Of the differences one clock read on two advertisers may show — 0, and whole aliases of either
+ * rate (`aliasA`, `aliasB`: ppm, NaN for none) as far as two read rates can differ — the one
+ * nearest `difference`.
+ */
+function nearestAliasOffset(difference: number, aliasA: number, aliasB: number): number {
+  const viaA = nearestTurn(difference, aliasA);
+  const viaB = nearestTurn(difference, aliasB);
+  return Math.abs(difference - viaA) <= Math.abs(difference - viaB) ? viaA : viaB;
+}
+
+/** The whole alias of `period` (0 included; as far as `aliasTurns` allows) nearest `difference`. */
+function nearestTurn(difference: number, period: number): number {
+  const turns = aliasTurns(period);
+  return turns === 0 ? 0 : Math.max(-turns, Math.min(turns, Math.round(difference / period))) * period;
+}
+
+/** The values in ascending `sorted` within `halfWidth` of `center`, or of `center` plus a whole alias of `aliasA` or `aliasB` (as `nearestAliasOffset` allows). */
+function countNear(sorted: Float64Array, center: number, halfWidth: number, aliasA: number, aliasB: number): number {
+  return countWithin(sorted, center - halfWidth, center + halfWidth) + countAtAliases(sorted, center, halfWidth, aliasA) + countAtAliases(sorted, center, halfWidth, aliasB);
+}
+
+/** The values in ascending `sorted` within `halfWidth` of `center` ± each whole alias of `period` (none for NaN). */
+function countAtAliases(sorted: Float64Array, center: number, halfWidth: number, period: number): number {
   let count = 0;
-  for (const offset of offsets) count += countWithin(sorted, center + offset - halfWidth, center + offset + halfWidth);
+  const turns = aliasTurns(period);
+  for (let k = 1; k <= turns; k++) {
+    count += countWithin(sorted, center + k * period - halfWidth, center + k * period + halfWidth);
+    count += countWithin(sorted, center - k * period - halfWidth, center - k * period + halfWidth);
+  }
   return count;
 }
 
