@@ -181,11 +181,6 @@ export function handoffUnseen(scanningGapMs: number, marginsMs: number, aEndSeen
 /** handoff_gap of a hand-off that fell in a scan pause: no evidence either way. */
 export const UNSEEN_HANDOFF_LLR = 0;
 
-/** Packets in a head or tail RSSI mean of an address heard `heard` times on the receiver. */
-export function edgePacketsOf(heard: number): number {
-  return Math.min(EDGE_PACKETS, heard);
-}
-
 /**
  * rssi_continuity on one receiver, before its RSSI_RECEIVER_WEIGHT: B's head mean less A's tail
  * mean, `d` dB, over `headPackets` and `tailPackets` packets (at most EDGE_PACKETS; fewer
