@@ -154,7 +154,7 @@ export interface ClockRateEvidence {
   errorPpm: number;
   /** The whole number of aliases (ppm) the difference was read against (0: none), and the aliases of the two rates where they have one. */
   aliasShiftPpm: number;
-  aliasesPpm: number[];
+  aliasesPpm: readonly number[];
   /** Of the capture's advertisers on that receiver, the share within the match's width of A's rate (the chance of a match). */
   chance: number;
   compared: number;
@@ -221,7 +221,7 @@ export function clockRateEvidence(a: ClockRates, b: ClockRates, rates: Pick<BleC
   return { llrSame: llr, receiver: best, differencePpm: raw, errorPpm: bestError, aliasShiftPpm: shift, aliasesPpm, chance, compared: others };
 }
 
-const NO_ALIASES: number[] = [];
+const NO_ALIASES: readonly number[] = [];
 
 /** How far one clock read on two advertisers may differ: MATCH_SDS errors, and ALIAS_SLACK_PPM more at an alias's offset. */
 function matchWidth(error: number, shift: number): number {
