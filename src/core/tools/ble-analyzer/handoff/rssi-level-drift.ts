@@ -7,7 +7,7 @@ import { selectKth } from '../shared/quickselect.ts';
 export type { BleRssiLevelDrift } from './handoff-types.ts';
 
 /**
- * How far one emitter's RSSI level moves between two blocks of EDGE_PACKETS packets, the blocks a
+ * How far one emitter's RSSI level moves between two blocks of its packets shaped like the edges a
  * hand-off's rssi_continuity compares (A's last packets, B's first). Devices that stay put move by
  * the packets' scatter alone; a walker heard every 25 s spans minutes with one block and moves
  * 5–15 dB between blocks (the generated `trackers` and `group_walk` families). A fixed scale
