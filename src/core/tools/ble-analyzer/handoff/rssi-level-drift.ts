@@ -1,4 +1,4 @@
-import { EDGE_PACKETS, EDGE_SPAN_MS, MIN_EDGE_PACKETS } from '../profile/address-profiles.ts';
+import { MIN_EDGE_PACKETS, withinEdge } from '../profile/address-profiles.ts';
 import { RSSI_EDGE_SCATTER, RSSI_PACKET_SD_DB } from './handoff-model.ts';
 import type { BleRssiLevelDrift } from './handoff-types.ts';
 import type { BleEventGroups } from '../scan/observation-store.ts';
@@ -83,11 +83,6 @@ export function measureRssiLevelDrift(addresses: ReadonlyArray<{ profile: { id: 
   // Robustly: a difference's square is its variance times a χ²₁, so the median over its median; blocks of other sizes than full edges shift it by their typical scatter.
   const capture = samples >= MIN_DRIFT_SAMPLES ? selectKth(squares, 0, samples, samples >> 1) / CHI2_1_MEDIAN - selectKth(scatters, 0, samples, samples >> 1) + RSSI_EDGE_SCATTER : Number.NaN;
   return { capture, sum, count };
-}
-
-/** Whether a block (an edge) of `packets` packets so far takes one more `spanMs` from its first: up to EDGE_PACKETS within EDGE_SPAN_MS, but at least MIN_EDGE_PACKETS. */
-function withinEdge(packets: number, spanMs: number): boolean {
-  return packets < EDGE_PACKETS && (packets < MIN_EDGE_PACKETS || spanMs <= EDGE_SPAN_MS);
 }
 
 const FILLING_TAIL = 0;

@@ -189,6 +189,11 @@ export const EDGE_PACKETS = 12;
 export const EDGE_SPAN_MS = 120_000;
 /** …but never fewer than this many packets where the receiver heard that many: one packet's level is its fading's. */
 export const MIN_EDGE_PACKETS = 4;
+
+/** Whether an edge of `packets` packets so far takes one more `spanMs` from its first: up to EDGE_PACKETS within EDGE_SPAN_MS, but at least MIN_EDGE_PACKETS. */
+export function withinEdge(packets: number, spanMs: number): boolean {
+  return packets < EDGE_PACKETS && (packets < MIN_EDGE_PACKETS || spanMs <= EDGE_SPAN_MS);
+}
 /** Packets closer than this are one advertising event (several channels, several receivers). */
 const SAME_EVENT_MS = 15;
 /** Gaps longer than this are not advertising intervals (the spec's maximum is 10.24 s). */
@@ -341,7 +346,7 @@ class AddressProfiler {
       const rssi = rssiOf[index];
       if (rssi === rssi && headN[receiver] < EDGE_PACKETS) {
         if (headN[receiver] === 0) headFrom[receiver] = ts;
-        if (headN[receiver] < MIN_EDGE_PACKETS || ts - headFrom[receiver] <= EDGE_SPAN_MS) {
+        if (withinEdge(headN[receiver], ts - headFrom[receiver])) {
           headSum[receiver] += rssi;
           headN[receiver]++;
         }
