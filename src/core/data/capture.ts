@@ -1,6 +1,6 @@
 import type { Table } from 'apache-arrow';
 import type { TimeRange } from '../contract/types.ts';
-import { columnSchemaOf, numericColumn, stringColumn, type ColumnSchema } from './columns.ts';
+import { addDistinctStrings, columnSchemaOf, numericColumn, type ColumnSchema } from './columns.ts';
 
 /** Arrow schema metadata keys under which Sextant records what it knows about a capture. */
 export const CAPTURE_METADATA = {
@@ -131,8 +131,6 @@ function observedBounds(table: Table, timeColumn: string): TimeRange {
 
 function distinctValues(table: Table, column: string): string[] {
   const values = new Set<string>();
-  for (const batch of table.batches) {
-    for (const value of stringColumn(batch, column)) if (value !== null) values.add(value);
-  }
+  for (const batch of table.batches) addDistinctStrings(batch, column, values);
   return [...values].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 }

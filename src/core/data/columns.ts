@@ -72,6 +72,27 @@ function toNumber(value: unknown): number {
   return Number.NaN;
 }
 
+/**
+ * Adds a batch column's distinct values, as `stringColumn` writes them, to `into`. A plain number
+ * column (a capture's channel: three values in millions of rows) is read from its value buffer,
+ * and each distinct number becomes text once rather than once per row.
+ */
+export function addDistinctStrings(batch: RecordBatch, name: string, into: Set<string>): void {
+  const vector = batch.getChild(name);
+  if (!vector) throw new Error(`column ${name} is not in the batch`);
+  const values = vector.data[0]?.values;
+  const plain = DataType.isInt(vector.type) ? isPlainNumberArray(values) : DataType.isFloat(vector.type) && (values instanceof Float32Array || values instanceof Float64Array);
+  if (plain && vector.data.length === 1) {
+    const numbers = values as PlainNumberArray;
+    const seen = new Set<number>();
+    const nulls = vector.nullCount > 0;
+    for (let row = 0; row < batch.numRows; row++) if (!nulls || vector.isValid(row)) seen.add(numbers[row]);
+    for (const value of seen) into.add(String(value));
+    return;
+  }
+  for (const value of stringColumn(batch, name)) if (value !== null) into.add(value);
+}
+
 /** A batch column as strings (nulls as null), for categorical work. */
 export function stringColumn(batch: RecordBatch, name: string): Array<string | null> {
   const vector = batch.getChild(name);

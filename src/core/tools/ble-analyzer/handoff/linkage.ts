@@ -34,7 +34,7 @@ import {
   UNSEEN_HANDOFF_LLR,
 } from './handoff-model.ts';
 import type { BleScanPauses } from '../scan/scan-pauses.ts';
-import { clockRateEvidence, NO_CLOCK_RATES, type BleClockRates, type ClockRates } from '../co-location/clock-rate.ts';
+import { clockRateComparison, clockRateLlr, NO_CLOCK_RATES, type BleClockRates, type ClockRates } from '../co-location/clock-rate.ts';
 import type { BleLinkableAddress, BleLinkContext, BleLinkFactor, BleScoredPairs } from './handoff-types.ts';
 import { pairLevelVariance, type BleRssiLevelDrift } from './rssi-level-drift.ts';
 
@@ -135,6 +135,7 @@ class PairScorer {
   /** Per address: its clock rates (undefined where not read), and the capture's rates per receiver. */
   private readonly rates: Array<ClockRates | undefined>;
   private readonly rateContext: BleClockRates;
+  private readonly rateComparison = clockRateComparison();
 
   constructor(addresses: ReadonlyArray<BleLinkableAddress>, context: BleLinkContext, rarity: BlePayloadRarity) {
     const count = addresses.length;
@@ -254,7 +255,7 @@ class PairScorer {
       if (Number.isFinite(intervalA) && Number.isFinite(intervalB)) total += intervalSimilarityLlr(intervalA, intervalB);
       const ratesA = rates[a];
       const ratesB = rates[b];
-      if (ratesA !== undefined && ratesB !== undefined) total += clockRateEvidence(ratesA, ratesB, this.rateContext)?.llrSame ?? 0;
+      if (ratesA !== undefined && ratesB !== undefined) total += clockRateLlr(ratesA, ratesB, this.rateContext, this.rateComparison);
 
       if (nrpa[a] !== nrpa[b]) total += ADDRESS_KIND_LLR;
       const irkA = irk[a];

@@ -315,13 +315,38 @@ function nullsMarked(column: BleCodedColumn, rows: number, scratch: BleCodeScrat
   return codes;
 }
 
-/** Stable sort of one group by time: positions follow input order, so the position tie-break keeps it stable. */
+/**
+ * Stable sort of one group by time. A group out of order is most often a few runs each in time
+ * order (one per capture of the selection: a dataset window's receivers come one after another),
+ * so the runs are found and merged pairwise, the earlier run's event first on equal times — a
+ * natural merge sort, n · log(runs) steps and the stable sort's result. (A comparator sort of
+ * the positions took ~0.4 s of each 2.5 M-row window of three receivers.)
+ */
 function sortGroup(groups: BleEventGroups, from: number, to: number): void {
   const { time, receiver, rssi, payload, channel } = groups;
   const length = to - from;
-  const positions = new Int32Array(length);
-  for (let index = 0; index < length; index++) positions[index] = from + index;
-  positions.sort((x, y) => time[x] - time[y] || x - y);
+  let order = new Int32Array(length);
+  let merged = new Int32Array(length);
+  for (let index = 0; index < length; index++) order[index] = from + index;
+  let runs = [0];
+  for (let index = 1; index < length; index++) if (time[from + index] < time[from + index - 1]) runs.push(index);
+  runs.push(length);
+  while (runs.length > 2) {
+    const next = [0];
+    let run = 0;
+    for (; run + 2 < runs.length; run += 2) {
+      mergeRuns(order, merged, runs[run], runs[run + 1], runs[run + 2], time);
+      next.push(runs[run + 2]);
+    }
+    if (run + 1 < runs.length) {
+      // An odd run left over: carried as it is.
+      merged.set(order.subarray(runs[run], runs[run + 1]), runs[run]);
+      next.push(runs[run + 1]);
+    }
+    [order, merged] = [merged, order];
+    runs = next;
+  }
+  const positions = order;
   const times = new Float64Array(length);
   const receivers = new Int32Array(length);
   const rssis = new Float64Array(length);
@@ -340,4 +365,14 @@ function sortGroup(groups: BleEventGroups, from: number, to: number): void {
   rssi.set(rssis, from);
   payload.set(payloads, from);
   channel.set(channels, from);
+}
+
+/** Merges the ordered runs [low, middle) and [middle, high) of `from` into `into` by time, the first run's first on ties. */
+function mergeRuns(from: Int32Array, into: Int32Array, low: number, middle: number, high: number, time: Float64Array): void {
+  let left = low;
+  let right = middle;
+  let out = low;
+  while (left < middle && right < high) into[out++] = time[from[right]] < time[from[left]] ? from[right++] : from[left++];
+  while (left < middle) into[out++] = from[left++];
+  while (right < high) into[out++] = from[right++];
 }
