@@ -9,7 +9,8 @@
  */
 import { isJsonObject, type Capture, type JsonValue } from '../../src/core/index.ts';
 import type { DatasetEngine } from './duckdb-engine.ts';
-import { countWindow, windowCaptures, type DatasetWindow } from './window-captures.ts';
+import { windowCaptures, type DatasetWindow } from './window-captures.ts';
+import { countWindow } from './window-count.ts';
 
 /** Inclusive start and end (ms, the contract's time ranges), or null for the capture's every row. */
 export type AskedWindow = { startMs: number; endMs: number } | null;

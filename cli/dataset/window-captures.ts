@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import { Field, RecordBatch, Schema, Struct, Table, Utf8, makeData, tableFromIPC, vectorFromArray, type Data, type DataType, type Dictionary, type Int8, type Vector } from 'apache-arrow';
 import { readParquet } from 'parquet-wasm/node';
 import { BLE_RECORD_COLUMNS, CAPTURE_METADATA, batchesOfRuns, describeCapture, numericColumn, type Capture, type DatasetPart, type DatasetSource, type RowRun, type TimeRange } from '../../src/core/index.ts';
-import { sqlString, type DatasetEngine } from './duckdb-engine.ts';
 import { orderRuns } from './source-order.ts';
 
 export interface DatasetWindow {
@@ -24,16 +23,18 @@ export interface DatasetWindow {
   captureIds: string[];
 }
 
+/**
+ * Where a window's rows are read from: the dataset's directory and the sources of its manifest
+ * (a `DatasetEngine` is one; a tool thread gets them in a message, as plain data).
+ */
+export interface DatasetFiles {
+  root: string;
+  manifest: { sources: DatasetSource[] };
+}
+
 export interface WindowCapture {
   capture: Capture;
   rows: number;
-}
-
-/** The captures in the window, with how many rows each holds and its first and last time there. */
-export async function countWindow(engine: DatasetEngine, window: DatasetWindow): Promise<Array<{ captureId: string; rows: number; firstMs: number | null; lastMs: number | null }>> {
-  const answer = await engine.query(`SELECT capture_id, count(*), min(ts_ms), max(ts_ms) FROM packets WHERE ${windowCondition(window)} GROUP BY capture_id ORDER BY capture_id`, 1_000_000);
-  const time = (value: unknown): number | null => (typeof value === 'number' ? value : null);
-  return answer.rows.map(([captureId, rows, first, last]) => ({ captureId: String(captureId), rows: Number(rows), firstMs: time(first), lastMs: time(last) }));
 }
 
 /** Rows per record batch of a window's capture: the importer's batch size. */
@@ -46,17 +47,17 @@ export const WINDOW_BATCH_ROWS = 65_536;
  * for all of them (the contract wants it inside each capture's bounds, and captures that start or
  * end at other times within a window would otherwise each claim only their own packets' span).
  */
-export async function windowCaptures(engine: DatasetEngine, window: DatasetWindow, captureIds: string[], batchRows = WINDOW_BATCH_ROWS, bounds?: TimeRange): Promise<WindowCapture[]> {
+export async function windowCaptures(dataset: DatasetFiles, window: DatasetWindow, captureIds: string[], batchRows = WINDOW_BATCH_ROWS, bounds?: TimeRange): Promise<WindowCapture[]> {
   const captures: WindowCapture[] = [];
   for (const captureId of captureIds) {
-    const source = engine.manifest.sources.find((candidate) => candidate.capture_id === captureId);
+    const source = dataset.manifest.sources.find((candidate) => candidate.capture_id === captureId);
     if (!source) throw new Error(`capture ${captureId} is not in the dataset`);
     const schema = captureSchema(source, bounds);
     // One dictionary for the capture's `capture_id` column, shared by all its batches (the IPC copy for the tool thread writes it once).
     const idDictionary = vectorFromArray([captureId], new Utf8());
     const runs: RowRun[] = [];
     for (const part of source.parts.filter((candidate) => partOverlaps(candidate, window))) {
-      const bytes = await readFile(join(engine.root, part.path));
+      const bytes = await readFile(join(dataset.root, part.path));
       const table = tableFromIPC(readParquet(bytes, { batchSize: batchRows }).intoIPCStream());
       for (const batch of table.batches) runs.push(...runsInWindow(inCaptureSchema(schema, batch, captureId, idDictionary), window));
     }
@@ -132,12 +133,4 @@ function captureOf(source: DatasetSource, schema: Schema, runs: readonly RowRun[
   if (!described.ok) throw new Error(`the window of ${source.capture_id} is not a capture: ${described.error.message}`);
   // The schema's metadata carries the source's SHA-256 and size into the description.
   return { info: described.value, table };
-}
-
-function windowCondition(window: DatasetWindow): string {
-  const conditions = ['TRUE'];
-  if (window.fromMs !== null) conditions.push(`ts_ms >= ${window.fromMs}`);
-  if (window.toMs !== null) conditions.push(`ts_ms < ${window.toMs}`);
-  if (window.captureIds.length > 0) conditions.push(`capture_id IN (${window.captureIds.map(sqlString).join(', ')})`);
-  return conditions.join(' AND ');
 }

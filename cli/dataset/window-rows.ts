@@ -15,7 +15,7 @@ import type { JsonObject, ToolResult } from '../../src/core/index.ts';
 import { analyseWindow, type WindowCount } from './analyse-window.ts';
 import { DatasetEngine } from './duckdb-engine.ts';
 import { commitTable } from './table-into-dataset.ts';
-import { countWindow } from './window-captures.ts';
+import { countWindow } from './window-count.ts';
 import { windowTooLarge, type WindowPlan } from './windowed-analysis.ts';
 
 /** What `analyze-window` prints and `stitch-windows` reads: one analysed window, as JSON. */

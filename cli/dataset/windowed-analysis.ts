@@ -15,7 +15,8 @@ import { analyseWindow, type WindowAnalysis, type WindowCount } from './analyse-
 import { formatDurationMs } from './duration.ts';
 import type { DatasetEngine } from './duckdb-engine.ts';
 import type { ProgressLine } from './progress-line.ts';
-import { countWindow, type DatasetWindow } from './window-captures.ts';
+import type { DatasetWindow } from './window-captures.ts';
+import { countWindow } from './window-count.ts';
 
 export interface WindowedRequest {
   root: string;

@@ -59,10 +59,16 @@ export class ToolHost {
     const table = tableFromIPC(bytes);
     const described = describeCapture(table);
     if (!described.ok) throw new Error(described.error.message);
-    this.captures.set(described.value.id, { info: described.value, table });
-    this.builtinIds.delete(described.value.id);
-    this.selections.delete(described.value.id);
-    return described.value;
+    return this.addCapture({ info: described.value, table });
+  }
+
+  /** Adds a capture built where the host runs (a dataset window's rows, read by the thread itself); returns its description. */
+  addCapture(capture: Capture): CaptureInfo {
+    const id = capture.info.id;
+    this.captures.set(id, capture);
+    this.builtinIds.delete(id);
+    this.selections.delete(id);
+    return capture.info;
   }
 
   /** Every capture this host can run on, built-in ones included. */
