@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { builtRunnerIsCurrent } from '../cli/built-runner.mjs';
+import { ensureBuiltRunner } from './ensure-built-runner.ts';
 import type { BenchRow } from './bench-row.ts';
 
 const RUNS = 10;
@@ -31,10 +31,7 @@ const round = (value: number): number => Math.round(value * 10) / 10;
  * row measures the shipped (built) runner.
  */
 export async function runCliStartupBench(): Promise<BenchRow[]> {
-  if (!builtRunnerIsCurrent()) {
-    const built = spawnSync(process.execPath, ['cli/build.mjs'], { cwd: REPO, encoding: 'utf8' });
-    if (built.status !== 0) throw new Error(`cli/build.mjs failed: ${built.stderr}`);
-  }
+  ensureBuiltRunner();
   timeOnce([SEXTANT, '--help']); // warm the file cache
   const node: number[] = [];
   const sextant: number[] = [];

@@ -1,12 +1,17 @@
 /**
  * The summary stage (`sextant summarize`) and then one windowed `sextant analyze-dataset` of a
  * dataset, in a fresh process, so their time and peak memory are their own (DuckDB's and the
- * tool threads included: CPU time and VmHWM are the process's):
+ * tool threads included: CPU time and VmHWM are the process's), run by the built runner as
+ * `sextant` runs it (scale-bench.ts builds it first):
  *
  *   node --import tsx bench/scale-analysis-child.ts DATASET_DIR OUT WINDOW OVERLAP JOBS
  */
 import { readFileSync } from 'node:fs';
-import { main } from '../cli/main.ts';
+import { BUILT_MAIN, builtRunnerIsCurrent } from '../cli/built-runner.mjs';
+
+// The runner as `sextant` runs it: the build when it is current (its tool threads then load
+// plain JavaScript, not sources compiled again in every thread), else the sources.
+const { main } = (builtRunnerIsCurrent() ? await import(BUILT_MAIN.href) : await import('../cli/main.ts')) as typeof import('../cli/main.ts');
 
 function peakRssMb(): number {
   const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));

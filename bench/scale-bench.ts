@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import type { BenchRow } from './bench-row.ts';
 import { writeBleBenchmarkPcap } from './ble-capture-generator.ts';
 import { writeWeekDataset } from './week-dataset.ts';
+import { ensureBuiltRunner } from './ensure-built-runner.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const CHILD = join(REPO, 'bench', 'scale-import-child.ts');
@@ -84,6 +85,8 @@ export async function runScaleBench(flags: { billion: boolean; varied?: boolean 
   const base = join(work, 'base.pcap');
   await writeBleBenchmarkPcap(base, BASE_PACKETS);
   const sizes = only ?? [10_000_000, 100_000_000, ...(flags.billion ? [1_000_000_000] : [])];
+  // The analysis rows run the built runner, as `sextant analyze-dataset` does (scale-analysis-child.ts).
+  ensureBuiltRunner();
   const rows: BenchRow[] = [];
   try {
     for (const packets of sizes) {

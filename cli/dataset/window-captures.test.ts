@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Vector, type Table } from 'apache-arrow';
@@ -7,7 +7,10 @@ import { writeBleBenchmarkPcap } from '../../bench/ble-capture-generator.ts';
 import { readCaptureFile, type Capture } from '../../src/core/index.ts';
 import { DatasetEngine } from './duckdb-engine.ts';
 import { importFiles } from './import-files.ts';
+import { DEFAULT_ARGUMENTS } from '../commands/analyze-dataset-command.ts';
+import { analyseWindow } from './analyse-window.ts';
 import { windowCaptures } from './window-captures.ts';
+import { countWindow } from './window-count.ts';
 
 const HOUR_S = 1_754_287_200; // 2025-08-04T06:00:00Z
 const PACKETS = 20_000;
@@ -84,5 +87,18 @@ describe('a window of a dataset as captures', () => {
     expect(expected.length).toBeGreaterThan(7_000);
     expect(expected.length).toBeLessThan(PACKETS - 5_000);
     expect(rowsOf(window.capture.table)).toEqual(expected);
+  });
+
+  it('fails naming a part that went missing after the dataset was opened (the window is read by its tool thread)', async () => {
+    const window = { fromMs: null, toMs: null, captureIds: [id] };
+    const counts = await countWindow(engine, window);
+    const part = engine.manifest.sources[0].parts[0];
+    const path = join(engine.root, part.path);
+    await rename(path, `${path}.away`);
+    try {
+      await expect(analyseWindow(engine, window, counts, DEFAULT_ARGUMENTS, 60_000, 'missing-part')).rejects.toThrow(part.path);
+    } finally {
+      await rename(`${path}.away`, path);
+    }
   });
 });
