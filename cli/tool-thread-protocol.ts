@@ -10,14 +10,17 @@ export interface WindowCapturesRequest {
   bounds?: TimeRange;
 }
 
-/** Messages from the runner to a tool thread. */
+/** Messages from the runner to a tool thread: `window` replaces the captures of the last window it read. */
 export type ToThread =
-  | { type: 'init'; testTools: boolean; captures: Uint8Array[]; window?: WindowCapturesRequest }
+  | { type: 'init'; testTools: boolean; captures: Uint8Array[] }
+  | { type: 'window'; window: WindowCapturesRequest }
   | { type: 'run'; request: RunRequest };
 
-/** Messages from a tool thread to the runner; `ready` describes the captures it was given or read. */
+/** Messages from a tool thread to the runner; `window-read` describes the captures of the window it read. */
 export type FromThread =
-  | { type: 'ready'; captures: CaptureInfo[] }
+  | { type: 'ready' }
+  | { type: 'window-read'; captures: CaptureInfo[] }
+  | { type: 'window-failed'; message: string }
   | { type: 'progress'; fraction: number }
   | { type: 'outcome'; outcome: ToolOutcome }
   | { type: 'init-failed'; message: string };

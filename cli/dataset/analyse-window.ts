@@ -1,8 +1,9 @@
 /**
  * One window of a dataset through `bluetooth_address_analyzer`, exactly as a capture file goes
  * through it: the window's rows as captures (window-captures.ts, read by the tool thread that
- * analyses them), the invocation over their span, the executor with that thread. The thread is
- * closed when the analysis ends, so nothing of the window outlives it but its result.
+ * analyses them), the invocation over their span, the executor with that thread. The thread
+ * drops the window's captures when it reads the next one, so nothing of a window outlives the
+ * next but its result.
  */
 import { ToolRegistry, bleAddressAnalyzerManifest, builtinTools, createExecutor, type CaptureInfo, type CaptureLookup, type ExecutionRecord, type JsonObject, type ToolInvocation } from '../../src/core/index.ts';
 import { ThreadRunner } from '../thread-runner.ts';
@@ -21,7 +22,12 @@ export interface WindowAnalysis {
   record: ExecutionRecord;
 }
 
-export async function analyseWindow(engine: DatasetEngine, window: DatasetWindow, counts: WindowCount[], toolArguments: JsonObject, timeoutMs: number, requestId: string): Promise<WindowAnalysis> {
+/**
+ * `threads`: the tool thread to run in, kept for the next window (a windowed analysis passes one
+ * per job, so each thread's compiled code serves all its windows); without it, a thread of the
+ * window's own, closed when it ends.
+ */
+export async function analyseWindow(engine: DatasetEngine, window: DatasetWindow, counts: WindowCount[], toolArguments: JsonObject, timeoutMs: number, requestId: string, threads?: ThreadRunner): Promise<WindowAnalysis> {
   const firsts = counts.flatMap((entry) => (entry.firstMs === null ? [] : [entry.firstMs]));
   const lasts = counts.flatMap((entry) => (entry.lastMs === null ? [] : [entry.lastMs]));
   // The selected rows' span in whole milliseconds, as the captures' bounds are counted (the rows are already the window's); every capture of the window declares it.
@@ -29,9 +35,9 @@ export async function analyseWindow(engine: DatasetEngine, window: DatasetWindow
   const captureIds = counts.map((entry) => entry.captureId);
   // The thread reads the window's rows itself (window-captures.ts): only the sources it needs go to it.
   const sources = engine.manifest.sources.filter((source) => captureIds.includes(source.capture_id));
-  const runner = new ThreadRunner({ testTools: false, captures: [], window: { dataset: { root: engine.root, manifest: { sources } }, window, captureIds, bounds: timeWindow } });
+  const runner = threads ?? new ThreadRunner({ testTools: false, captures: [] });
   try {
-    const captures = await runner.captureInfos();
+    const captures = await runner.readWindow({ dataset: { root: engine.root, manifest: { sources } }, window, captureIds, bounds: timeWindow });
     const invocation: ToolInvocation = {
       tool_name: bleAddressAnalyzerManifest.name,
       tool_version: bleAddressAnalyzerManifest.version,
@@ -44,7 +50,7 @@ export async function analyseWindow(engine: DatasetEngine, window: DatasetWindow
     const record = await executor.execute(invocation);
     return { invocation, record };
   } finally {
-    runner.close();
+    if (!threads) runner.close();
   }
 }
 

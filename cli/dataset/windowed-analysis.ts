@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WindowStitcher, bleAddressAnalyzerManifest, type BleWindowOutput, type ExecutionRecord, type JsonObject, type ToolArtifact, type ToolInvocation, type ToolResult, type ToolWarning } from '../../src/core/index.ts';
+import { ThreadRunner } from '../thread-runner.ts';
 import { analyseWindow, type WindowAnalysis, type WindowCount } from './analyse-window.ts';
 import { formatDurationMs } from './duration.ts';
 import type { DatasetEngine } from './duckdb-engine.ts';
@@ -106,13 +107,21 @@ export async function runWindowedAnalysis(engine: DatasetEngine, request: Window
   const analyses = new Map<number, Promise<WindowAnalysis>>();
   const nonEmpty = plans.filter((plan) => counts[plan.index].some((entry) => entry.rows > 0));
   let nextToStart = 0;
+  // One tool thread per job, each reading and analysing its windows in turn (a window's run
+  // takes an idle thread and gives it back when it ends).
+  const threads = Array.from({ length: request.jobs }, () => new ThreadRunner({ testTools: false, captures: [] }));
+  const idle = [...threads];
   async function* analysed(): AsyncGenerator<AnalysedWindow> {
     for (const plan of plans) {
       while (nextToStart < nonEmpty.length && analyses.size < request.jobs) {
         const ahead = nonEmpty[nextToStart++];
-        const started = analyseWindow(engine, { fromMs: ahead.fromMs, toMs: ahead.toMs, captureIds: request.range.captureIds }, counts[ahead.index], request.toolArguments, request.timeoutMs, `analyze-dataset-${Date.now()}-w${ahead.index}`);
+        const thread = idle.pop()!;
+        const started = analyseWindow(engine, { fromMs: ahead.fromMs, toMs: ahead.toMs, captureIds: request.range.captureIds }, counts[ahead.index], request.toolArguments, request.timeoutMs, `analyze-dataset-${Date.now()}-w${ahead.index}`, thread);
         // Awaited in plan order below; until then its failure must not count as unhandled.
-        started.catch(() => undefined);
+        started.then(
+          () => idle.push(thread),
+          () => idle.push(thread),
+        );
         analyses.set(ahead.index, started);
       }
       const count = counts[plan.index];
@@ -127,8 +136,12 @@ export async function runWindowedAnalysis(engine: DatasetEngine, request: Window
       yield { plan, count, analysis: { result: record.result, durationMs: record.durationMs, timeWindow: timeWindowOf(invocation) } };
     }
   }
-  const analysis = await stitchAnalysedWindows({ ...request, fromMs, toMs, plans, whole, sources: engine.manifest.sources, totalRows }, analysed());
-  return { kind: 'done', analysis, records };
+  try {
+    const analysis = await stitchAnalysedWindows({ ...request, fromMs, toMs, plans, whole, sources: engine.manifest.sources, totalRows }, analysed());
+    return { kind: 'done', analysis, records };
+  } finally {
+    for (const thread of threads) thread.close();
+  }
 }
 
 /** The refusal of a window over --max-packets (each window is analysed in memory). */
