@@ -151,8 +151,7 @@ export class ToolHost {
 
   run(request: RunRequest, onProgress?: (fraction: number) => void): Promise<ToolOutcome> {
     // The built-in captures are generated only when a run asks for one that is not loaded: a
-    // thread started for a dataset window runs on the captures it was sent (~0.1–0.3 s saved
-    // per window).
+    // dataset window's thread runs on the window's captures alone (~0.1–0.3 s saved per thread).
     const capture = (id: string): Capture | undefined => {
       if (!this.captures.has(id)) this.ensureBuiltins();
       return this.captures.get(id);
