@@ -32,7 +32,7 @@ function parseArgs(argv) {
 function suiteStages(lock) {
   const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   const stages = scripts.test.split('&&').map((stage) => stage.trim());
-  return lock ? stages.map((stage) => (/\btest:e2e\b/.test(stage) ? `flock ${JSON.stringify(lock)} ${stage}` : stage)) : ['npm test'];
+  return lock ? stages.map((stage) => (/\b(test:e2e|playwright test)\b/.test(stage) ? `flock ${JSON.stringify(lock)} ${stage}` : stage)) : ['npm test'];
 }
 
 function startHogs(count) {
