@@ -8,9 +8,9 @@ the windows analysed on the executors, next to the data, by the `sextant` Node r
    for the windows: the very plan analyze-dataset makes (one definition, in the runner).
 2. Each packet row goes to every window that holds it ([from_ms, to_ms): its own window and the
    overlap of the previous), the rows are grouped by window, and each window's rows go as an
-   Arrow IPC stream to `sextant analyze-window` started on the executor (applyInArrow and a
-   subprocess pipe), which analyses them as analyze-dataset analyses a window and answers with
-   the window's result as JSON.
+   Arrow IPC stream to `sextant analyze-window --serve`, started once per executor Python worker
+   and kept for its next windows (applyInArrow and a subprocess pipe), which analyses them as
+   analyze-dataset analyses a window and answers with the window's result as JSON.
 3. The driver hands the windows' results to `sextant stitch-windows`, which writes what
    analyze-dataset writes: OUT/windows/<n>/result.json, OUT/clusters.jsonl, conflicts.jsonl,
    relations.jsonl, the summary ToolResult OUT/result.json and OUT/analysis.json.
@@ -46,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 from pathlib import Path
 
 from pyspark.sql import SparkSession
@@ -163,7 +164,7 @@ def refused_before_spark(arguments):
 
 def analyse_window_on_executor(plan_by_index, tool_arguments, settings):
     """The function applyInArrow runs per window, on an executor: the window's rows (a pyarrow
-    Table) into `sextant analyze-window` through a pipe, the window's result JSON back."""
+    Table) into `sextant analyze-window --serve` through a pipe, the window's result JSON back."""
 
     def analyse(table):
         import pyarrow as pa  # on the executor, where applyInArrow brings pyarrow
@@ -177,25 +178,52 @@ def analyse_window_on_executor(plan_by_index, tool_arguments, settings):
         sink = pa.BufferOutputStream()
         with pa.ipc.new_stream(sink, rows.schema) as writer:
             writer.write_table(rows)
-        command = [
-            node, runner, 'analyze-window',
-            '--index', str(index), '--from-ms', str(plan['from_ms']), '--end-ms', str(plan['end_ms']), '--to-ms', str(plan['to_ms']),
-            '--arguments-json', json.dumps(tool_arguments), '--rows', '-',
-        ]
-        if settings['timeout_ms'] is not None:
-            command += ['--timeout-ms', str(settings['timeout_ms'])]
-        if settings['max_packets'] is not None:
-            command += ['--max-packets', str(settings['max_packets'])]
-        try:
-            completed = subprocess.run(command, input=sink.getvalue().to_pybytes(), capture_output=True, check=False)
-        except OSError as error:  # Node or the runner went missing since the check: the same coded message
-            raise ExecutorFailure(node_problem(settings) or f'[{NODE_MISSING}] executor {host}: cannot start {node!r} ({error})') from error
-        if completed.returncode != 0:
-            stderr = completed.stderr.decode('utf-8', 'replace').strip()
-            raise ExecutorFailure(f'[{WINDOW_REFUSED}] executor {host}: window {index}: sextant analyze-window exited with code {completed.returncode}: {stderr}')
-        return pa.table({'window_index': pa.array([index], pa.int32()), 'output': pa.array([completed.stdout.decode('utf-8').strip()], pa.string())})
+        request = {
+            'index': index, 'from_ms': plan['from_ms'], 'end_ms': plan['end_ms'], 'to_ms': plan['to_ms'],
+            'arguments': tool_arguments, 'timeout_ms': settings['timeout_ms'], 'max_packets': settings['max_packets'],
+        }
+        line = served_window(node, runner, {key: value for key, value in request.items() if value is not None}, sink.getvalue().to_pybytes())
+        answer = json.loads(line)
+        if answer.get('format') == 'sextant-window-refusal/1':
+            raise ExecutorFailure(f"[{WINDOW_REFUSED}] executor {host}: window {index}: sextant analyze-window refused it: {answer.get('message')} [{answer.get('code')}]")
+        return pa.table({'window_index': pa.array([index], pa.int32()), 'output': pa.array([line], pa.string())})
 
     return analyse
+
+
+def served_window(node, runner, request, rows):
+    """One window through `sextant analyze-window --serve`, started once per Python worker and
+    kept for its next windows (Spark reuses a worker for many tasks): a process per window would
+    load the runner's code and run the analyzer cold every time. Answers the runner's line as it
+    wrote it (the window's result or refusal, JSON that stitch-windows reads); a runner that dies is named with its exit code and stderr, and the next
+    window starts another."""
+    # cloudpickle ships this job's functions by value, with fresh globals per task; a module in
+    # sys.modules is what outlives a task in the worker process.
+    kept = sys.modules.setdefault('sextant_window_runners', types.ModuleType('sextant_window_runners'))
+    runners = kept.__dict__.setdefault('runners', {})
+    process, stderr_file = runners.get((node, runner), (None, None))
+    if process is None or process.poll() is not None:
+        stderr_file = tempfile.TemporaryFile()
+        try:
+            process = subprocess.Popen([node, runner, 'analyze-window', '--serve'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr_file)
+        except OSError as error:  # Node or the runner went missing since the check
+            raise ExecutorFailure(f'[{NODE_MISSING}] executor {socket.gethostname()}: cannot start {node!r} ({error})') from error
+        runners[(node, runner)] = (process, stderr_file)
+    header = json.dumps({**request, 'rows_bytes': len(rows)}, separators=(',', ':')).encode('utf-8') + b'\n'
+    try:
+        process.stdin.write(header)
+        process.stdin.write(rows)
+        process.stdin.flush()
+        line = process.stdout.readline()
+    except OSError:  # a broken pipe: the runner is gone; its exit code and stderr say why
+        line = b''
+    if not line:
+        code = process.wait()
+        stderr_file.seek(0)
+        stderr = stderr_file.read().decode('utf-8', 'replace').strip()
+        runners.pop((node, runner), None)
+        raise ExecutorFailure(f"[{WINDOW_REFUSED}] executor {socket.gethostname()}: window {request['index']}: sextant analyze-window exited with code {code}: {stderr}")
+    return line.decode('utf-8').strip()
 
 
 def executor_node(settings):

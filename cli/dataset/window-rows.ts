@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Table } from 'apache-arrow';
 import type { JsonObject, ToolResult } from '../../src/core/index.ts';
+import type { ThreadRunner } from '../thread-runner.ts';
 import { analyseWindow, type WindowCount } from './analyse-window.ts';
 import { DatasetEngine } from './duckdb-engine.ts';
 import { commitTable } from './table-into-dataset.ts';
@@ -60,7 +61,8 @@ export function rowsByCapture(table: Table): Map<string, Table> | string {
   return new Map([...runs].map(([id, slices]) => [id, slices.length === 1 ? slices[0] : slices[0].concat(...slices.slice(1))]));
 }
 
-export async function analyseWindowRows(table: Table, request: WindowRowsRequest): Promise<WindowRowsOutcome> {
+/** `threads`: a tool thread kept across windows (`analyze-window --serve`); without it, the window's own. */
+export async function analyseWindowRows(table: Table, request: WindowRowsRequest, threads?: ThreadRunner): Promise<WindowRowsOutcome> {
   const { plan } = request;
   const frame = { format: 'sextant-window-analysis/1' as const, index: plan.index, from_ms: plan.fromMs, end_ms: plan.endMs, to_ms: plan.toMs };
   if (table.numRows === 0) return { kind: 'done', output: { ...frame, captures: [], result: null, duration_ms: 0, time_window: null } };
@@ -78,7 +80,7 @@ export async function analyseWindowRows(table: Table, request: WindowRowsRequest
       const counts: WindowCount[] = await countWindow(engine, window);
       const captured = counts.map((entry) => ({ capture_id: entry.captureId, rows: entry.rows, first_ms: entry.firstMs, last_ms: entry.lastMs }));
       if (counts.reduce((sum, entry) => sum + entry.rows, 0) === 0) return { kind: 'done', output: { ...frame, captures: [], result: null, duration_ms: 0, time_window: null } };
-      const { invocation, record } = await analyseWindow(engine, window, counts, request.toolArguments, request.timeoutMs, `analyze-window-${Date.now()}-w${plan.index}`);
+      const { invocation, record } = await analyseWindow(engine, window, counts, request.toolArguments, request.timeoutMs, `analyze-window-${Date.now()}-w${plan.index}`, threads);
       const selection = invocation.capture_selection;
       const timeWindow = selection && 'time_window' in selection ? { start_ms: selection.time_window.start_ms, end_ms: selection.time_window.end_ms } : null;
       return { kind: 'done', output: { ...frame, captures: captured, result: record.result, duration_ms: Math.round(record.durationMs), time_window: timeWindow } };
