@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { tableFromIPC } from 'apache-arrow';
 import { bleAddressAnalyzerManifest, isJsonObject, safeParseJson, type JsonObject } from '../../src/core/index.ts';
-import { analyseWindowRows } from '../dataset/window-rows.ts';
+import { analyseWindowRows, windowRowsFromIpc } from '../dataset/window-rows.ts';
 import { serveWindows } from '../dataset/window-serve.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { Io } from '../io.ts';
@@ -75,11 +74,9 @@ export async function runAnalyzeWindow(args: string[], io: Io): Promise<number> 
   const toolArguments: JsonObject = parsed.value;
   const source = values.rows ?? '-';
   const bytes = source === '-' ? await readStdinBytes() : await readFile(source);
-  let table;
-  try {
-    table = tableFromIPC(bytes);
-  } catch (error) {
-    io.stderr(`sextant: analyze-window: the rows are not an Arrow IPC stream or file (${error instanceof Error ? error.message : String(error)}) [ROWS_NOT_PACKETS]\n`);
+  const table = windowRowsFromIpc(bytes);
+  if (typeof table === 'string') {
+    io.stderr(`sextant: analyze-window: ${table} [ROWS_NOT_PACKETS]\n`);
     return EXIT.badArguments;
   }
   const outcome = await analyseWindowRows(table, { plan, toolArguments, timeoutMs, maxPackets: number('max-packets', DEFAULT_MAX_PACKETS), memoryLimit: ANALYSIS_MEMORY_LIMIT });

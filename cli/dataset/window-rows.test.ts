@@ -122,6 +122,12 @@ describe('analyze-dataset --window in three steps (plan-windows, analyze-window,
     const notArrow = await run(['analyze-window', ...window, '--rows', text]);
     expect(notArrow.code).toBe(4);
     expect(notArrow.stderr).toContain('[ROWS_NOT_PACKETS]');
+    // An empty input is no rows' schema either (Arrow reads it as a table without columns).
+    const empty = join(work, 'empty.arrow');
+    await writeFile(empty, '');
+    const nothing = await run(['analyze-window', ...window, '--rows', empty]);
+    expect(nothing.code).toBe(4);
+    expect(nothing.stderr).toContain('(0 bytes without a schema) [ROWS_NOT_PACKETS]');
     const outcome = await analyseWindowRows(tableFromArrays({ capture_id: ['a', 'a'], ts_ms: Float64Array.from([1, 2]) }), {
       plan: { index: 0, fromMs: 0, endMs: 10, toMs: 20 },
       toolArguments: DEFAULT_ARGUMENTS,

@@ -10,7 +10,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Table } from 'apache-arrow';
+import { tableFromIPC, type Table } from 'apache-arrow';
 import type { JsonObject, ToolResult } from '../../src/core/index.ts';
 import type { ThreadRunner } from '../thread-runner.ts';
 import { analyseWindow, type WindowCount } from './analyse-window.ts';
@@ -42,6 +42,22 @@ export interface WindowRowsRequest {
   maxPackets: number;
   /** DuckDB's memory limit while it selects the window (as analyze-dataset's). */
   memoryLimit: string;
+}
+
+/**
+ * A window's rows from Arrow IPC bytes (stream or file), or why they are not. Arrow reads input
+ * too short to hold a message (empty, or a few stray bytes) as a table without columns rather than
+ * failing; rows always come with their schema (a window without rows has one too), so a table
+ * without columns is refused as well.
+ */
+export function windowRowsFromIpc(bytes: Uint8Array): Table | string {
+  try {
+    const table = tableFromIPC(bytes);
+    if (table.schema.fields.length === 0) return `the rows are not an Arrow IPC stream or file (${bytes.length} bytes without a schema)`;
+    return table;
+  } catch (error) {
+    return `the rows are not an Arrow IPC stream or file (${error instanceof Error ? error.message : String(error)})`;
+  }
 }
 
 /** The rows of `table` grouped by their `capture_id`, in the order the ids first appear. */

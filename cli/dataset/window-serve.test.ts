@@ -52,11 +52,13 @@ describe('analyze-window --serve', () => {
       ...request({ index: 7, from_ms: 0, end_ms: 1, to_ms: 2, arguments: DEFAULT_ARGUMENTS }, new TextEncoder().encode('not arrow')),
       ...request({ ...windows[1], arguments: DEFAULT_ARGUMENTS, max_packets: capture.table.numRows }, rows),
       ...request({ ...windows[1], arguments: DEFAULT_ARGUMENTS, max_packets: 10 }, rows),
+      // Too short for Arrow to fail on (it reads them as a table without columns): refused too.
+      ...request({ index: 8, from_ms: 0, end_ms: 1, to_ms: 2, arguments: DEFAULT_ARGUMENTS }, new TextEncoder().encode('bad')),
     ];
     const answer = await served(input);
     expect(answer.stderr).toBe('');
     expect(answer.code).toBe(0);
-    expect(answer.lines).toHaveLength(4);
+    expect(answer.lines).toHaveLength(5);
 
     const oneShot = async (window: (typeof windows)[number]) => {
       const outcome = await analyseWindowRows(capture.table, {
@@ -76,6 +78,7 @@ describe('analyze-window --serve', () => {
     expect(JSON.parse(answer.lines[1])).toMatchObject({ format: 'sextant-window-refusal/1', index: 7, code: 'ROWS_NOT_PACKETS' });
     expect(untimed(answer.lines[2])).toEqual(await oneShot(windows[1]));
     expect(JSON.parse(answer.lines[3])).toMatchObject({ format: 'sextant-window-refusal/1', index: 1, code: 'WINDOW_TOO_LARGE' });
+    expect(JSON.parse(answer.lines[4])).toMatchObject({ index: 8, code: 'ROWS_NOT_PACKETS', message: expect.stringContaining('3 bytes without a schema') });
   });
 
   it('stops at a request it cannot read, saying why, with exit 4', async () => {

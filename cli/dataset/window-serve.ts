@@ -16,10 +16,9 @@
  * inside its rows) is answered with a refusal coded BAD_WINDOW_REQUEST and ends the serving:
  * past it, where the next request starts is unknown.
  */
-import { tableFromIPC } from 'apache-arrow';
 import { isJsonObject, safeParseJson, type JsonObject } from '../../src/core/index.ts';
 import { ThreadRunner } from '../thread-runner.ts';
-import { analyseWindowRows, type WindowRowsOutput } from './window-rows.ts';
+import { analyseWindowRows, windowRowsFromIpc, type WindowRowsOutput } from './window-rows.ts';
 
 export interface ServeLimits {
   /** The analyzer's largest timeout; a request without one gets it. */
@@ -63,11 +62,9 @@ export async function serveWindows(input: AsyncIterable<Uint8Array>, answer: (li
         refuse({ index: request.plan.index, code: 'BAD_WINDOW_REQUEST', message: `the input ended inside window ${request.plan.index}'s rows (rows_bytes ${request.rowsBytes})` });
         return false;
       }
-      let table;
-      try {
-        table = tableFromIPC(bytes);
-      } catch (error) {
-        refuse({ index: request.plan.index, code: 'ROWS_NOT_PACKETS', message: `the rows are not an Arrow IPC stream or file (${error instanceof Error ? error.message : String(error)})` });
+      const table = windowRowsFromIpc(bytes);
+      if (typeof table === 'string') {
+        refuse({ index: request.plan.index, code: 'ROWS_NOT_PACKETS', message: table });
         continue;
       }
       const outcome = await analyseWindowRows(table, { plan: request.plan, toolArguments: request.toolArguments, timeoutMs: request.timeoutMs, maxPackets: request.maxPackets, memoryLimit: limits.memoryLimit }, thread);
