@@ -144,7 +144,7 @@ class FramedReader {
   /** The buffered bytes as one array (kept as the only chunk, so a long wait joins each byte once). */
   private joined(): Uint8Array {
     if (this.chunks.length > 1) {
-      const all = concat(this.chunks, this.buffered);
+      const all = Buffer.concat(this.chunks, this.buffered);
       this.chunks.length = 0;
       this.chunks.push(all);
     }
@@ -159,14 +159,4 @@ class FramedReader {
     this.buffered -= count;
     return taken;
   }
-}
-
-function concat(chunks: Uint8Array[], length: number): Uint8Array {
-  const all = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return all;
 }
