@@ -126,7 +126,7 @@ async function compareSummaries(duckOut: string, sparkOut: string): Promise<{ eq
   try {
     for (const name of SUMMARIES) {
       const duck = `read_parquet('${sqlText(join(duckOut, name))}')`;
-      const sparkFiles = name === 'address_bins.parquet' ? join(sparkOut, name, 'receiver=*', 'hour=*', '*.parquet') : join(sparkOut, name, 'receiver=*', '*.parquet');
+      const sparkFiles = join(sparkOut, name, 'receiver=*', 'hour=*', '*.parquet');
       const spark = `read_parquet('${sqlText(sparkFiles)}', hive_partitioning = true, hive_types_autocast = false)`;
       const columns = (await connection.runAndReadAll(`SELECT * FROM ${duck} LIMIT 0`)).columnNames().map((column) => `"${column}"`).join(', ');
       const count = async (sql: string): Promise<number> => Number((await connection.runAndReadAll(sql)).getRowsJS()[0][0]);

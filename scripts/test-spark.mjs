@@ -22,7 +22,7 @@
 //    the same dataset with the same windows on this machine.
 // 4. Compares both summaries: the same columns, the same number of rows, and row by row in key
 //    order every value equal (doubles with ===, never a tolerance); Spark's are read back through
-//    their receiver=/hour= partitions, each bin in its hour's. Compares the two linkage outputs:
+//    their receiver=/hour= partitions, each row in its packets' hour's. Compares the two linkage outputs:
 //    the same files, byte for byte (analysis.json without its duration_ms fields).
 //
 // Exit code: 0 when every summary and the linkage output are equal and every refusal happened;
@@ -61,8 +61,8 @@ const FALLBACK_MASTER = 'local[2]';
 const REAL_CAPTURES = ['tesi-ble_nrf_capture.pcapng', 'mabip_btsnoop_hci.log'];
 /** The key each summary is ordered by (as `sextant summarize` and the Spark job order them), and the Hive partitions Spark writes it in. */
 const SUMMARIES = {
-  'address_bins.parquet': { key: ['receiver', 'advertiser_addr', 'bin_start_ms'], partitions: ['receiver', 'hour'] },
-  'address_payloads.parquet': { key: ['receiver', 'advertiser_addr', 'payload_signature'], partitions: ['receiver'] },
+  'address_bins.parquet': { key: ['hour', 'receiver', 'advertiser_addr', 'bin_start_ms'], partitions: ['receiver', 'hour'] },
+  'address_payloads.parquet': { key: ['hour', 'receiver', 'advertiser_addr', 'payload_signature'], partitions: ['receiver', 'hour'] },
 };
 /**
  * The linkage dataset: a generated scenario with fast address rotation (30 min, two receivers in
@@ -417,14 +417,14 @@ async function readSorted(connection, path, key) {
 /**
  * Spark's summary, written in Hive partitions: its partition columns back from the directory
  * names as text, in DuckDB's column order (the partition columns are not in the files), and how
- * many rows sit in an hour= partition other than their bin's (UTC) hour.
+ * many rows sit in an hour= partition other than the (UTC) hour of their first packet.
  */
 async function readPartitioned(connection, dir, key, partitions, columns) {
   const types = partitions.map((name) => `'${name}': VARCHAR`).join(', ');
   const from = `read_parquet('${join(dir, partitions.map((name) => `${name}=*`).join('/'), '*.parquet').replaceAll("'", "''")}', hive_partitioning = true, hive_types = {${types}})`;
   const reader = await connection.runAndReadAll(`SELECT ${columns.map((name) => `"${name}"`).join(', ')} FROM ${from} ORDER BY ${key.join(', ')}`);
   const misplaced = partitions.includes('hour')
-    ? Number((await connection.runAndReadAll(`SELECT count(*) FROM ${from} WHERE hour IS DISTINCT FROM strftime(make_timestamp(bin_start_ms * 1000), '%Y-%m-%dT%H')`)).getRowsJS()[0][0])
+    ? Number((await connection.runAndReadAll(`SELECT count(*) FROM ${from} WHERE hour IS DISTINCT FROM strftime(make_timestamp(CAST(floor(first_ms) AS BIGINT) * 1000), '%Y-%m-%dT%H')`)).getRowsJS()[0][0])
     : 0;
   return { columns: reader.columnNames().map((name, index) => `${name} ${reader.columnTypes()[index]}`), rows: reader.getRowsJS(), misplaced };
 }
@@ -441,7 +441,7 @@ async function compare(connection, name, { key, partitions }, duckdbDir, sparkDi
   const ours = await readSorted(connection, join(duckdbDir, name), key);
   const theirs = await readPartitioned(connection, join(sparkDir, name), key, partitions, ours.columns.map((column) => column.split(' ')[0]));
   const differences = [];
-  if (theirs.misplaced > 0) differences.push(`${theirs.misplaced} rows in an hour= partition other than their bin's hour`);
+  if (theirs.misplaced > 0) differences.push(`${theirs.misplaced} rows in an hour= partition other than their first packet's hour`);
   if (ours.columns.join(', ') !== theirs.columns.join(', ')) differences.push(`columns differ:\n  duckdb ${ours.columns.join(', ')}\n  spark  ${theirs.columns.join(', ')}`);
   if (ours.rows.length !== theirs.rows.length) differences.push(`rows: duckdb ${ours.rows.length}, spark ${theirs.rows.length}`);
   const names = ours.columns.map((column) => column.split(' ')[0]);

@@ -7,11 +7,11 @@ files `sextant summarize` runs with DuckDB; `{{bin_ms}}` replaced by the bin wid
 milliseconds, as cli/dataset/summaries.ts does) and writes the two summaries as Parquet:
 
     OUT/address_bins.parquet/       sql/ble-summary.sql, partitioned like the dataset's parts
-                                    (receiver=…/hour=…, the UTC hour of the bin's start, as the
-                                    dataset's hour=2025-08-23T08), ordered by receiver, address, bin
-    OUT/address_payloads.parquet/   sql/ble-summary-payloads.sql, partitioned by receiver=…
-                                    (a payload summary spans every hour), ordered by receiver,
-                                    address, payload signature
+                                    (receiver=…/hour=…, the hour partition of the packets each
+                                    row summarizes, as the dataset's hour=2025-08-23T08),
+                                    ordered by hour, receiver, address, bin
+    OUT/address_payloads.parquet/   sql/ble-summary-payloads.sql, partitioned the same way,
+                                    ordered by hour, receiver, address, payload signature
 
 DATASET and OUT are local paths or any Hadoop filesystem URI (hdfs://, s3a://, abfss://, gs://):
 everything is read and written through Spark, so the job runs unchanged on a cluster.
@@ -35,7 +35,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from pyspark.sql import SparkSession
-from pyspark.sql import functions as F
 
 DATASET_FORMAT = 'sextant-dataset/1'
 DEFAULT_BIN_MS = 10_000
@@ -43,11 +42,9 @@ DEFAULT_BIN_MS = 10_000
 # `sextant summarize` orders its files, so that equal summaries are equal rows in order) and the
 # Hive partitions it is written in (the partition columns leave the files for the directory names).
 SUMMARIES = (
-    ('address_bins.parquet', 'ble-summary.sql', ('receiver', 'advertiser_addr', 'bin_start_ms'), ('receiver', 'hour')),
-    ('address_payloads.parquet', 'ble-summary-payloads.sql', ('receiver', 'advertiser_addr', 'payload_signature'), ('receiver',)),
+    ('address_bins.parquet', 'ble-summary.sql', ('hour', 'receiver', 'advertiser_addr', 'bin_start_ms'), ('receiver', 'hour')),
+    ('address_payloads.parquet', 'ble-summary-payloads.sql', ('hour', 'receiver', 'advertiser_addr', 'payload_signature'), ('receiver', 'hour')),
 )
-# The dataset's hour partitions: the UTC hour as 2025-08-23T08 (Spark's datetime pattern).
-HOUR_PATTERN = "yyyy-MM-dd'T'HH"
 # Exit codes, as `sextant`'s: 0 written; 2 bad arguments (argparse); 4 a dataset refused (no
 # manifest, an invalid one, no parts, a part unreadable or of another schema: DatasetError).
 EXIT_BAD_DATASET = 4
@@ -160,12 +157,8 @@ def register_packets(spark, dataset):
 
 def write_summaries(spark, arguments):
     rows = {}
-    # The hour of a bin in UTC, whatever the session's time zone was.
-    spark.conf.set('spark.sql.session.timeZone', 'UTC')
     for file_name, sql_file, key, partitions in SUMMARIES:
         summary = spark.sql(summary_sql(arguments.sql_dir, sql_file, arguments.bin_ms))
-        if 'hour' in partitions:
-            summary = summary.withColumn('hour', F.date_format(F.timestamp_millis(F.col('bin_start_ms')), HOUR_PATTERN))
         # One task per partition, its rows in key order: each partition's file is ordered as `sextant summarize` orders its own.
         summary = summary.repartition(*partitions).sortWithinPartitions(*key)
         target = join_uri(arguments.out, file_name)

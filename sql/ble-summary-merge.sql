@@ -1,7 +1,8 @@
 -- Merges summaries written by ble-summary.sql (a relation named `summaries`, the union of any
 -- number of shards' summaries with the same bin width) into the summaries of the shards' union:
--- rows of one receiver, address and bin are regrouped, counts and sums added, extremes compared.
+-- rows of one hour, receiver, address and bin are regrouped, counts and sums added, extremes compared.
 SELECT
+  hour,
   receiver,
   advertiser_addr,
   bin_start_ms,
@@ -26,4 +27,4 @@ SELECT
   CAST(sum(scan_response_packets) AS BIGINT) AS scan_response_packets,
   CAST(sum(scanned_packets) AS BIGINT) AS scanned_packets
 FROM summaries
-GROUP BY receiver, advertiser_addr, bin_start_ms
+GROUP BY hour, receiver, advertiser_addr, bin_start_ms

@@ -1,6 +1,7 @@
 -- Merges payload summaries written by ble-summary-payloads.sql (a relation named
 -- `payload_summaries`) into those of the shards' union.
 SELECT
+  hour,
   receiver,
   advertiser_addr,
   payload_signature,
@@ -13,4 +14,4 @@ SELECT
   min(service_data) AS service_data,
   min(local_name) AS local_name
 FROM payload_summaries
-GROUP BY receiver, advertiser_addr, payload_signature
+GROUP BY hour, receiver, advertiser_addr, payload_signature

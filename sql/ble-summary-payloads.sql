@@ -4,7 +4,10 @@
 -- ble-summary-payloads-merge.sql (the descriptive fields are functions of the signature, so
 -- any one row's value is every row's). `company_id` is a Parquet UINT16: DuckDB reads it as
 -- USMALLINT, Spark (no unsigned types) as INT, so it is cast to INTEGER, the type both write.
+-- Per hour partition, as the bins (ble-summary.sql says why): a payload heard in three hours is
+-- three rows, which the merge SQL folds into one when a window spans them.
 SELECT
+  hour,
   receiver,
   advertiser_addr,
   payload_signature,
@@ -18,4 +21,4 @@ SELECT
   min(local_name) AS local_name
 FROM packets
 WHERE advertiser_addr IS NOT NULL AND ts_ms IS NOT NULL AND payload_signature IS NOT NULL
-GROUP BY receiver, advertiser_addr, payload_signature
+GROUP BY hour, receiver, advertiser_addr, payload_signature

@@ -7,7 +7,13 @@
 -- Every column is mergeable exactly: counts and integer sums add, minima and maxima compare, so
 -- the summaries of two shards regrouped by ble-summary-merge.sql equal the summaries of their
 -- union. RSSI sums are integers (dBm), never floating-point means.
+--
+-- `hour` is the packets' hour partition (the UTC hour of ts_ms, as the dataset's parts are
+-- partitioned): a summary belongs to one hour, so the stage runs hour by hour in bounded memory,
+-- however long the dataset, and a window of hours reads only its own summaries. A bin that
+-- straddles an hour boundary (a bin width that does not divide an hour) is two rows, one per hour.
 SELECT
+  hour,
   receiver,
   advertiser_addr,
   CAST(floor(ts_ms / {{bin_ms}}) AS BIGINT) * {{bin_ms}} AS bin_start_ms,
@@ -33,4 +39,4 @@ SELECT
   CAST(sum(CASE WHEN adv_type = 'SCAN_REQ' OR adv_type = 'AUX_SCAN_REQ' THEN 1 ELSE 0 END) AS BIGINT) AS scanned_packets
 FROM packets
 WHERE advertiser_addr IS NOT NULL AND ts_ms IS NOT NULL
-GROUP BY receiver, advertiser_addr, CAST(floor(ts_ms / {{bin_ms}}) AS BIGINT) * {{bin_ms}}
+GROUP BY hour, receiver, advertiser_addr, CAST(floor(ts_ms / {{bin_ms}}) AS BIGINT) * {{bin_ms}}

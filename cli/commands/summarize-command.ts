@@ -11,13 +11,14 @@ export const SUMMARIZE_USAGE = `Usage:
   sextant summarize DIR --out OUT [--bin-s N] [--capture ID]...
 
 Runs the BLE summary stage (sql/ble-summary.sql and sql/ble-summary-payloads.sql, with DuckDB)
-over the dataset DIR and writes OUT/${SUMMARY_FILES.bins} (per receiver, advertiser address and
-time bin: packets, CRC-good packets, first/last time, RSSI count, sum, sum of squares, min, max,
+over the dataset DIR and writes OUT/${SUMMARY_FILES.bins} (per hour, receiver, advertiser address
+and time bin: packets, CRC-good packets, first/last time, RSSI count, sum, sum of squares, min, max,
 per advertising channel packets and RSSI sums, scan responses, times scanned) and
-OUT/${SUMMARY_FILES.payloads} (per receiver, address and payload signature: packets, first/last
-time, company id, manufacturer and service data, name), and prints OUT/summary.json. Every
-figure is a count, an integer sum or an extreme, so summaries of shards merge exactly into the
-summaries of their union (sql/ble-summary-merge.sql). The analyzer does not read them yet.
+OUT/${SUMMARY_FILES.payloads} (per hour, receiver, address and payload signature: packets,
+first/last time, company id, manufacturer and service data, name), and prints OUT/summary.json.
+It runs slice by slice of whole hours, so its memory does not grow with the dataset's length.
+Every figure is a count, an integer sum or an extreme, so summaries of shards merge exactly into
+the summaries of their union (sql/ble-summary-merge.sql). The analyzer does not read them yet.
 
 --bin-s N     time bin in seconds (default ${DEFAULT_BIN_MS / 1000}; fractions to the millisecond)
 --capture ID  only this capture (repeatable)
