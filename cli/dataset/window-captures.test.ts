@@ -10,7 +10,8 @@ import { importFiles } from './import-files.ts';
 import { DEFAULT_ARGUMENTS } from '../commands/analyze-dataset-command.ts';
 import { analyseWindow } from './analyse-window.ts';
 import { windowCaptures } from './window-captures.ts';
-import { countWindow } from './window-count.ts';
+import { countWindow, countWindows } from './window-count.ts';
+import { planWindows } from './windowed-analysis.ts';
 
 const HOUR_S = 1_754_287_200; // 2025-08-04T06:00:00Z
 const PACKETS = 20_000;
@@ -87,6 +88,25 @@ describe('a window of a dataset as captures', () => {
     expect(expected.length).toBeGreaterThan(7_000);
     expect(expected.length).toBeLessThan(PACKETS - 5_000);
     expect(rowsOf(window.capture.table)).toEqual(expected);
+  });
+
+  it('counts every planned window from one scan exactly as it counts them one by one', async () => {
+    const whole = await countWindow(engine, { fromMs: null, toMs: null, captureIds: [] });
+    const fromMs = Math.floor(whole[0].firstMs!);
+    const toMs = Math.floor(whole[0].lastMs!) + 1;
+    // Buckets of 2 minutes; of 7 minutes with no overlap; of 1 ms (too many: counted window by window).
+    for (const [windowMs, overlapMs] of [
+      [600_000, 240_000],
+      [420_000, 0],
+      [333_333, 1],
+    ]) {
+      const plans = planWindows(fromMs, toMs, windowMs, overlapMs);
+      expect(plans.length).toBeGreaterThan(3);
+      const oneByOne = [];
+      for (const plan of plans) oneByOne.push(await countWindow(engine, { fromMs: plan.fromMs, toMs: plan.toMs, captureIds: [id] }));
+      expect(await countWindows(engine, plans, [id])).toEqual(oneByOne);
+    }
+    expect(await countWindows(engine, [], [])).toEqual([]);
   });
 
   it('fails naming a part that went missing after the dataset was opened (the window is read by its tool thread)', async () => {

@@ -17,7 +17,7 @@ import { formatDurationMs } from './duration.ts';
 import type { DatasetEngine } from './duckdb-engine.ts';
 import type { ProgressLine } from './progress-line.ts';
 import type { DatasetWindow } from './window-captures.ts';
-import { countWindow } from './window-count.ts';
+import { countWindow, countWindows } from './window-count.ts';
 
 export interface WindowedRequest {
   root: string;
@@ -94,12 +94,10 @@ export async function runWindowedAnalysis(engine: DatasetEngine, request: Window
   const plans = planWindows(fromMs, toMs, request.windowMs, request.overlapMs);
 
   // Every window counted first: one too large is refused before hours of work, and the counts drive the progress line.
-  const counts: WindowCount[][] = [];
+  const counts = await countWindows(engine, plans, request.range.captureIds);
   for (const plan of plans) {
-    const count = await countWindow(engine, { fromMs: plan.fromMs, toMs: plan.toMs, captureIds: request.range.captureIds });
-    const rows = count.reduce((sum, entry) => sum + entry.rows, 0);
+    const rows = counts[plan.index].reduce((sum, entry) => sum + entry.rows, 0);
     if (rows > request.maxPackets) return { kind: 'refused', code: 'WINDOW_TOO_LARGE', message: windowTooLarge(plan, rows, request.maxPackets) };
-    counts.push(count);
   }
   const totalRows = counts.reduce((sum, count) => sum + count.reduce((rows, entry) => rows + entry.rows, 0), 0);
   const records: ExecutionRecord[] = [];
