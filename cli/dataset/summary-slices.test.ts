@@ -60,6 +60,11 @@ describe('the summary stage slice by slice of hours', () => {
       }
       expect(await mergeSummaries(engine, shards, 1_000, paths('merged'), 1)).toEqual(whole);
       for (const key of ['bins', 'payloads'] as const) expect(await read(paths('merged')[key])).toEqual(await read(paths('whole')[key]));
+
+      // No hour to summarize (a capture the dataset does not hold): empty files with the summaries' columns.
+      expect(await writeSummaries(engine, { binMs: 1_000, captureIds: ['absent'], paths: paths('none') })).toEqual({ bins: 0, payloads: 0 });
+      const columns = async (path: string) => (await engine.query(`SELECT * FROM read_parquet('${path}') LIMIT 0`, 0)).columns;
+      for (const key of ['bins', 'payloads'] as const) expect(await columns(paths('none')[key])).toEqual(await columns(paths('whole')[key]));
     } finally {
       engine.close();
     }
