@@ -39,7 +39,7 @@ export const SUMMARY_KEYS = {
 /**
  * How many packets one slice of the stage aggregates at most (an hour with more is a slice of
  * its own). DuckDB's hash aggregate spills past `memory_limit`, yet a billion packets in one
- * GROUP BY (~130 M groups) still ran out of its 1 GB; slices of whole hours keep every
+ * GROUP BY (~90 M bin groups) still ran out of its 1 GB; slices of whole hours keep every
  * aggregate the size of a slice, so memory stays flat and time linear in the dataset's length.
  */
 export const SLICE_PACKETS = 20_000_000;
