@@ -27,7 +27,8 @@ const MAX_BUCKETS = 1_000_000;
 export async function countWindows(engine: DatasetEngine, windows: ReadonlyArray<{ fromMs: number; toMs: number }>, captureIds: string[]): Promise<WindowCount[][]> {
   if (windows.length === 0) return [];
   const fromMs = windows[0].fromMs;
-  const toMs = Math.max(...windows.map((window) => window.toMs));
+  // A reduce, not Math.max(...): a year of one-minute windows is more arguments than a call takes.
+  const toMs = windows.reduce((latest, window) => Math.max(latest, window.toMs), Number.NEGATIVE_INFINITY);
   // An end at the data's end need not fall on a bucket edge: nothing lies after it.
   const bucketMs = windows.reduce((g, window) => gcd(gcd(g, window.fromMs - fromMs), window.toMs < toMs ? window.toMs - fromMs : 0), 0);
   if (!(bucketMs >= 1) || (toMs - fromMs) / bucketMs > MAX_BUCKETS) {
