@@ -84,8 +84,8 @@ export async function importFiles(options: ImportFilesOptions): Promise<FileImpo
   };
   // Commits one at a time, in the order imports finish.
   let commits: Promise<void> = Promise.resolve();
-  const runOne = async (request: StreamImportRequest): Promise<void> => {
-    const staged = options.jobs > 1 && queue.length > 1 ? await inThread(request, (value) => report(request, value)) : await streamIntoStaging(request, { onProgress: (value) => report(request, value) });
+  const runOne = async (request: StreamImportRequest, lane: ImportLane | null): Promise<void> => {
+    const staged = lane ? await lane.run(request, (value) => report(request, value)) : await streamIntoStaging(request, { onProgress: (value) => report(request, value) });
     const file = options.files.find((candidate) => candidate.path === request.path && candidate.captureId === request.captureId)!;
     commits = commits.then(async () => {
       outcomes.push({ file, result: staged.ok ? await commitOrExplain(options.root, staged.value) : staged });
@@ -93,8 +93,14 @@ export async function importFiles(options: ImportFilesOptions): Promise<FileImpo
     await commits;
   };
   const pending = [...queue];
+  const threaded = options.jobs > 1 && queue.length > 1;
   const lanes = Array.from({ length: Math.max(1, Math.min(options.jobs, pending.length)) }, async () => {
-    for (let request = pending.shift(); request; request = pending.shift()) await runOne(request);
+    const lane = threaded ? new ImportLane() : null;
+    try {
+      for (let request = pending.shift(); request; request = pending.shift()) await runOne(request, lane);
+    } finally {
+      lane?.close();
+    }
   });
   await Promise.all(lanes);
   await commits;
@@ -111,23 +117,41 @@ async function commitOrExplain(root: string, staged: StagedSource): Promise<Resu
   }
 }
 
-function inThread(request: StreamImportRequest, onProgress: (value: { bytesRead: number; rows: number }) => void): Promise<Result<StagedSource, StreamImportProblem>> {
-  return new Promise((resolve) => {
-    const worker = new Worker(new URL('./import-thread.mjs', import.meta.url), { workerData: request });
-    let settled = false;
-    const settle = (result: Result<StagedSource, StreamImportProblem>): void => {
-      if (settled) return;
-      settled = true;
-      resolve(result);
-      void worker.terminate();
-    };
-    worker.on('message', (message: FromImportThread) => {
-      if (message.kind === 'progress') onProgress(message);
-      else settle(message.result);
+/**
+ * One thread that imports the files of a lane one after another: a thread per file paid its start
+ * (loading the runner and parquet-wasm) per file, most of the work for small captures. A thread
+ * that fails or exits fails its file, and the lane's next file gets a new thread.
+ */
+class ImportLane {
+  private worker: Worker | null = null;
+
+  run(request: StreamImportRequest, onProgress: (value: { bytesRead: number; rows: number }) => void): Promise<Result<StagedSource, StreamImportProblem>> {
+    const worker = (this.worker ??= new Worker(new URL('./import-thread.mjs', import.meta.url)));
+    return new Promise((resolve) => {
+      const settle = (result: Result<StagedSource, StreamImportProblem>, broken: boolean): void => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        if (broken) this.close();
+        resolve(result);
+      };
+      const onMessage = (message: FromImportThread): void => {
+        if (message.kind === 'progress') onProgress(message);
+        else settle(message.result, false);
+      };
+      const onError = (error: Error): void => settle(err({ code: 'IMPORT_FAILED', message: `${request.path}: the import thread failed: ${error.message}` }), true);
+      const onExit = (code: number): void => settle(err({ code: 'IMPORT_FAILED', message: `${request.path}: the import thread exited (${code}) without a result` }), true);
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.postMessage(request);
     });
-    worker.on('error', (error) => settle(err({ code: 'IMPORT_FAILED', message: `${request.path}: the import thread failed: ${error.message}` })));
-    worker.on('exit', (code) => settle(err({ code: 'IMPORT_FAILED', message: `${request.path}: the import thread exited (${code}) without a result` })));
-  });
+  }
+
+  close(): void {
+    void this.worker?.terminate();
+    this.worker = null;
+  }
 }
 
 async function hashFile(path: string): Promise<Result<{ sha256: string; bytes: number }, FileImportProblem>> {

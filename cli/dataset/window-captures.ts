@@ -12,13 +12,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Field, RecordBatch, Schema, Struct, Table, Utf8, makeData, tableFromIPC, vectorFromArray, type Data, type DataType, type Dictionary, type Int8, type Vector } from 'apache-arrow';
 import { readParquet } from 'parquet-wasm/node';
-import { BLE_RECORD_COLUMNS, CAPTURE_METADATA, batchesOfRuns, describeCapture, numericColumn, type Capture, type DatasetPart, type DatasetSource, type RowRun, type TimeRange } from '../../src/core/index.ts';
-import { orderRuns } from './source-order.ts';
+import { BLE_RECORD_COLUMNS, CAPTURE_METADATA, batchesOfRuns, describeCapture, orderRuns, partOverlapsWindow, runsInWindow, type Capture, type DatasetSource, type DatasetTimeWindow, type RowRun, type TimeRange } from '../../src/core/index.ts';
 
-export interface DatasetWindow {
-  /** Inclusive start and exclusive end, epoch milliseconds; null for the dataset's own bounds. */
-  fromMs: number | null;
-  toMs: number | null;
+/** A time window (null bounds: the dataset's own) of some of the dataset's captures. */
+export interface DatasetWindow extends DatasetTimeWindow {
   /** Only these capture ids; empty for all. */
   captureIds: string[];
 }
@@ -56,7 +53,7 @@ export async function windowCaptures(dataset: DatasetFiles, window: DatasetWindo
     // One dictionary for the capture's `capture_id` column, shared by all its batches (the IPC copy for the tool thread writes it once).
     const idDictionary = vectorFromArray([captureId], new Utf8());
     const runs: RowRun[] = [];
-    for (const part of source.parts.filter((candidate) => partOverlaps(candidate, window))) {
+    for (const part of source.parts.filter((candidate) => partOverlapsWindow(candidate, window))) {
       const bytes = await readFile(join(dataset.root, part.path));
       const table = tableFromIPC(readParquet(bytes, { batchSize: batchRows }).intoIPCStream());
       for (const batch of table.batches) runs.push(...runsInWindow(inCaptureSchema(schema, batch, captureId, idDictionary), window));
@@ -65,32 +62,6 @@ export async function windowCaptures(dataset: DatasetFiles, window: DatasetWindo
     captures.push({ capture, rows: capture.info.rowCount });
   }
   return captures;
-}
-
-function partOverlaps(part: DatasetPart, window: DatasetWindow): boolean {
-  // Rows without a time are only in the parts of the null partition, and only a window without bounds holds them (as `TRUE` does in SQL).
-  if (part.min_ts_ms === null || part.max_ts_ms === null) return window.fromMs === null && window.toMs === null;
-  return (window.fromMs === null || part.max_ts_ms >= window.fromMs) && (window.toMs === null || part.min_ts_ms < window.toMs);
-}
-
-/** The stretches of consecutive rows of `batch` inside the window. */
-function runsInWindow(batch: RecordBatch, window: DatasetWindow): RowRun[] {
-  if (window.fromMs === null && window.toMs === null) return batch.numRows > 0 ? [{ batch, start: 0, end: batch.numRows }] : [];
-  const from = window.fromMs ?? -Infinity;
-  const to = window.toMs ?? Infinity;
-  // NaN for a missing time, which is inside no window.
-  const times = numericColumn(batch, 'ts_ms');
-  const runs: RowRun[] = [];
-  let start = -1;
-  for (let row = 0; row <= batch.numRows; row++) {
-    const inside = row < batch.numRows && times[row] >= from && times[row] < to;
-    if (inside && start < 0) start = row;
-    if (!inside && start >= 0) {
-      runs.push({ batch, start, end: row });
-      start = -1;
-    }
-  }
-  return runs;
 }
 
 /** The record table's schema, with what the capture's metadata says about it. */

@@ -21,7 +21,8 @@ export type { ImportWarning } from './data/import-warnings.ts';
 export { DATASET_FORMAT, MANIFEST_FILE, PARTS_DIR, PARTITION_COLUMNS, NULL_PARTITION, emptyManifest, manifestParts, parseManifest, partitionDirectory, splitByHour } from './data/dataset/index.ts';
 export type { DatasetManifest, DatasetPart, DatasetProblem, DatasetSource } from './data/dataset/index.ts';
 export { conformToDatasetSchema } from './data/dataset/index.ts';
-export { batchesOfRuns } from './data/dataset/index.ts';
+export { batchesOfRuns, orderRuns, partOverlapsWindow, runsInWindow } from './data/dataset/index.ts';
+export type { DatasetTimeWindow } from './data/dataset/index.ts';
 export type { RowRun } from './data/dataset/index.ts';
 export { detectTabularFormat } from './data/tabular/index.ts';
 export type { ConformProblem, Conformed } from './data/dataset/index.ts';
@@ -38,6 +39,8 @@ export type { CaptureImportProblem } from './data/ble/index.ts';
 export type { ImportIntegrity, ImportIntegrityStatus, PacketDetails } from './data/ble/index.ts';
 export type { CaptureSource, CaptureImportReport, ImportedFile } from './data/capture-import.ts';
 export { importCaptureSource, mapToCapture } from './data/capture-import.ts';
+export { importDatasetWindow } from './data/dataset-window-import.ts';
+export type { DatasetFileReader, DatasetWindowFailure, DatasetWindowProvenance, DatasetWindowRequest } from './data/dataset-window-import.ts';
 export type { ColumnMapping, TimeUnitName } from './data/tabular/index.ts';
 
 export { builtinCaptures } from './demo/builtin-captures.ts';

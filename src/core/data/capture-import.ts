@@ -12,6 +12,7 @@ import { withMetadata } from './table-metadata.ts';
 import { checkTimestamps, type ImportWarning } from './import-warnings.ts';
 import { BLE_METADATA, createBleImporter, detectBleContainer, type BleContainer, type CaptureImportProblem, type ImportReport, importIntegrity, type ImportIntegrity } from './ble/index.ts';
 import { countAnalysis } from '../util/analysis-census.ts';
+import type { DatasetWindowProvenance } from './dataset-window-import.ts';
 import {
   COLUMN_MAPPING_METADATA,
   applyColumnMapping,
@@ -80,6 +81,8 @@ export interface ImportReportCommon extends ImportProvenance {
   partial: boolean;
   /** The verdict in numbers and words (CRC failures, reserved PDU types, skips, warnings). */
   integrity: ImportIntegrity;
+  /** Set when the capture is a time window of a dataset source (dataset-window-import.ts): the window and the parts read. */
+  dataset_window?: DatasetWindowProvenance;
 }
 
 /**

@@ -6,3 +6,6 @@ export { conformToDatasetSchema } from './dataset-schema.ts';
 export type { ConformProblem, Conformed } from './dataset-schema.ts';
 export { MIN_SLICE_ROWS, batchesOfRuns } from './row-runs.ts';
 export type { RowRun } from './row-runs.ts';
+export { partOverlapsWindow, runsInWindow } from './dataset-window.ts';
+export type { DatasetTimeWindow } from './dataset-window.ts';
+export { orderRuns } from './source-order.ts';

@@ -1,6 +1,6 @@
 import { tableFromArrays, vectorFromArray, Table, Uint32, type RecordBatch } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import type { RowRun } from '../../src/core/index.ts';
+import type { RowRun } from './row-runs.ts';
 import { orderRuns } from './source-order.ts';
 
 /** A one-batch table of the given frame numbers (null for a missing one). */

@@ -7,7 +7,7 @@
  * parts by frame number restores the file's order exactly; otherwise (a table of packets whose
  * `frame_number` is missing or not in row order) the manifest's order is the best there is.
  */
-import type { RowRun } from '../../src/core/index.ts';
+import type { RowRun } from './row-runs.ts';
 
 /** The rows of `runs` (given in the manifest's order) as runs in source order. */
 export function orderRuns(runs: readonly RowRun[]): RowRun[] {

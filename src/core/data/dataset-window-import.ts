@@ -1,0 +1,132 @@
+/**
+ * A time window of one dataset source as a capture, read from the dataset's files by whoever
+ * holds them: the app's "Open a dataset window" reads them from a picked directory, Node from
+ * disk. A week of sniffing does not fit in a tab, an hour of it does: the manifest says which
+ * Parquet parts can hold the window (`partOverlapsWindow`), only those are read (by ranges, with
+ * hyparquet), their rows inside the window are kept in the order of the source file, and the
+ * rows become a capture through the same column mapping as any Parquet file of packets. The
+ * capture names its source file and that file's SHA-256 (as `sextant analyze-dataset`'s windows
+ * do), and its import report records the window and the parts it was read from.
+ */
+import type { RecordBatch, Schema } from 'apache-arrow';
+import { Table } from 'apache-arrow';
+import { err, type Result } from '../util/result.ts';
+import { importIntegrity } from './ble/index.ts';
+import { columnSchemaOf } from './columns.ts';
+import { mapToCapture, type CaptureImportFailure, type CaptureImportReport, type ImportedFile } from './capture-import.ts';
+import type { DatasetManifest, DatasetProblem } from './dataset/dataset-manifest.ts';
+import { partOverlapsWindow, runsInWindow, type DatasetTimeWindow } from './dataset/dataset-window.ts';
+import { batchesOfRuns, type RowRun } from './dataset/row-runs.ts';
+import { orderRuns } from './dataset/source-order.ts';
+import { hasNormalizedBleColumns, readParquet, suggestColumnMapping, type ParquetByteSource, type TabularImportReport } from './tabular/index.ts';
+
+/** The dataset's files by their manifest path (`/`-separated, relative to the dataset root); undefined for a file it lacks. */
+export type DatasetFileReader = (path: string) => ParquetByteSource | undefined;
+
+export interface DatasetWindowRequest {
+  /** The dataset source's `capture_id`. */
+  captureId: string;
+  window: DatasetTimeWindow;
+  /** Id of the capture made from the window. */
+  id: string;
+  /** The most packets the parts holding the window may hold (checked before any part is read). */
+  maxRows: number;
+  onProgress?: (fraction: number) => void;
+}
+
+/** What a window capture's import report adds: where its rows came from. */
+export interface DatasetWindowProvenance {
+  capture_id: string;
+  from_ms: number | null;
+  to_ms: number | null;
+  parts: string[];
+  /** Rows of those parts, and of them the rows inside the window. */
+  part_rows: number;
+  rows: number;
+}
+
+export type DatasetWindowFailure = CaptureImportFailure | DatasetProblem | { code: 'DATASET_CAPTURE_UNKNOWN' | 'WINDOW_EMPTY' | 'WINDOW_TOO_LARGE'; message: string };
+
+export async function importDatasetWindow(
+  manifest: DatasetManifest,
+  files: DatasetFileReader,
+  request: DatasetWindowRequest,
+): Promise<Result<Extract<ImportedFile, { kind: 'capture' }>, DatasetWindowFailure>> {
+  const { captureId, window } = request;
+  const source = manifest.sources.find((candidate) => candidate.capture_id === captureId);
+  if (!source) return err({ code: 'DATASET_CAPTURE_UNKNOWN', message: `the dataset holds no capture '${captureId}'; it holds ${manifest.sources.map((entry) => entry.capture_id).join(', ') || 'none'}` });
+  const span = `between ${describeBound(window.fromMs, 'its start')} and ${describeBound(window.toMs, 'its end')}`;
+  const parts = source.parts.filter((part) => partOverlapsWindow(part, window));
+  if (parts.length === 0) return err({ code: 'WINDOW_EMPTY', message: `capture '${captureId}' has no packets ${span}` });
+  const partRows = parts.reduce((sum, part) => sum + part.rows, 0);
+  if (partRows > request.maxRows) {
+    return err({
+      code: 'WINDOW_TOO_LARGE',
+      message: `the parts of '${captureId}' ${span} hold ${partRows.toLocaleString('en-US')} packets, more than the ${request.maxRows.toLocaleString('en-US')} a tab holds: choose a shorter window (or analyse the dataset with sextant analyze-dataset)`,
+    });
+  }
+
+  const runs: RowRun[] = [];
+  let schema: Schema | null = null;
+  let base: TabularImportReport | null = null;
+  let readRows = 0;
+  for (const part of parts) {
+    const file = files(part.path);
+    if (!file) return err({ code: 'DATASET_PART_MISSING', path: part.path, message: `the dataset lacks ${part.path}, which its manifest lists` });
+    if (file.byteLength !== part.bytes) {
+      return err({ code: 'DATASET_PART_TRUNCATED', path: part.path, message: `${part.path} is ${file.byteLength} bytes where the manifest says ${part.bytes}: the dataset is damaged` });
+    }
+    const read = await readParquet(file, { fileName: part.path });
+    if (!read.ok) return err({ ...read.error, message: `${part.path}: ${read.error.message}` });
+    const { table, report } = read.value;
+    if (schema === null) {
+      schema = table.schema;
+      base = report;
+    } else if (!sameFields(schema, table.schema)) {
+      return err({ code: 'DATASET_SCHEMA_DRIFT', path: part.path, message: `${part.path} has other columns than the capture's first part (${fieldList(table.schema)} against ${fieldList(schema)})` });
+    }
+    for (const batch of table.batches) runs.push(...runsInWindow(batch, window));
+    readRows += part.rows;
+    request.onProgress?.(readRows / partRows);
+  }
+  if (schema === null || base === null) return err({ code: 'WINDOW_EMPTY', message: `capture '${captureId}' has no packets ${span}` });
+  const ordered = orderRuns(runs);
+  const batches: RecordBatch[] = batchesOfRuns(schema, ordered);
+  const rows = batches.reduce((sum, batch) => sum + batch.numRows, 0);
+  if (rows === 0) return err({ code: 'WINDOW_EMPTY', message: `capture '${captureId}' has no packets ${span}` });
+  const table = new Table(schema, batches);
+  const columns = columnSchemaOf(schema.fields);
+  if (!hasNormalizedBleColumns(columns)) {
+    return err({ code: 'DATASET_SCHEMA_DRIFT', path: parts[0].path, message: `${parts[0].path} is not packets in the normalized capture columns (it needs ts_ms and advertiser_addr)` });
+  }
+
+  const provenance: DatasetWindowProvenance = { capture_id: captureId, from_ms: window.fromMs, to_ms: window.toMs, parts: parts.map((part) => part.path), part_rows: partRows, rows };
+  const tabular: TabularImportReport = { ...base, fileName: source.file, bytes: parts.reduce((sum, part) => sum + part.bytes, 0), rows, batches: batches.length };
+  const report: CaptureImportReport = {
+    ...tabular,
+    format: 'parquet',
+    // The window's rows are of this file: its hash pins them, with the window.
+    source_bytes: source.bytes,
+    source_sha256: source.sha256,
+    warnings: [],
+    partial: false,
+    integrity: importIntegrity({ ...tabular, warnings: [] }),
+    dataset_window: provenance,
+  };
+  const captured = mapToCapture(table, suggestColumnMapping(columns), request.id, source.file, report);
+  if (!captured.ok) return captured;
+  if (captured.value.kind !== 'capture') return err({ code: 'DATASET_SCHEMA_DRIFT', path: parts[0].path, message: `${parts[0].path} has no time column the capture can use` });
+  return { ok: true, value: captured.value };
+}
+
+function describeBound(ms: number | null, open: string): string {
+  return ms === null ? open : new Date(ms).toISOString();
+}
+
+function sameFields(a: Schema, b: Schema): boolean {
+  return a.fields.length === b.fields.length && a.fields.every((field, index) => field.name === b.fields[index].name && String(field.type) === String(b.fields[index].type));
+}
+
+function fieldList(schema: Schema): string {
+  return schema.fields.map((field) => `${field.name}: ${String(field.type)}`).join(', ');
+}
