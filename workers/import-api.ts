@@ -2,12 +2,16 @@
 import { tableToIPC } from 'apache-arrow';
 import {
   importCaptureSource,
+  importDatasetWindow,
   mapToCapture,
+  MANIFEST_FILE,
+  parseManifest,
   type CaptureInfo,
   type CaptureSource,
   type ColumnMapping,
   type ColumnSchema,
   type CaptureImportReport,
+  type DatasetTimeWindow,
   type ImportedFile,
   type JsonObject,
 } from '../src/core/index.ts';
@@ -21,6 +25,19 @@ export interface ImportWorkerApi {
   importFile(file: File, id: string, onProgress: (fraction: number) => void): Promise<ImportOutcome>;
   /** Finishes an import that needed a column mapping. */
   applyMapping(mapping: ColumnMapping): ImportOutcome;
+  /**
+   * A time window of one capture of a dataset directory: `files` by their path under the
+   * dataset root (manifest.json and the parts), as a directory picker gives them. Only the parts
+   * the window needs are read.
+   */
+  importDatasetWindow(files: ReadonlyMap<string, File>, request: DatasetWindowJob, onProgress: (fraction: number) => void): Promise<ImportOutcome>;
+}
+
+export interface DatasetWindowJob {
+  captureId: string;
+  window: DatasetTimeWindow;
+  id: string;
+  maxRows: number;
 }
 
 /** The browser's adapter to the one import pipeline: a File (or Blob) as a CaptureSource. */
@@ -65,6 +82,23 @@ export function createImportApi(): ImportWorkerApi {
         const result = await importCaptureSource(fileCaptureSource(file, file.name), { id, onProgress });
         if (!result.ok) return { ok: false, ...result.error };
         if (result.value.kind === 'needs-mapping') pending = { file, id, imported: result.value };
+        return answer(result.value);
+      } catch (error) {
+        return failure(error);
+      }
+    },
+    async importDatasetWindow(files, request, onProgress) {
+      try {
+        const manifestFile = files.get(MANIFEST_FILE);
+        if (!manifestFile) return { ok: false, code: 'DATASET_NOT_FOUND', message: `the directory has no ${MANIFEST_FILE} at its top: it is not a Sextant dataset (sextant import FILE --dataset DIR makes one)` };
+        const manifest = parseManifest(await manifestFile.text());
+        if (!manifest.ok) return { ok: false, code: manifest.error.code, message: manifest.error.message };
+        const reader = (path: string) => {
+          const file = files.get(path);
+          return file ? { byteLength: file.size, slice: (start: number, end?: number) => file.slice(start, end).arrayBuffer() } : undefined;
+        };
+        const result = await importDatasetWindow(manifest.value, reader, { ...request, onProgress });
+        if (!result.ok) return { ok: false, code: result.error.code, message: result.error.message };
         return answer(result.value);
       } catch (error) {
         return failure(error);

@@ -6,6 +6,7 @@ import { useCaptures } from '../../lib/runtime/queries.ts';
 import { getRuntime } from '../../lib/runtime/sextant-runtime.ts';
 import { CaptureDetail } from './CaptureDetail.tsx';
 import { clearCaptureJump, peekCaptureJump } from './capture-jump.ts';
+import { DatasetWindowPanel } from './DatasetWindowPanel.tsx';
 import { ImportPanel } from './ImportPanel.tsx';
 
 const BUILT_IN = 'built-in demo';
@@ -44,6 +45,7 @@ export function CapturesPage() {
     <div className="captures-page">
       <div className="captures-page__side">
         <ImportPanel onFiles={importFiles} />
+        <DatasetWindowPanel />
         <section className="panel" aria-label="Captures">
           <h2>Captures</h2>
           {captures.isPending && <p className="muted">Loading captures…</p>}

@@ -1,6 +1,6 @@
 import { proxy, releaseProxy, wrap, type Remote } from 'comlink';
 import type { ColumnMapping, ColumnSchema, JsonObject } from '../../../core/index.ts';
-import type { ImportOutcome, ImportWorkerApi } from '../../../../workers/import-api.ts';
+import type { DatasetWindowJob, ImportOutcome, ImportWorkerApi } from '../../../../workers/import-api.ts';
 import { getRuntime } from './sextant-runtime.ts';
 import { getWorkspace } from '../stores/workspace-session.ts';
 import { getKeyring } from '../keyring/keyring.ts';
@@ -53,9 +53,24 @@ export function captureIdFor(fileName: string, taken: ReadonlySet<string>): stri
  * waits for a mapping.
  */
 export async function importCaptureFile(file: File): Promise<ImportJob> {
+  return runImportJob(file.name, file.name, (api, id, onProgress) => api.importFile(file, id, onProgress));
+}
+
+/**
+ * Opens a time window of one capture of a dataset directory as a capture (the worker reads only
+ * the Parquet parts the window needs); it then works like an imported file. `files` are the
+ * directory's files by their path under the dataset root; `label` names the job and the capture.
+ */
+export async function openDatasetWindow(files: ReadonlyMap<string, File>, request: Omit<DatasetWindowJob, 'id'>, label: string): Promise<ImportJob> {
+  // Named by the capture and the window's start to the minute: `rx_1_20261120t1300`.
+  const start = request.window.fromMs === null ? 'all' : new Date(request.window.fromMs).toISOString().slice(0, 16).replace(/[-:]/g, '');
+  return runImportJob(label, `${request.captureId}_${start}`, (api, id, onProgress) => api.importDatasetWindow(files, { ...request, id }, onProgress));
+}
+
+async function runImportJob(name: string, idFrom: string, start: (api: Remote<ImportWorkerApi>, id: string, onProgress: (fraction: number) => void) => Promise<ImportOutcome>): Promise<ImportJob> {
   const runtime = getRuntime();
   const taken = new Set([...(await runtime.captures()).map((info) => info.id), ...jobs.get().filter((job) => job.state === 'importing').map((job) => job.captureId)]);
-  const job: ImportJob = { id: nextJob++, fileName: file.name, captureId: captureIdFor(file.name, taken), state: 'importing', progress: 0 };
+  const job: ImportJob = { id: nextJob++, fileName: name, captureId: captureIdFor(idFrom, taken), state: 'importing', progress: 0 };
   jobs.update((current) => [job, ...current]);
 
   const worker = new Worker(new URL('../../../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'sextant-import' });
@@ -64,10 +79,7 @@ export async function importCaptureFile(file: File): Promise<ImportJob> {
   let cancel = () => {};
   const cancelled = new Promise<null>((resolve) => (cancel = () => resolve(null)));
   active.set(job.id, { worker, api, cancel });
-  const outcome = await Promise.race([
-    api.importFile(file, job.captureId, proxy((fraction: number) => update(job.id, { progress: fraction }))).catch(failed),
-    cancelled,
-  ]);
+  const outcome = await Promise.race([start(api, job.captureId, proxy((fraction: number) => update(job.id, { progress: fraction }))).catch(failed), cancelled]);
   await settle(job.id, outcome);
   return jobById(job.id)!;
 }

@@ -1,0 +1,166 @@
+import { useState } from 'react';
+import { MANIFEST_FILE, parseManifest, partOverlapsWindow, type DatasetManifest, type DatasetSource } from '../../../core/index.ts';
+import { formatCount } from '../../components/format.ts';
+import { openDatasetWindow } from '../../lib/runtime/capture-import.ts';
+
+/** The most packets a window opened in the tab may hold (the tab holds captures of a few million packets well). */
+export const TAB_MAX_PACKETS = 5_000_000;
+const HOUR_MS = 3_600_000;
+
+interface PickedDataset {
+  name: string;
+  /** The directory's files by their path under the dataset root. */
+  files: Map<string, File>;
+  manifest: DatasetManifest;
+}
+
+/** UTC to the second, as the form shows and reads times: `2026-11-20T13:00:00Z`. */
+function isoSeconds(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** A time the analyst typed: ISO 8601 with its zone (Z or ±hh:mm), so it never depends on the browser's. */
+function readTime(text: string): { ms: number } | { problem: string } {
+  const trimmed = text.trim();
+  if (!/(Z|[+-]\d{2}:?\d{2})$/i.test(trimmed)) return { problem: 'add the zone: Z for UTC, or an offset such as +01:00' };
+  const ms = Date.parse(trimmed);
+  return Number.isFinite(ms) ? { ms } : { problem: 'not a time: write it as 2026-11-20T13:00:00Z' };
+}
+
+/** A window of the source's first hour (or all of it, when it is shorter). */
+function defaultWindow(source: DatasetSource | undefined): { from: string; to: string } {
+  if (!source?.bounds) return { from: '', to: '' };
+  const { start_ms: start, end_ms: end } = source.bounds;
+  return { from: isoSeconds(start), to: isoSeconds(Math.min(end + 1000, start + HOUR_MS)) };
+}
+
+/**
+ * Opens a time window of a dataset (`sextant import FILE... --dataset DIR`) as a capture: pick
+ * the dataset's directory, a capture and a window; only the Parquet parts that hold the window
+ * are read, in a worker, and the window joins the captures like an imported file. A week does not
+ * fit in a tab; an hour of it does.
+ */
+export function DatasetWindowPanel() {
+  const [picked, setPicked] = useState<PickedDataset | null>(null);
+  const [problem, setProblem] = useState<{ code: string; message: string } | null>(null);
+  const [captureId, setCaptureId] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+
+  const pick = async (list: FileList | null) => {
+    setPicked(null);
+    setProblem(null);
+    const files = new Map<string, File>();
+    let name = '';
+    for (const file of list ?? []) {
+      // `webkitRelativePath` starts with the picked directory's name.
+      const [top, ...rest] = (file.webkitRelativePath || file.name).split('/');
+      name = top;
+      files.set(rest.join('/'), file);
+    }
+    const manifestFile = files.get(MANIFEST_FILE);
+    if (!manifestFile) {
+      setProblem({ code: 'DATASET_NOT_FOUND', message: `${name || 'The directory'} has no ${MANIFEST_FILE} at its top: it is not a Sextant dataset (sextant import FILE --dataset DIR makes one)` });
+      return;
+    }
+    const manifest = parseManifest(await manifestFile.text());
+    if (!manifest.ok) {
+      setProblem({ code: manifest.error.code, message: manifest.error.message });
+      return;
+    }
+    const first = manifest.value.sources[0];
+    setPicked({ name, files, manifest: manifest.value });
+    setCaptureId(first?.capture_id ?? '');
+    const window = defaultWindow(first);
+    setFrom(window.from);
+    setTo(window.to);
+  };
+
+  const source = picked?.manifest.sources.find((entry) => entry.capture_id === captureId);
+  const fromTime = readTime(from);
+  const toTime = readTime(to);
+  const window = 'ms' in fromTime && 'ms' in toTime ? { fromMs: fromTime.ms, toMs: toTime.ms } : null;
+  const order = window && window.toMs <= window.fromMs ? 'the end must come after the start' : null;
+  const partRows = source && window && !order ? source.parts.filter((part) => partOverlapsWindow(part, window)).reduce((sum, part) => sum + part.rows, 0) : null;
+  const tooLarge = partRows !== null && partRows > TAB_MAX_PACKETS;
+
+  return (
+    <section className="panel dataset-window" aria-label="Open a dataset window">
+      <h2>Open a dataset window</h2>
+      <label className="field">
+        <span className="field__label">Dataset directory (holds manifest.json)</span>
+        <input
+          type="file"
+          data-testid="captures.dataset-input"
+          ref={(input) => input?.setAttribute('webkitdirectory', '')}
+          onChange={(event) => {
+            void pick(event.target.files);
+            event.target.value = '';
+          }}
+        />
+      </label>
+      {problem && (
+        <p className="field__error" role="alert" data-testid="captures.dataset-problem">
+          <span className="badge badge--error">{problem.code}</span> {problem.message}
+        </p>
+      )}
+      {picked && (
+        <form
+          aria-label="Dataset window"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!window || !source || order || tooLarge) return;
+            void openDatasetWindow(picked.files, { captureId, window, maxRows: TAB_MAX_PACKETS }, `${captureId} ${isoSeconds(window.fromMs)} – ${isoSeconds(window.toMs)}`);
+          }}
+        >
+          <p className="muted small" data-testid="captures.dataset-summary">
+            <code>{picked.name}</code>: {picked.manifest.sources.length} capture{picked.manifest.sources.length === 1 ? '' : 's'},{' '}
+            {formatCount(picked.manifest.sources.reduce((sum, entry) => sum + entry.rows, 0))} packets
+          </p>
+          <label className="field">
+            <span className="field__label">Capture</span>
+            <select
+              value={captureId}
+              data-testid="captures.dataset-capture"
+              onChange={(event) => {
+                setCaptureId(event.target.value);
+                const window = defaultWindow(picked.manifest.sources.find((entry) => entry.capture_id === event.target.value));
+                setFrom(window.from);
+                setTo(window.to);
+              }}
+            >
+              {picked.manifest.sources.map((entry) => (
+                <option key={entry.capture_id} value={entry.capture_id}>
+                  {entry.capture_id} ({entry.file}, {formatCount(entry.rows)} packets{entry.bounds ? `, ${isoSeconds(entry.bounds.start_ms)} – ${isoSeconds(entry.bounds.end_ms)}` : ''})
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field__label">From (UTC, inclusive)</span>
+            <input value={from} onChange={(event) => setFrom(event.target.value)} data-testid="captures.dataset-from" aria-invalid={'problem' in fromTime} />
+            {'problem' in fromTime && <span className="field__error">{fromTime.problem}</span>}
+          </label>
+          <label className="field">
+            <span className="field__label">To (UTC, exclusive)</span>
+            <input value={to} onChange={(event) => setTo(event.target.value)} data-testid="captures.dataset-to" aria-invalid={'problem' in toTime || order !== null} />
+            {'problem' in toTime && <span className="field__error">{toTime.problem}</span>}
+            {order && <span className="field__error">{order}</span>}
+          </label>
+          {partRows !== null && (
+            <p className={tooLarge ? 'field__error' : 'muted small'} data-testid="captures.dataset-estimate" role={tooLarge ? 'alert' : undefined}>
+              {tooLarge
+                ? `The parts that hold this window hold ${formatCount(partRows)} packets, more than the ${formatCount(TAB_MAX_PACKETS)} a tab holds: choose a shorter window, or analyse the whole dataset with sextant analyze-dataset.`
+                : partRows === 0
+                  ? 'No part of this capture holds packets in this window.'
+                  : `Reads the parts that hold this window: ${formatCount(partRows)} packets at most.`}
+            </p>
+          )}
+          <button type="submit" className="primary" disabled={!window || !source || order !== null || tooLarge || partRows === 0} data-testid="captures.dataset-open">
+            Open window
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
