@@ -45,6 +45,7 @@ test('a window of a dataset opens as a capture with exactly its packets, and a t
   await expect(job).toContainText(`Imported as ${id}`);
   await expect(page.getByTestId('capture.detail')).toContainText(id);
   await expect(page.getByTestId('capture.filter-count')).toHaveText(`${expected.toLocaleString('en-US')} of ${expected.toLocaleString('en-US')} rows`);
+  await expect(page.getByTestId('capture.dataset-window')).toContainText(`A window of tesi-ble_nrf_capture in a dataset: ${iso(fromMs)} – ${iso(toMs)}, ${expected.toLocaleString('en-US')} of the`);
 
   await page.getByTestId('capture.use-in-tool').click();
   await expect(page).toHaveURL(/#\/tools/);

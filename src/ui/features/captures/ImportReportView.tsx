@@ -34,6 +34,26 @@ const isWarning = (value: unknown): value is WarningFields =>
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The window a capture opened from a dataset holds (the report's `dataset_window`), when the report carries a well-formed one. */
+interface DatasetWindowFields {
+  capture_id: string;
+  from_ms: number | null;
+  to_ms: number | null;
+  parts: unknown[];
+  part_rows: number;
+  rows: number;
+}
+
+function datasetWindowOf(value: unknown): DatasetWindowFields | null {
+  if (!isRecord(value) || typeof value.capture_id !== 'string' || !Array.isArray(value.parts) || typeof value.rows !== 'number' || typeof value.part_rows !== 'number') return null;
+  const bound = (ms: unknown) => (typeof ms === 'number' ? ms : null);
+  return { capture_id: value.capture_id, from_ms: bound(value.from_ms), to_ms: bound(value.to_ms), parts: value.parts, part_rows: value.part_rows, rows: value.rows };
+}
+
+function windowBound(ms: number | null, open: string): string {
+  return ms === null ? open : new Date(ms).toISOString().replace('.000Z', 'Z');
+}
+
 const STATUS_BADGE: Record<ImportIntegrity['status'], string> = { clean: 'badge--ok', degraded: 'badge--partial', unusable: 'badge--error' };
 
 /** The report's own verdict when it carries one (imports since the verdict exists), else judged now. */
@@ -55,6 +75,7 @@ export function ImportReportView({ report }: { report: unknown }) {
   const identityKeys = identityKeysOfReport(report);
   const warnings = (fields.warnings ?? []).filter(isWarning);
   const integrity = integrityOf(report, fields);
+  const datasetWindow = datasetWindowOf(report.dataset_window);
   // "Skipped: nothing" would read as a clean import when the warnings say rows may be lost.
   const skippedText =
     skipped.length > 0
@@ -104,6 +125,12 @@ export function ImportReportView({ report }: { report: unknown }) {
       {fields.source_sha256 && (
         <p className="import-report__hash">
           SHA-256 of the file: <code data-testid="capture.source-sha256">{fields.source_sha256}</code>
+        </p>
+      )}
+      {datasetWindow && (
+        <p className="import-report__hash" data-testid="capture.dataset-window">
+          A window of <code>{datasetWindow.capture_id}</code> in a dataset: {windowBound(datasetWindow.from_ms, 'its start')} – {windowBound(datasetWindow.to_ms, 'its end')},{' '}
+          {formatCount(datasetWindow.rows)} of the {formatCount(datasetWindow.part_rows)} packets in {datasetWindow.parts.length} part{datasetWindow.parts.length === 1 ? '' : 's'} read
         </p>
       )}
       {warnings.length > 0 && (
