@@ -54,15 +54,24 @@ export function failureFromError(error: unknown, timeoutMs: number, signal?: Abo
 /** An `McpConnection` over a connected SDK client; `resultSchema` is the SDK's `ResultSchema`. Never throws. */
 export function createSdkConnection(client: Pick<Client, 'request'>, resultSchema: typeof ResultSchema): McpConnection {
   async function send(method: 'tools/list' | 'tools/call', params: JsonObject, options: McpRequestOptions): Promise<McpAnswer> {
+    // The SDK leaves its abort listener on the signal it is given after the request ends, so a
+    // signal shared by many requests (a check's overall deadline) gathered one per request; each
+    // request gets a signal of its own, following the caller's only while it runs.
+    const request = new AbortController();
+    const follow = (): void => request.abort(options.signal?.reason);
+    if (options.signal?.aborted) follow();
+    else options.signal?.addEventListener('abort', follow, { once: true });
     try {
       const value: unknown = await client.request({ method, params }, resultSchema, {
         timeout: options.timeoutMs,
-        signal: options.signal,
+        signal: request.signal,
         ...(options.onProgress ? { onprogress: (progress) => options.onProgress?.(progress.progress, progress.total) } : {}),
       });
       return { ok: true, value };
     } catch (error) {
       return { ok: false, failure: failureFromError(error, options.timeoutMs, options.signal) };
+    } finally {
+      options.signal?.removeEventListener('abort', follow);
     }
   }
   return {
