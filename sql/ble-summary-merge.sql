@@ -1,6 +1,7 @@
 -- Merges summaries written by ble-summary.sql (a relation named `summaries`, the union of any
 -- number of shards' summaries with the same bin width) into the summaries of the shards' union:
--- rows of one hour, receiver, address and bin are regrouped, counts and sums added, extremes compared.
+-- rows of one hour, receiver, address and bin are regrouped, counts and sums added, extremes
+-- compared.
 SELECT
   hour,
   receiver,

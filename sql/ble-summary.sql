@@ -9,9 +9,10 @@
 -- union. RSSI sums are integers (dBm), never floating-point means.
 --
 -- `hour` is the packets' hour partition (the UTC hour of ts_ms, as the dataset's parts are
--- partitioned): a summary belongs to one hour, so the stage runs slice by slice of hours in bounded memory,
--- however long the dataset, and a window of hours need read only its own hours. A bin that
--- straddles an hour boundary (a bin width that does not divide an hour) is two rows, one per hour.
+-- partitioned): a summary belongs to one hour, so the stage runs slice by slice of hours in
+-- bounded memory, however long the dataset, and a window of hours need read only its own hours.
+-- A bin that straddles an hour boundary (a bin width that does not divide an hour) is two rows,
+-- one per hour.
 SELECT
   hour,
   receiver,
