@@ -30,7 +30,11 @@ test('a window of a dataset opens as a capture with exactly its packets, and a t
   await page.goto('/#/captures');
   await page.getByTestId('captures.dataset-input').setInputFiles(root);
   await expect(page.getByTestId('captures.dataset-summary')).toContainText('two-sniffers: 2 captures, 22,825 packets');
-  await page.getByTestId('captures.dataset-capture').selectOption('tesi-ble_nrf_capture');
+  // The first capture is proposed; the analyst takes tesi instead.
+  const captures = page.getByTestId('captures.dataset-captures');
+  await expect(captures.getByRole('checkbox', { name: /boston-hackrf_take3_adv38_2/ })).toBeChecked();
+  await captures.getByRole('checkbox', { name: /boston-hackrf_take3_adv38_2/ }).uncheck();
+  await captures.getByRole('checkbox', { name: /tesi-ble_nrf_capture/ }).check();
   await page.getByTestId('captures.dataset-from').fill(iso(fromMs).replace('Z', ''));
   await expect(page.getByText('add the zone: Z for UTC')).toBeVisible();
   await expect(page.getByTestId('captures.dataset-open')).toBeDisabled();

@@ -35,15 +35,16 @@ function defaultWindow(source: DatasetSource | undefined): { from: string; to: s
 }
 
 /**
- * Opens a time window of a dataset (`sextant import FILE... --dataset DIR`) as a capture: pick
- * the dataset's directory, a capture and a window; only the Parquet parts that hold the window
- * are read, in a worker, and the window joins the captures like an imported file. A week does not
- * fit in a tab; an hour of it does.
+ * Opens a time window of a dataset (`sextant import FILE... --dataset DIR`) as captures: pick the
+ * dataset's directory, one or more of its captures (a scene's receivers) and a window; only the
+ * Parquet parts that hold the window are read, in a worker per capture, and each window joins the
+ * captures like an imported file. A week does not fit in a tab; an hour of it does. The 5 M-packet
+ * limit is for all the chosen captures together.
  */
 export function DatasetWindowPanel() {
   const [picked, setPicked] = useState<PickedDataset | null>(null);
   const [problem, setProblem] = useState<{ code: string; message: string } | null>(null);
-  const [captureId, setCaptureId] = useState('');
+  const [captureIds, setCaptureIds] = useState<string[]>([]);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
 
@@ -70,19 +71,30 @@ export function DatasetWindowPanel() {
     }
     const first = manifest.value.sources[0];
     setPicked({ name, files, manifest: manifest.value });
-    setCaptureId(first?.capture_id ?? '');
+    setCaptureIds(first ? [first.capture_id] : []);
     const window = defaultWindow(first);
     setFrom(window.from);
     setTo(window.to);
   };
 
-  const source = picked?.manifest.sources.find((entry) => entry.capture_id === captureId);
+  const sources = picked?.manifest.sources.filter((entry) => captureIds.includes(entry.capture_id)) ?? [];
   const fromTime = readTime(from);
   const toTime = readTime(to);
   const window = 'ms' in fromTime && 'ms' in toTime ? { fromMs: fromTime.ms, toMs: toTime.ms } : null;
   const order = window && window.toMs <= window.fromMs ? 'the end must come after the start' : null;
-  const partRows = source && window && !order ? source.parts.filter((part) => partOverlapsWindow(part, window)).reduce((sum, part) => sum + part.rows, 0) : null;
+  // Known before any part is read: the rows of the parts whose time bounds meet the window.
+  const partRows = sources.length > 0 && window && !order ? sources.reduce((sum, entry) => sum + entry.parts.filter((part) => partOverlapsWindow(part, window)).reduce((rows, part) => rows + part.rows, 0), 0) : null;
   const tooLarge = partRows !== null && partRows > TAB_MAX_PACKETS;
+  const toggle = (id: string, on: boolean) => {
+    const next = on ? [...captureIds, id] : captureIds.filter((known) => known !== id);
+    setCaptureIds(next);
+    // The first capture picked proposes the window.
+    if (on && captureIds.length === 0) {
+      const proposed = defaultWindow(picked?.manifest.sources.find((entry) => entry.capture_id === id));
+      setFrom(proposed.from);
+      setTo(proposed.to);
+    }
+  };
 
   return (
     <section className="panel dataset-window" aria-label="Open a dataset window">
@@ -109,33 +121,28 @@ export function DatasetWindowPanel() {
           aria-label="Dataset window"
           onSubmit={(event) => {
             event.preventDefault();
-            if (!window || !source || order || tooLarge) return;
-            void openDatasetWindow(picked.files, { captureId, window, maxRows: TAB_MAX_PACKETS }, `${captureId} ${isoSeconds(window.fromMs)} – ${isoSeconds(window.toMs)}`);
+            if (!window || sources.length === 0 || order || tooLarge) return;
+            // One capture per dataset capture, all of the same window (e.g. a scene's receivers, for one analysis across them).
+            for (const entry of sources) void openDatasetWindow(picked.files, { captureId: entry.capture_id, window, maxRows: TAB_MAX_PACKETS }, `${entry.capture_id} ${isoSeconds(window.fromMs)} – ${isoSeconds(window.toMs)}`);
           }}
         >
           <p className="muted small" data-testid="captures.dataset-summary">
             <code>{picked.name}</code>: {picked.manifest.sources.length} capture{picked.manifest.sources.length === 1 ? '' : 's'},{' '}
             {formatCount(picked.manifest.sources.reduce((sum, entry) => sum + entry.rows, 0))} packets
           </p>
-          <label className="field">
-            <span className="field__label">Capture</span>
-            <select
-              value={captureId}
-              data-testid="captures.dataset-capture"
-              onChange={(event) => {
-                setCaptureId(event.target.value);
-                const window = defaultWindow(picked.manifest.sources.find((entry) => entry.capture_id === event.target.value));
-                setFrom(window.from);
-                setTo(window.to);
-              }}
-            >
-              {picked.manifest.sources.map((entry) => (
-                <option key={entry.capture_id} value={entry.capture_id}>
-                  {entry.capture_id} ({entry.file}, {formatCount(entry.rows)} packets{entry.bounds ? `, ${isoSeconds(entry.bounds.start_ms)} – ${isoSeconds(entry.bounds.end_ms)}` : ''})
-                </option>
-              ))}
-            </select>
-          </label>
+          <fieldset className="field dataset-window__captures" data-testid="captures.dataset-captures">
+            <legend className="field__label">Captures (the same window of each)</legend>
+            {picked.manifest.sources.map((entry) => (
+              <label key={entry.capture_id} className="checkbox">
+                <input type="checkbox" checked={captureIds.includes(entry.capture_id)} onChange={(event) => toggle(entry.capture_id, event.target.checked)} />
+                <code>{entry.capture_id}</code>
+                <span className="muted small">
+                  {' '}
+                  {entry.file}, {formatCount(entry.rows)} packets{entry.bounds ? `, ${isoSeconds(entry.bounds.start_ms)} – ${isoSeconds(entry.bounds.end_ms)}` : ''}
+                </span>
+              </label>
+            ))}
+          </fieldset>
           <label className="field">
             <span className="field__label">From (UTC, inclusive)</span>
             <input value={from} onChange={(event) => setFrom(event.target.value)} data-testid="captures.dataset-from" aria-invalid={'problem' in fromTime} />
@@ -152,12 +159,12 @@ export function DatasetWindowPanel() {
               {tooLarge
                 ? `The parts that hold this window hold ${formatCount(partRows)} packets, more than the ${formatCount(TAB_MAX_PACKETS)} a tab holds: choose a shorter window, or analyse the whole dataset with sextant analyze-dataset.`
                 : partRows === 0
-                  ? 'No part of this capture holds packets in this window.'
+                  ? 'No part of these captures holds packets in this window.'
                   : `Reads the parts that hold this window: ${formatCount(partRows)} packets at most.`}
             </p>
           )}
-          <button type="submit" className="primary" disabled={!window || !source || order !== null || tooLarge || partRows === 0} data-testid="captures.dataset-open">
-            Open window
+          <button type="submit" className="primary" disabled={!window || sources.length === 0 || order !== null || tooLarge || partRows === 0} data-testid="captures.dataset-open">
+            Open window{sources.length > 1 ? ` of ${sources.length} captures` : ''}
           </button>
         </form>
       )}
