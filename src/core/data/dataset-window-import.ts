@@ -8,8 +8,7 @@
  * capture names its source file and that file's SHA-256 (as `sextant analyze-dataset`'s windows
  * do), and its import report records the window and the parts it was read from.
  */
-import type { RecordBatch, Schema } from 'apache-arrow';
-import { Table } from 'apache-arrow';
+import { Table, type RecordBatch, type Schema } from 'apache-arrow';
 import { err, type Result } from '../util/result.ts';
 import { importIntegrity } from './ble/index.ts';
 import { columnSchemaOf } from './columns.ts';
@@ -40,8 +39,9 @@ export interface DatasetWindowProvenance {
   from_ms: number | null;
   to_ms: number | null;
   parts: string[];
-  /** Rows of those parts, and of them the rows inside the window. */
+  /** Rows of those parts. */
   part_rows: number;
+  /** Of them, the rows inside the window (the capture's). */
   rows: number;
 }
 
