@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { expect, test } from './fixtures/workbench.ts';
 
 // A dataset (issue 25) opened in the app: `sextant import --dataset` writes it from real captures
@@ -28,7 +28,8 @@ test('a window of a dataset opens as a capture with exactly its packets, and a t
   expect(expected).toBeGreaterThan(1_000);
 
   await page.goto('/#/captures');
-  await page.getByTestId('captures.dataset-input').setInputFiles(root);
+  // The dataset's parent picked by mistake: the one dataset in it is opened.
+  await page.getByTestId('captures.dataset-input').setInputFiles(dirname(root));
   await expect(page.getByTestId('captures.dataset-summary')).toContainText('two-sniffers: 2 captures, 22,825 packets');
   // The first capture is proposed; the analyst takes tesi instead.
   const captures = page.getByTestId('captures.dataset-captures');
