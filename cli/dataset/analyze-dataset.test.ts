@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,8 @@ import {
   createExecutor,
   createInProcessRunner,
   generateBleScenario,
+  openStitchedAnalysis,
+  parseWindowResult,
   readCaptureFile,
   toolResultSchema,
   validateAgainstSchema,
@@ -170,6 +173,15 @@ describe('sextant analyze-dataset --window', () => {
     expect(validateAgainstSchema(toolResultSchema, summary, { prefix: [], typeErrorCode: 'OUTPUT_SCHEMA_VIOLATION' })).toEqual([]);
     expect(summary.artifacts!.map((artifact) => artifact.uri)).toEqual(['clusters.jsonl', 'conflicts.jsonl', 'relations.jsonl']);
     for (const artifact of summary.artifacts!) expect(createHash('sha256').update(await readFile(join(out, artifact.uri))).digest('hex')).toBe(artifact.sha256);
+
+    // The app's reader (Runs → Dataset analysis) takes the directory as written: every device, and each window's result.
+    const opened = await openStitchedAnalysis({
+      text: (path) => readFile(join(out, path), 'utf8'),
+      bytes: (path) => createReadStream(join(out, path)),
+    });
+    if (!opened.ok) throw new Error(opened.error.message);
+    expect(opened.value.devices!.query({ text: '', filter: 'all', order: 'first_seen', offset: 0, limit: 500 }).rows.map((row) => row.id)).toEqual(clusters.map((cluster) => cluster.id));
+    for (const window of opened.value.overview.windows) expect(parseWindowResult(await readFile(join(out, window.result!), 'utf8'), window.result!).ok).toBe(true);
 
     // Windows analysed one at a time or three at once: the same files, byte for byte (stitched in window order either way).
     for (const jobs of ['1', '3']) {

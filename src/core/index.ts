@@ -3,6 +3,7 @@
 export type { JsonObject, JsonValue } from './util/json.ts';
 export { isJsonObject, safeParseJson, jsonByteLength } from './util/json.ts';
 export { checkJsonLimits, describeJsonPath } from './util/json-limits.ts';
+export { textLines } from './util/text-lines.ts';
 export { DeadlineError, runWithDeadline, startDeadline, timerClock } from './util/deadline.ts';
 export type { Clock, Deadline, DeadlineOptions, DeadlineOutcome, DeadlineReason } from './util/deadline.ts';
 export { DEFAULT_QUEUE, QueueSet, WorkQueue } from './util/work-queue.ts';
@@ -95,6 +96,8 @@ export { generateConformanceCases, judgeConformance } from './manifests/index.ts
 export type { BleAnalysis, BleAnalysisOptions, RpaRotationModelName } from './tools/ble-analyzer/index.ts';
 export { analyzeBle, parseIrk, WindowStitcher, weakestJoin } from './tools/ble-analyzer/index.ts';
 export type { BleWindowOutput, StitchedAnalysis, StitchedCluster, StitchConflict, StitchedRelation } from './tools/ble-analyzer/index.ts';
+export { ANALYSIS_FILE, STITCHED_FILES, StitchedDevices, openStitchedAnalysis, parseAnalysisOverview, parseStitchedLine, parseWindowResult } from './tools/ble-analyzer/index.ts';
+export type { AnalysedWindowEntry, AnalysisFiles, DatasetAnalysisOverview, DeviceDetail, DeviceFilter, DeviceOrder, DevicePage, DeviceQuery, DeviceRow, OpenedAnalysis, StitchedFile, StitchedLine, StitchedOutputProblem } from './tools/ble-analyzer/index.ts';
 export type { BleScenarioTruth } from './demo/ble-scenario/index.ts';
 export {
   BLE_SCENARIO_NAMES,

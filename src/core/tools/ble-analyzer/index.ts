@@ -20,3 +20,9 @@ export { bleAddressAnalyzerManifest, bleAnalyzerInputSchema, bleAnalyzerOutputSc
 export { bleRotationModel } from './classify/rotation-model.ts';
 export { WindowStitcher, weakestJoin } from './stitch/stitch-windows.ts';
 export type { BleWindowOutput, StitchedAnalysis, StitchedCluster, StitchConflict, StitchedRelation } from './stitch/stitch-windows.ts';
+export { ANALYSIS_FILE, STITCHED_FILES, parseAnalysisOverview, parseStitchedLine, parseWindowResult } from './stitch/stitched-output.ts';
+export type { AnalysedWindowEntry, DatasetAnalysisOverview, StitchedFile, StitchedLine, StitchedOutputProblem } from './stitch/stitched-output.ts';
+export { StitchedDevices } from './stitch/stitched-devices.ts';
+export type { DeviceDetail, DeviceFilter, DeviceOrder, DevicePage, DeviceQuery, DeviceRow } from './stitch/stitched-devices.ts';
+export { openStitchedAnalysis } from './stitch/open-stitched-analysis.ts';
+export type { AnalysisFiles, OpenedAnalysis } from './stitch/open-stitched-analysis.ts';

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { MANIFEST_FILE, parseManifest, partOverlapsWindow, type DatasetManifest, type DatasetSource } from '../../../core/index.ts';
 import { formatCount } from '../../components/format.ts';
 import { openDatasetWindow } from '../../lib/runtime/capture-import.ts';
+import { filesUnderRoot } from '../../lib/runtime/picked-directory.ts';
 
 /** The most packets a window opened in the tab may hold (the tab holds captures of a few million packets well). */
 export const TAB_MAX_PACKETS = 5_000_000;
@@ -25,26 +26,6 @@ function readTime(text: string): { ms: number } | { problem: string } {
   if (!/(Z|[+-]\d{2}:?\d{2})$/i.test(trimmed)) return { problem: 'add the zone: Z for UTC, or an offset such as +01:00' };
   const ms = Date.parse(trimmed);
   return Number.isFinite(ms) ? { ms } : { problem: 'not a time: write it as 2026-11-20T13:00:00Z' };
-}
-
-/**
- * The picked directory's files by their path under the dataset root, and the root's name. The
- * root is the picked directory, or the one directory in it that holds a manifest (a dataset's
- * parent picked by mistake). `webkitRelativePath` starts with the picked directory's name.
- */
-function datasetFiles(list: File[]): { name: string; files: Map<string, File> } {
-  const paths = list.map((file) => (file.webkitRelativePath || file.name).split('/'));
-  const top = paths[0]?.[0] ?? '';
-  const nested = paths.filter((path) => path.length === 3 && path[2] === MANIFEST_FILE);
-  const rootDepth = paths.some((path) => path.length === 2 && path[1] === MANIFEST_FILE) || nested.length !== 1 ? 1 : 2;
-  const name = rootDepth === 1 ? top : nested[0][1];
-  const files = new Map<string, File>();
-  list.forEach((file, index) => {
-    const path = paths[index];
-    if (rootDepth === 2 && path[1] !== name) return;
-    files.set(path.slice(rootDepth).join('/'), file);
-  });
-  return { name, files };
 }
 
 /** A window of the source's first hour (or all of it, when it is shorter). */
@@ -71,7 +52,7 @@ export function DatasetWindowPanel() {
   const pick = async (list: FileList | null) => {
     setPicked(null);
     setProblem(null);
-    const { name, files } = datasetFiles([...(list ?? [])]);
+    const { name, files } = filesUnderRoot([...(list ?? [])], MANIFEST_FILE);
     const manifestFile = files.get(MANIFEST_FILE);
     if (!manifestFile) {
       setProblem({ code: 'DATASET_NOT_FOUND', message: `${name || 'The directory'} has no ${MANIFEST_FILE} at its top: it is not a Sextant dataset (sextant import FILE --dataset DIR makes one)` });

@@ -3,6 +3,7 @@ import { checkJsonLimits } from '../../../core/index.ts';
 import { ResultView } from '../../components/ResultView.tsx';
 import { restoreSavedRuns, runInput } from '../../lib/runtime/run-input.ts';
 import { useRuns, type RunEntry } from '../../lib/stores/run-store.ts';
+import { DatasetAnalysisPanel } from '../dataset-analysis/DatasetAnalysisPanel.tsx';
 import { ExportReportButton } from '../report/ExportReportButton.tsx';
 import { RunCompare } from './RunCompare.tsx';
 import { formatStarted, runMatches, runName } from './run-name.ts';
@@ -169,6 +170,7 @@ export function RunsPage() {
           ))}
         </section>
       )}
+      <DatasetAnalysisPanel />
     </div>
   );
 }

@@ -1,0 +1,4 @@
+import { expose } from 'comlink';
+import { createAnalysisApi } from './analysis-api.ts';
+
+expose(createAnalysisApi());
