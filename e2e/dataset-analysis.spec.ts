@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { expect, test } from './fixtures/workbench.ts';
 
 // The output of `sextant analyze-dataset --window` opened in the app (issue 25): the runner
@@ -72,6 +72,13 @@ test('a windowed dataset analysis opens: its windows, devices found by address, 
   await expect(detail).toContainText('in 3 windows');
   await expect(page.getByTestId('analysis.device-addresses')).toHaveText(device.addresses.join(' '));
   await expect(page.getByTestId('analysis.device-relations')).toContainText(`moved with ${partner}`);
+  // The command it offers lists exactly the device's packets when the analyst runs it.
+  const command = (await page.getByTestId('analysis.device-command').textContent())!;
+  const sql = /"(SELECT .*)"/.exec(command)![1];
+  expect(command.startsWith(`sextant query '${join(dirname(out), 'dataset')}' `)).toBe(true);
+  const listed = JSON.parse(sextant('query', join(dirname(out), 'dataset'), sql, '--max-rows', '5000000')) as { columns: Array<{ name: string }>; rows: unknown[][] };
+  const column = listed.columns.findIndex((entry) => entry.name === 'advertiser_addr');
+  expect(new Set(listed.rows.map((row) => row[column]))).toEqual(new Set(device.addresses));
   const axe = await new AxeBuilder({ page }).include('.dataset-analysis').analyze();
   expect(axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
 

@@ -4,6 +4,7 @@ import type { DeviceDetail, DeviceFilter, DeviceOrder, DevicePage, DeviceRow } f
 import type { AnalysisWorkerApi } from '../../../../workers/analysis-api.ts';
 import { formatCount } from '../../components/format.ts';
 import { TRACKER_NAMES, type TrackerKind } from '../ble-analysis/ble-output.ts';
+import { devicePacketsCommand } from './packets-command.ts';
 import { utcSeconds } from './utc.ts';
 
 const PAGE_SIZE = 50;
@@ -28,6 +29,8 @@ interface Props {
   api: Remote<AnalysisWorkerApi>;
   counts: { devices: number; relations: number; conflicts: number; filters: Record<DeviceFilter, number> };
   windowCount: number;
+  /** The dataset's directory as analyze-dataset was given it, for the command that lists a device's packets. */
+  dataset: string;
   onOpenWindow: (index: number) => void;
 }
 
@@ -36,7 +39,7 @@ function trackerName(kind: string | null | undefined): string | null {
 }
 
 /** The stitched devices, a page at a time from the worker: search by address or id, filter, sort, and one device's detail. */
-export function StitchedDevicesBrowser({ api, counts, windowCount, onOpenWindow }: Props) {
+export function StitchedDevicesBrowser({ api, counts, windowCount, dataset, onOpenWindow }: Props) {
   const [text, setText] = useState('');
   const [filter, setFilter] = useState<DeviceFilter>('all');
   const [order, setOrder] = useState<DeviceOrder>('first_seen');
@@ -161,7 +164,7 @@ export function StitchedDevicesBrowser({ api, counts, windowCount, onOpenWindow 
           </button>
         </div>
       )}
-      {selected && <DeviceDetailView detail={selected} onSelect={(id) => void select(id)} onOpenWindow={onOpenWindow} />}
+      {selected && <DeviceDetailView detail={selected} dataset={dataset} onSelect={(id) => void select(id)} onOpenWindow={onOpenWindow} />}
     </section>
   );
 }
@@ -183,9 +186,17 @@ function Presence({ row, windowCount }: { row: DeviceRow; windowCount: number })
   );
 }
 
-function DeviceDetailView({ detail, onSelect, onOpenWindow }: { detail: DeviceDetail; onSelect: (id: string) => void; onOpenWindow: (index: number) => void }) {
+interface DetailProps {
+  detail: DeviceDetail;
+  dataset: string;
+  onSelect: (id: string) => void;
+  onOpenWindow: (index: number) => void;
+}
+
+function DeviceDetailView({ detail, dataset, onSelect, onOpenWindow }: DetailProps) {
   const { device, relations, conflicts } = detail;
   const tracker = trackerName(device.tracker_kind);
+  const command = devicePacketsCommand(dataset, device.addresses);
   return (
     <section className="stitched-device" aria-label={`Device ${device.id}`} data-testid="analysis.device-detail">
       <h4>
@@ -199,6 +210,15 @@ function DeviceDetailView({ detail, onSelect, onOpenWindow }: { detail: DeviceDe
       <p className="stitched-device__addresses">
         <code data-testid="analysis.device-addresses">{device.addresses.join(' ')}</code>
       </p>
+      {command && (
+        <div className="stitched-device__command">
+          <span className="small muted">Its packets, from the dataset:</span>
+          <pre data-testid="analysis.device-command">{command}</pre>
+          <button type="button" onClick={() => void navigator.clipboard.writeText(command)}>
+            Copy command
+          </button>
+        </div>
+      )}
       <h5>In each window</h5>
       <ul className="small">
         {device.window_clusters.map((entry, index) => (
