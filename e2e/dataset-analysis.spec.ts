@@ -57,6 +57,12 @@ test('a windowed dataset analysis opens: its windows, devices found by address, 
   await expect(page.getByTestId('analysis.summary')).toContainText(`in 3 window(s) of 10m overlapping by 4m`);
   await expect(page.getByTestId('analysis.summary')).toContainText(`stitched ${devices.length} device(s)`);
   await expect(page.getByTestId('analysis.window-row')).toHaveCount(3);
+  // The run's warnings by code: each window's own (partial: CRC-bad packets left out, …) as one line.
+  const warnings = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { warnings: Array<{ code: string }> };
+  const partial = warnings.warnings.filter((warning) => warning.code === 'WINDOW_PARTIAL').length;
+  expect(partial).toBe(3);
+  await expect(page.getByTestId('analysis.warnings')).toContainText('WINDOW_PARTIAL ×3');
+  await expect(page.getByTestId('analysis.warnings').getByRole('listitem')).toHaveCount(1);
   await expect(page.getByTestId('analysis.device-count')).toHaveText(`1–50 of ${devices.length} devices`);
   await expect(page.getByTestId('analysis.device-row')).toHaveCount(50);
   await page.getByTestId('analysis.page-next').click();

@@ -91,10 +91,16 @@ function OpenedAnalysis({ analysis, shown, setShown }: { analysis: Open; shown: 
     if (window) showWindow(window);
   };
 
-  // A one-window run (no --window) has nothing stitched: its result is the whole answer.
+  // A one-window run (no --window) has nothing stitched: its result is the whole answer. A
+  // windowed run's result.json summarizes: its warnings (windows partial, empty or failed; joins refused) are shown by code.
   const oneWindow = stitched === null;
+  const [runWarnings, setRunWarnings] = useState<{ groups: WarningGroup[] } | { problem: { code: string; message: string } } | null>(null);
   useEffect(() => {
-    if (oneWindow) void showResult(overview.result, `${analysis.name}: the whole range`, overview.windows[0]?.duration_ms ?? 0);
+    if (oneWindow) {
+      void showResult(overview.result, `${analysis.name}: the whole range`, overview.windows[0]?.duration_ms ?? 0);
+      return;
+    }
+    void api.windowResult(overview.result).then((outcome) => setRunWarnings(outcome.ok ? { groups: groupWarnings(outcome.result.warnings) } : { problem: outcome }));
     // Once per opened analysis.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [overview]);
@@ -120,6 +126,27 @@ function OpenedAnalysis({ analysis, shown, setShown }: { analysis: Open; shown: 
           </>
         )}
       </dl>
+      {runWarnings && 'problem' in runWarnings && (
+        <p className="field__error" role="alert" data-testid="analysis.result-problem">
+          <span className="badge badge--error">{runWarnings.problem.code}</span> {runWarnings.problem.message}
+        </p>
+      )}
+      {runWarnings && 'groups' in runWarnings && runWarnings.groups.length > 0 && (
+        <ul className="issue-list issue-list--warnings" aria-label="Warnings of the run" data-testid="analysis.warnings">
+          {runWarnings.groups.map((group) => (
+            <li key={group.code} className="issue" data-code={group.code}>
+              <span className="issue__code">
+                {group.code}
+                {group.count > 1 ? ` ×${formatCount(group.count)}` : ''}
+              </span>
+              <span className="issue__message">
+                {group.first}
+                {group.count > 1 ? ` (and ${formatCount(group.count - 1)} more like it)` : ''}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
       {!oneWindow && <WindowsTable overview={overview} onOpen={showWindow} />}
       {stitched && <StitchedDevicesBrowser api={api} counts={stitched} windowCount={overview.windows.length} dataset={overview.dataset} onOpenWindow={openWindow} />}
       {shown && (
@@ -136,6 +163,24 @@ function OpenedAnalysis({ analysis, shown, setShown }: { analysis: Open; shown: 
       )}
     </div>
   );
+}
+
+interface WarningGroup {
+  code: string;
+  count: number;
+  /** The first warning's message: the others of its code say the same of other windows. */
+  first: string;
+}
+
+/** Warnings by code, in order of first appearance: a week's 584 windows each partial are one line, not 584. */
+function groupWarnings(warnings: ReadonlyArray<{ code: string; message: string }>): WarningGroup[] {
+  const groups = new Map<string, WarningGroup>();
+  for (const warning of warnings) {
+    const group = groups.get(warning.code);
+    if (group) group.count++;
+    else groups.set(warning.code, { code: warning.code, count: 1, first: warning.message });
+  }
+  return [...groups.values()];
 }
 
 /** Every window of the run: its span, packets, status and what its analysis said; a button opens its result. */
