@@ -10,6 +10,7 @@ import { tableFromArrays, tableFromIPC, tableToIPC } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readCaptureSource } from '../src/core/index.ts';
 import { withFileCaptureSource } from '../cli/file-source.ts';
+import { decodeParquetPart } from '../cli/dataset/parquet-part.ts';
 import { createImportApi } from './import-api.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'sextant-parity-'));
@@ -35,7 +36,7 @@ describe('one import pipeline, two adapters', () => {
     const path = join(directory, name);
     writeFileSync(path, bytes);
     const runner = await withFileCaptureSource(path, name, (source) => readCaptureSource(source, { id: 'same', fileName: name }));
-    const worker = await createImportApi().importFile(new File([bytes as Uint8Array<ArrayBuffer>], name), 'same', () => {});
+    const worker = await createImportApi(decodeParquetPart).importFile(new File([bytes as Uint8Array<ArrayBuffer>], name), 'same', () => {});
     if (!runner.ok) {
       expect(worker).toMatchObject({ ok: false, code: runner.error.code, message: runner.error.message });
       return;

@@ -14,6 +14,7 @@ import {
   type DatasetTimeWindow,
   type ImportedFile,
   type JsonObject,
+  type PartDecoder,
 } from '../src/core/index.ts';
 
 export type ImportOutcome =
@@ -57,7 +58,11 @@ export function fileCaptureSource(file: Blob, fileName: string): CaptureSource {
   };
 }
 
-export function createImportApi(): ImportWorkerApi {
+/**
+ * `decodePart` reads a dataset's Parquet part into Arrow with its own types (parquet-wasm: the
+ * worker loads its browser build, Node tests its Node build).
+ */
+export function createImportApi(decodePart: PartDecoder): ImportWorkerApi {
   let pending: { file: File; id: string; imported: Extract<ImportedFile, { kind: 'needs-mapping' }> } | null = null;
 
   // Import reports are plain JSON data (counts, names, hashes); JsonObject is their stored shape.
@@ -97,7 +102,7 @@ export function createImportApi(): ImportWorkerApi {
           const file = files.get(path);
           return file ? { byteLength: file.size, slice: (start: number, end?: number) => file.slice(start, end).arrayBuffer() } : undefined;
         };
-        const result = await importDatasetWindow(manifest.value, reader, { ...request, onProgress });
+        const result = await importDatasetWindow(manifest.value, reader, { ...request, onProgress, decodePart });
         if (!result.ok) return { ok: false, code: result.error.code, message: result.error.message };
         return answer(result.value);
       } catch (error) {

@@ -21,6 +21,7 @@ import {
 import { defaultCaptureId } from '../capture-files.ts';
 import { DEFAULT_ARGUMENTS } from '../commands/analyze-dataset-command.ts';
 import { importFiles } from './import-files.ts';
+import { decodeParquetPart } from './parquet-part.ts';
 
 /**
  * The app's "Open a dataset window" (core/data/dataset-window-import.ts) reads a dataset's parts
@@ -47,16 +48,18 @@ function readerOf(files: ReadonlyMap<string, Uint8Array>): DatasetFileReader {
   };
 }
 
-/** Each row's time, address, RSSI and channel, in order. */
+/** Every row, every column (the window's capture_id is its own id), in order; with each column's type. */
 function rowsOf(capture: Capture, keep: (ts: number) => boolean = () => true): string[] {
   const table = capture.table;
-  const columns = ['ts_ms', 'advertiser_addr', 'rssi', 'channel', 'frame_number'].map((name) => table.getChild(name)!);
+  const names = table.schema.fields.map((field) => field.name).filter((name) => name !== 'capture_id');
+  const columns = names.map((name) => table.getChild(name)!);
   const rows: string[] = [];
   for (let row = 0; row < table.numRows; row++) {
     const ts = columns[0].get(row) as number;
     if (keep(ts)) rows.push(JSON.stringify(columns.map((column) => column.get(row))));
   }
-  return rows;
+  // The types too: a window holds dictionaries, narrow integers and lists as the file's import does.
+  return [names.map((name, index) => `${name}: ${String(columns[index].type)}`).join(', '), ...rows];
 }
 
 describe('a dataset window opened as the app opens it', () => {
@@ -84,7 +87,7 @@ describe('a dataset window opened as the app opens it', () => {
       const fromFile = await readCaptureFile(new Uint8Array(await readFile(join(CAPTURES, name))), { id, fileName: name });
       if (!fromFile.ok) throw new Error(fromFile.error.message);
       if (fromFile.value.info.rowCount === 0) continue;
-      const opened = await importDatasetWindow(manifest, readerOf(files), { captureId: id, window: { fromMs: null, toMs: null }, id, maxRows: 5_000_000 });
+      const opened = await importDatasetWindow(manifest, readerOf(files), { captureId: id, window: { fromMs: null, toMs: null }, id, maxRows: 5_000_000, decodePart: decodeParquetPart });
       if (!opened.ok) throw new Error(`${name}: ${opened.error.code} ${opened.error.message}`);
       const window = opened.value.capture;
       expect(rowsOf(window), name).toEqual(rowsOf(fromFile.value));
@@ -107,18 +110,19 @@ describe('a dataset window opened as the app opens it', () => {
     const { start_ms: start, end_ms: end } = source.bounds!;
     const fromMs = start + Math.floor((end - start) / 3);
     const toMs = start + Math.floor((2 * (end - start)) / 3);
-    const opened = await importDatasetWindow(manifest, readerOf(files), { captureId: source.capture_id, window: { fromMs, toMs }, id: 'middle', maxRows: 5_000_000 });
+    const opened = await importDatasetWindow(manifest, readerOf(files), { captureId: source.capture_id, window: { fromMs, toMs }, id: 'middle', maxRows: 5_000_000, decodePart: decodeParquetPart });
     if (!opened.ok) throw new Error(opened.error.message);
     const expected = rowsOf(fromFile.value, (ts) => ts >= fromMs && ts < toMs);
     expect(expected.length).toBeGreaterThan(100);
     expect(rowsOf(opened.value.capture)).toEqual(expected);
     expect(opened.value.capture.info.id).toBe('middle');
-    expect(opened.value.report.dataset_window).toMatchObject({ capture_id: source.capture_id, from_ms: fromMs, to_ms: toMs, rows: expected.length });
+    // The first line is the column types.
+    expect(opened.value.report.dataset_window).toMatchObject({ capture_id: source.capture_id, from_ms: fromMs, to_ms: toMs, rows: expected.length - 1 });
   });
 
-  it('refuses with a code: an unknown capture, an empty window, a window over the limit, a missing or cut part', async () => {
+  it('refuses with a code: an unknown capture, an empty window, a window over the limit, a missing, cut, foreign or unreadable part', async () => {
     const source = manifest.sources.find((entry) => entry.parts.length > 0 && entry.rows > 10)!;
-    const base: DatasetWindowRequest = { captureId: source.capture_id, window: { fromMs: null, toMs: null }, id: 'x', maxRows: 5_000_000 };
+    const base: DatasetWindowRequest = { captureId: source.capture_id, window: { fromMs: null, toMs: null }, id: 'x', maxRows: 5_000_000, decodePart: decodeParquetPart };
     const codeOf = async (request: DatasetWindowRequest, reader = readerOf(files)) => {
       const result = await importDatasetWindow(manifest, reader, request);
       return result.ok ? 'ok' : `${result.error.code}${'path' in result.error && result.error.path ? ` ${result.error.path}` : ''}`;
@@ -131,6 +135,9 @@ describe('a dataset window opened as the app opens it', () => {
     const cut = new Map(files);
     cut.set(part, files.get(part)!.slice(0, 100));
     expect(await codeOf(base, readerOf(cut))).toBe(`DATASET_PART_TRUNCATED ${part}`);
+    // A part of other columns (here: two of them) or one the decoder cannot read.
+    expect(await codeOf({ ...base, decodePart: (bytes) => decodeParquetPart(bytes).select(['ts_ms', 'advertiser_addr']) })).toBe(`DATASET_SCHEMA_DRIFT ${part}`);
+    expect(await codeOf({ ...base, decodePart: () => { throw new Error('Parquet error: bad magic'); } })).toBe('UNREADABLE_PARQUET');
     expect(await codeOf(base)).toBe('ok');
   });
 });

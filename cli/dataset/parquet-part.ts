@@ -1,6 +1,6 @@
-import { tableToIPC, type Table } from 'apache-arrow';
-import { Compression, EnabledStatistics, Table as WasmTable, WriterPropertiesBuilder, writeParquet } from 'parquet-wasm/node';
-import { PARTITION_COLUMNS } from '../../src/core/index.ts';
+import { tableFromIPC, tableToIPC, type Table } from 'apache-arrow';
+import { Compression, EnabledStatistics, Table as WasmTable, WriterPropertiesBuilder, readParquet, writeParquet } from 'parquet-wasm/node';
+import { PARTITION_COLUMNS, PART_BATCH_ROWS } from '../../src/core/index.ts';
 
 /**
  * One Parquet part of a dataset, written by parquet-wasm (the Rust `parquet` crate of Apache
@@ -26,4 +26,9 @@ export function parquetPart(table: Table): Uint8Array {
     .setCreatedBy('sextant (parquet-wasm)')
     .build();
   return writeParquet(WasmTable.fromIPCStream(tableToIPC(stored, 'stream')), properties);
+}
+
+/** A part's bytes back as Arrow, with the types it was written with (what the app's import worker does with parquet-wasm's browser build). */
+export function decodeParquetPart(bytes: Uint8Array): Table {
+  return tableFromIPC(readParquet(bytes, { batchSize: PART_BATCH_ROWS }).intoIPCStream());
 }

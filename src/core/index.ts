@@ -40,8 +40,8 @@ export type { CaptureImportProblem } from './data/ble/index.ts';
 export type { ImportIntegrity, ImportIntegrityStatus, PacketDetails } from './data/ble/index.ts';
 export type { CaptureSource, CaptureImportReport, ImportedFile } from './data/capture-import.ts';
 export { importCaptureSource, mapToCapture } from './data/capture-import.ts';
-export { importDatasetWindow } from './data/dataset-window-import.ts';
-export type { DatasetFileReader, DatasetWindowFailure, DatasetWindowProvenance, DatasetWindowRequest } from './data/dataset-window-import.ts';
+export { PART_BATCH_ROWS, importDatasetWindow } from './data/dataset-window-import.ts';
+export type { DatasetFileReader, DatasetWindowFailure, DatasetWindowProvenance, DatasetWindowRequest, PartDecoder } from './data/dataset-window-import.ts';
 export type { ColumnMapping, TimeUnitName } from './data/tabular/index.ts';
 
 export { builtinCaptures } from './demo/builtin-captures.ts';

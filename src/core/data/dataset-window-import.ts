@@ -2,22 +2,22 @@
  * A time window of one dataset source as a capture, read from the dataset's files by whoever
  * holds them: the app's "Open a dataset window" reads them from a picked directory, Node from
  * disk. A week of sniffing does not fit in a tab, an hour of it does: the manifest says which
- * Parquet parts can hold the window (`partOverlapsWindow`), only those are read (by ranges, with
- * hyparquet), their rows inside the window are kept in the order of the source file, and the
+ * Parquet parts can hold the window (`partOverlapsWindow`), only those are read (whole, with the
+ * caller's parquet-wasm), their rows inside the window are kept in the order of the source file, and the
  * rows become a capture through the same column mapping as any Parquet file of packets. The
  * capture names its source file and that file's SHA-256 (as `sextant analyze-dataset`'s windows
  * do), and its import report records the window and the parts it was read from.
  */
 import { Table, type RecordBatch, type Schema } from 'apache-arrow';
 import { err, type Result } from '../util/result.ts';
-import { importIntegrity } from './ble/index.ts';
+import { BLE_RECORD_COLUMNS, importIntegrity } from './ble/index.ts';
 import { columnSchemaOf } from './columns.ts';
 import { mapToCapture, type CaptureImportFailure, type CaptureImportReport, type ImportedFile } from './capture-import.ts';
 import type { DatasetManifest, DatasetProblem } from './dataset/dataset-manifest.ts';
 import { partOverlapsWindow, runsInWindow, type DatasetTimeWindow } from './dataset/dataset-window.ts';
 import { batchesOfRuns, type RowRun } from './dataset/row-runs.ts';
 import { orderRuns } from './dataset/source-order.ts';
-import { hasNormalizedBleColumns, readParquet, suggestColumnMapping, type ParquetByteSource, type TabularImportReport } from './tabular/index.ts';
+import { emptyReport, hasNormalizedBleColumns, type ColumnMapping, type ParquetByteSource, type TabularImportReport } from './tabular/index.ts';
 
 /** The dataset's files by their manifest path (`/`-separated, relative to the dataset root); undefined for a file it lacks. */
 export type DatasetFileReader = (path: string) => ParquetByteSource | undefined;
@@ -31,7 +31,24 @@ export interface DatasetWindowRequest {
   /** The most packets the parts holding the window may hold (checked before any part is read). */
   maxRows: number;
   onProgress?: (fraction: number) => void;
+  /**
+   * Decodes a whole part into Arrow with the types it was written with: parquet-wasm (Apache
+   * Arrow's Rust reader, as `sextant analyze-dataset` reads parts) restores the normalized
+   * capture columns' dictionaries, narrow integers and lists, so the window's table is a file
+   * import's. Injected because parquet-wasm loads differently in a worker and in Node.
+   */
+  decodePart: PartDecoder;
 }
+
+/** A Parquet part's bytes as an Arrow table with the types it was written with, in batches of about `PART_BATCH_ROWS`. */
+export type PartDecoder = (bytes: Uint8Array) => Table | Promise<Table>;
+
+/**
+ * Rows per record batch a decoder should give (parquet-wasm's own default, 1,024, made a
+ * 10-minute window of 627 k packets 613 batches a part and every later step pay per batch: 13 s
+ * instead of a few).
+ */
+export const PART_BATCH_ROWS = 65_536;
 
 /** What a window capture's import report adds: where its rows came from. */
 export interface DatasetWindowProvenance {
@@ -76,7 +93,7 @@ export async function importDatasetWindow(
     if (file.byteLength !== part.bytes) {
       return err({ code: 'DATASET_PART_TRUNCATED', path: part.path, message: `${part.path} is ${file.byteLength} bytes where the manifest says ${part.bytes}: the dataset is damaged` });
     }
-    const read = await readParquet(file, { fileName: part.path });
+    const read = await decodeTyped(request.decodePart, file, part.path);
     if (!read.ok) return err({ ...read.error, message: `${part.path}: ${read.error.message}` });
     const { table, report } = read.value;
     if (schema === null) {
@@ -113,10 +130,43 @@ export async function importDatasetWindow(
     integrity: importIntegrity({ ...tabular, warnings: [] }),
     dataset_window: provenance,
   };
-  const captured = mapToCapture(table, suggestColumnMapping(columns), request.id, source.file, report);
+  // Parts are checked against the dataset schema (decodeTyped): their addresses are the importer's, already
+  // normalized, and stay dictionary-coded as a file import has them; only the time column is named.
+  const mapping: ColumnMapping = { time: 'ts_ms', timeUnit: 'ms', channel: 'channel' };
+  const captured = mapToCapture(table, mapping, request.id, source.file, report);
   if (!captured.ok) return captured;
   if (captured.value.kind !== 'capture') return err({ code: 'DATASET_SCHEMA_DRIFT', path: parts[0].path, message: `${parts[0].path} has no time column the capture can use` });
   return { ok: true, value: captured.value };
+}
+
+/** A part through the decoder, checked against the dataset schema, with the report a Parquet read gives (its columns as the file declares them). */
+async function decodeTyped(decode: PartDecoder, file: ParquetByteSource, path: string): Promise<Result<{ table: Table; report: TabularImportReport }, { code: 'UNREADABLE_PARQUET' | 'DATASET_SCHEMA_DRIFT'; message: string; path?: string }>> {
+  let table: Table;
+  try {
+    table = await decode(new Uint8Array(await file.slice(0)));
+  } catch (thrown) {
+    return err({ code: 'UNREADABLE_PARQUET', message: `it could not be read: ${thrown instanceof Error ? thrown.message.split('\n')[0] : String(thrown)}` });
+  }
+  const drift = datasetSchemaDrift(table.schema);
+  if (drift) return err({ code: 'DATASET_SCHEMA_DRIFT', path, message: `it is not in the dataset schema (docs/capture-schema.md): ${drift}` });
+  const report = emptyReport('parquet', path);
+  report.bytes = file.byteLength;
+  report.rows = table.numRows;
+  report.batches = table.batches.length;
+  report.columns = columnSchemaOf(table.schema.fields).map((column, index) => ({ ...column, typeSource: 'file', sourceType: String(table.schema.fields[index].type) }));
+  return { ok: true, value: { table, report } };
+}
+
+/** How a part's columns differ from the normalized capture columns a dataset part holds (all but the partition's `capture_id`), or null. */
+function datasetSchemaDrift(schema: Schema): string | null {
+  const expected = BLE_RECORD_COLUMNS.filter((column) => column.name !== 'capture_id');
+  const names = schema.fields.map((field) => field.name);
+  if (names.join(',') !== expected.map((column) => column.name).join(',')) return `its columns are ${names.join(', ')}`;
+  for (const [index, column] of expected.entries()) {
+    const type = String(schema.fields[index].type);
+    if (type !== String(column.type())) return `column '${column.name}' is ${type}, not ${String(column.type())}`;
+  }
+  return null;
 }
 
 function describeBound(ms: number | null, open: string): string {

@@ -9,7 +9,7 @@ export type {
   TabularImportProblemCode,
   TabularImport,
 } from './tabular-report.ts';
-export { SOURCE_FORMAT_METADATA } from './tabular-report.ts';
+export { SOURCE_FORMAT_METADATA, emptyReport } from './tabular-report.ts';
 
 export type { CsvImportOptions, CsvImporter } from './csv-importer.ts';
 export { createCsvImporter, readCsv, MAX_CSV_COLUMNS } from './csv-importer.ts';
