@@ -103,7 +103,7 @@ test('a windowed dataset analysis opens: its windows, devices found by address, 
   await expect(window.getByTestId('ble.travel')).toBeVisible();
 });
 
-test('a directory that is no analysis, or a damaged one, is refused with a code and the line', async ({ page }) => {
+test('a directory that is no analysis, or a damaged one, is refused with a code and the line; a run without windows opens its result', async ({ page }) => {
   const empty = mkdtempSync(join(tmpdir(), 'sextant-e2e-no-analysis-'));
   writeFileSync(join(empty, 'notes.txt'), 'not an analysis');
   await page.goto('/#/runs');
@@ -123,4 +123,11 @@ test('a directory that is no analysis, or a damaged one, is refused with a code 
   await page.getByTestId('analysis.input').setInputFiles(analysedScene());
   await expect(page.getByTestId('analysis.problem')).toHaveCount(0);
   await expect(page.getByTestId('analysis.summary')).toContainText('in 3 window(s)');
+
+  // A run without --window has nothing stitched: its one result opens in the analyzer's view.
+  const oneWindow = join(dirname(analysedScene()), 'one-window');
+  sextant('analyze-dataset', join(dirname(analysedScene()), 'dataset'), '--out', oneWindow);
+  await page.getByTestId('analysis.input').setInputFiles(oneWindow);
+  await expect(page.getByTestId('analysis.window').getByTestId('ble.view')).toBeVisible();
+  await expect(page.getByTestId('analysis.devices')).toHaveCount(0);
 });

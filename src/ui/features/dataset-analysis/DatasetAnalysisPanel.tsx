@@ -105,7 +105,7 @@ function OpenedAnalysis({ analysis, shown, setShown }: { analysis: Open; shown: 
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [overview]);
 
-  const packets = overview.windows.reduce((sum, window) => sum + window.rows, 0);
+  const packets = oneWindow ? overview.captures.reduce((sum, capture) => sum + capture.rows, 0) : overview.windows.reduce((sum, window) => sum + window.rows, 0);
   return (
     <div data-testid="analysis.open">
       <p data-testid="analysis.summary">{overview.summary}</p>
@@ -115,8 +115,8 @@ function OpenedAnalysis({ analysis, shown, setShown }: { analysis: Open; shown: 
       </p>
       <dl className="metrics">
         <Metric label="Status" value={overview.status} />
-        <Metric label="Windows" value={formatCount(overview.windows.length)} />
-        <Metric label="Packets in the windows (overlaps in both)" value={formatCount(packets)} />
+        <Metric label="Windows" value={oneWindow ? '1 (no --window)' : formatCount(overview.windows.length)} />
+        <Metric label={oneWindow ? 'Packets' : 'Packets in the windows (overlaps in both)'} value={formatCount(packets)} />
         {overview.stitched && (
           <>
             <Metric label="Devices" value={formatCount(overview.stitched.devices)} />

@@ -113,8 +113,12 @@ describe('openStitchedAnalysis', () => {
   });
 
   it('opens a one-window run without stitched files', async () => {
-    const opened = await openStitchedAnalysis(output({ 'analysis.json': JSON.stringify({ ...overview, windowing: undefined, stitched: undefined }), 'clusters.jsonl': undefined }));
-    expect(opened.ok && opened.value.devices).toBeNull();
+    // As analyze-dataset writes it without --window: no windowing, no windows, no stitched counts.
+    const { windowing: _windowing, windows: _windows, stitched: _stitched, ...oneWindow } = overview;
+    const opened = await openStitchedAnalysis(output({ 'analysis.json': JSON.stringify(oneWindow), 'clusters.jsonl': undefined }));
+    if (!opened.ok) throw new Error(opened.error.message);
+    expect(opened.value.devices).toBeNull();
+    expect(opened.value.overview).toMatchObject({ windowing: null, windows: [], stitched: null, result: 'result.json' });
   });
 
   it('refuses what is not an analysis, a missing file and a bad line, with codes, files and lines', async () => {

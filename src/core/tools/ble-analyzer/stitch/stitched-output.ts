@@ -48,7 +48,7 @@ export interface AnalysedWindowEntry {
 export interface DatasetAnalysisOverview {
   dataset: string;
   range: { from_ms: number | null; to_ms: number | null };
-  /** Null for a one-window run (no `--window`): its one result is `result.json`. */
+  /** Null for a one-window run (no `--window`; `windows` is then empty): its one result is `result.json`. */
   windowing: { window: string; overlap: string; window_ms: number; overlap_ms: number } | null;
   captures: Array<{ capture_id: string; rows: number; file: string | null; sha256: string | null }>;
   windows: AnalysedWindowEntry[];
@@ -99,11 +99,15 @@ export function parseAnalysisOverview(text: string): Result<DatasetAnalysisOverv
   const parsed = parseJson(text);
   if (!parsed.ok) return invalid(`not JSON: ${parsed.message}`);
   const value = parsed.value;
-  if (!isRecord(value) || !isText(value.dataset) || !Array.isArray(value.windows) || !isRecord(value.invocation)) {
-    return invalid('not the analysis of a dataset (sextant analyze-dataset DIR --out OUT writes it): dataset, invocation and windows are needed');
+  if (!isRecord(value) || !isText(value.dataset) || !isRecord(value.invocation)) {
+    return invalid('not the analysis of a dataset (sextant analyze-dataset DIR --out OUT writes it): dataset and invocation are needed');
   }
   if (value.invocation.tool_name !== bleAddressAnalyzerManifest.name) return invalid(`the invocation is of ${String(value.invocation.tool_name)}, not ${bleAddressAnalyzerManifest.name}`);
-  for (const [index, entry] of value.windows.entries()) {
+  // A one-window run (no --window) lists no windows: its result.json is the whole answer.
+  const windowed = value.windowing !== undefined && value.windowing !== null;
+  if (windowed && !Array.isArray(value.windows)) return invalid('windows is needed where windowing is given');
+  const windows: unknown[] = Array.isArray(value.windows) ? value.windows : [];
+  for (const [index, entry] of windows.entries()) {
     const problem = windowProblem(entry);
     if (problem) return invalid(`windows[${index}]: ${problem}`);
   }
@@ -125,7 +129,7 @@ export function parseAnalysisOverview(text: string): Result<DatasetAnalysisOverv
       sha256: isText(capture.sha256) ? capture.sha256 : null,
     })),
     // Checked one by one just above.
-    windows: value.windows as AnalysedWindowEntry[],
+    windows: windows as AnalysedWindowEntry[],
     stitched,
     status: isText(value.status) ? value.status : 'unknown',
     summary: isText(value.summary) ? value.summary : '',
