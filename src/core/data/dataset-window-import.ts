@@ -2,11 +2,12 @@
  * A time window of one dataset source as a capture, read from the dataset's files by whoever
  * holds them: the app's "Open a dataset window" reads them from a picked directory, Node from
  * disk. A week of sniffing does not fit in a tab, an hour of it does: the manifest says which
- * Parquet parts can hold the window (`partOverlapsWindow`), only those are read (whole, with the
- * caller's parquet-wasm), their rows inside the window are kept in the order of the source file, and the
- * rows become a capture through the same column mapping as any Parquet file of packets. The
- * capture names its source file and that file's SHA-256 (as `sextant analyze-dataset`'s windows
- * do), and its import report records the window and the parts it was read from.
+ * Parquet parts can hold the window (`partOverlapsWindow`), only those are read (whole, by the
+ * caller's parquet-wasm, into the types they were written with), their rows inside the window are
+ * kept in the order of the source file, and the rows become a capture whose columns are a file
+ * import's, type for type. The capture names its source file and that file's SHA-256 (as
+ * `sextant analyze-dataset`'s windows do), and its import report records the window and the parts
+ * it was read from.
  */
 import { Table, type RecordBatch, type Schema } from 'apache-arrow';
 import { err, type Result } from '../util/result.ts';
@@ -17,7 +18,7 @@ import type { DatasetManifest, DatasetProblem } from './dataset/dataset-manifest
 import { partOverlapsWindow, runsInWindow, type DatasetTimeWindow } from './dataset/dataset-window.ts';
 import { batchesOfRuns, type RowRun } from './dataset/row-runs.ts';
 import { orderRuns } from './dataset/source-order.ts';
-import { emptyReport, hasNormalizedBleColumns, type ColumnMapping, type ParquetByteSource, type TabularImportReport } from './tabular/index.ts';
+import { emptyReport, type ColumnMapping, type ParquetByteSource, type TabularImportReport } from './tabular/index.ts';
 
 /** The dataset's files by their manifest path (`/`-separated, relative to the dataset root); undefined for a file it lacks. */
 export type DatasetFileReader = (path: string) => ParquetByteSource | undefined;
@@ -96,11 +97,10 @@ export async function importDatasetWindow(
     const read = await decodeTyped(request.decodePart, file, part.path);
     if (!read.ok) return err({ ...read.error, message: `${part.path}: ${read.error.message}` });
     const { table, report } = read.value;
+    // Every part is in the dataset schema (decodeTyped), so all share the first one's.
     if (schema === null) {
       schema = table.schema;
       base = report;
-    } else if (!sameFields(schema, table.schema)) {
-      return err({ code: 'DATASET_SCHEMA_DRIFT', path: part.path, message: `${part.path} has other columns than the capture's first part (${fieldList(table.schema)} against ${fieldList(schema)})` });
     }
     for (const batch of table.batches) runs.push(...runsInWindow(batch, window));
     readRows += part.rows;
@@ -112,10 +112,6 @@ export async function importDatasetWindow(
   const rows = batches.reduce((sum, batch) => sum + batch.numRows, 0);
   if (rows === 0) return err({ code: 'WINDOW_EMPTY', message: `capture '${captureId}' has no packets ${span}` });
   const table = new Table(schema, batches);
-  const columns = columnSchemaOf(schema.fields);
-  if (!hasNormalizedBleColumns(columns)) {
-    return err({ code: 'DATASET_SCHEMA_DRIFT', path: parts[0].path, message: `${parts[0].path} is not packets in the normalized capture columns (it needs ts_ms and advertiser_addr)` });
-  }
 
   const provenance: DatasetWindowProvenance = { capture_id: captureId, from_ms: window.fromMs, to_ms: window.toMs, parts: parts.map((part) => part.path), part_rows: partRows, rows };
   const tabular: TabularImportReport = { ...base, fileName: source.file, bytes: parts.reduce((sum, part) => sum + part.bytes, 0), rows, batches: batches.length };
@@ -171,12 +167,4 @@ function datasetSchemaDrift(schema: Schema): string | null {
 
 function describeBound(ms: number | null, open: string): string {
   return ms === null ? open : new Date(ms).toISOString();
-}
-
-function sameFields(a: Schema, b: Schema): boolean {
-  return a.fields.length === b.fields.length && a.fields.every((field, index) => field.name === b.fields[index].name && String(field.type) === String(b.fields[index].type));
-}
-
-function fieldList(schema: Schema): string {
-  return schema.fields.map((field) => `${field.name}: ${String(field.type)}`).join(', ');
 }
