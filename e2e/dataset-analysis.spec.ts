@@ -76,6 +76,8 @@ test('a windowed dataset analysis opens: its windows, devices found by address, 
   const detail = page.getByTestId('analysis.device-detail');
   await expect(detail).toContainText(`${device.addresses.length} addresses`);
   await expect(detail).toContainText('in 3 windows');
+  // One line per window, however many of its nodes the stitching joined there.
+  await expect(detail.getByRole('button', { name: /^Window \d+$/ })).toHaveCount(3);
   await expect(page.getByTestId('analysis.device-addresses')).toHaveText(device.addresses.join(' '));
   await expect(page.getByTestId('analysis.device-relations')).toContainText(`moved with ${partner}`);
   // The command it offers lists exactly the device's packets when the analyst runs it.

@@ -186,6 +186,18 @@ function Presence({ row, windowCount }: { row: DeviceRow; windowCount: number })
   );
 }
 
+/** A device's clusters window by window: a window can hold several of its nodes (a cluster and lone addresses the stitching joined). */
+function byWindow(entries: ReadonlyArray<{ window: number; cluster_id: string | null }>): Array<{ window: number; clusters: string[]; singles: number }> {
+  const windows = new Map<number, { window: number; clusters: string[]; singles: number }>();
+  for (const entry of entries) {
+    const slot = windows.get(entry.window) ?? { window: entry.window, clusters: [], singles: 0 };
+    if (entry.cluster_id === null) slot.singles++;
+    else slot.clusters.push(entry.cluster_id);
+    windows.set(entry.window, slot);
+  }
+  return [...windows.values()];
+}
+
 interface DetailProps {
   detail: DeviceDetail;
   dataset: string;
@@ -221,12 +233,13 @@ function DeviceDetailView({ detail, dataset, onSelect, onOpenWindow }: DetailPro
       )}
       <h5>In each window</h5>
       <ul className="small">
-        {device.window_clusters.map((entry, index) => (
-          <li key={index}>
-            <button type="button" className="link-button" onClick={() => onOpenWindow(entry.window)}>
-              Window {entry.window}
+        {byWindow(device.window_clusters).map(({ window, clusters, singles }) => (
+          <li key={window}>
+            <button type="button" className="link-button" onClick={() => onOpenWindow(window)}>
+              Window {window}
             </button>
-            : {entry.cluster_id === null ? 'a single address, not clustered' : <code>{entry.cluster_id}</code>}
+            : {clusters.map((id) => <code key={id}>{id} </code>)}
+            {singles > 0 && `${clusters.length > 0 ? 'and ' : ''}${singles === 1 ? 'a single address' : `${singles} single addresses`}, not clustered`}
           </li>
         ))}
       </ul>
