@@ -15,6 +15,8 @@ interface Device {
   id: string;
   addresses: string[];
   windows: number[];
+  first_seen: string;
+  last_seen: string;
 }
 interface Relation {
   device_a: string;
@@ -80,6 +82,8 @@ test('a windowed dataset analysis opens: its windows, devices found by address, 
   await expect(detail.getByRole('button', { name: /^Window \d+$/ })).toHaveCount(3);
   await expect(page.getByTestId('analysis.device-addresses')).toHaveText(device.addresses.join(' '));
   await expect(page.getByTestId('analysis.device-relations')).toContainText(`moved with ${partner}`);
+  // Its packets open in the app once the dataset is picked on the Captures page.
+  await expect(page.getByTestId('analysis.device-packets-hint')).toBeVisible();
   // The command it offers lists exactly the device's packets when the analyst runs it.
   const command = (await page.getByTestId('analysis.device-command').textContent())!;
   const sql = /"(SELECT .*)"/.exec(command)![1];
@@ -103,6 +107,23 @@ test('a windowed dataset analysis opens: its windows, devices found by address, 
   await expect(window.getByTestId('result.status')).toHaveText(/^(ok|partial)$/);
   await expect(window.getByTestId('ble.view')).toBeVisible();
   await expect(window.getByTestId('ble.travel')).toBeVisible();
+
+  // The dataset picked on Captures; back on Runs (the analysis still open) the device's packets open as a window of it, filtered to the device.
+  const dataset = join(dirname(out), 'dataset');
+  await page.getByTestId('nav.captures').click();
+  await page.getByTestId('captures.dataset-input').setInputFiles(dataset);
+  await expect(page.getByTestId('captures.dataset-summary')).toBeVisible();
+  await page.getByTestId('nav.runs').click();
+  await page.getByTestId('analysis.device-search').fill(device.id);
+  await page.getByTestId('analysis.device-row').first().getByRole('button', { name: device.id }).click();
+  const fromMs = Date.parse(device.first_seen);
+  const toMs = Date.parse(device.last_seen) + 1;
+  const inSpan = JSON.parse(
+    sextant('query', dataset, `SELECT count(*) FROM packets WHERE advertiser_addr IN (${device.addresses.map((entry) => `'${entry}'`).join(', ')}) AND ts_ms >= ${fromMs} AND ts_ms < ${toMs}`),
+  ) as { rows: number[][] };
+  await page.getByTestId('analysis.device-packets').click();
+  await expect(page).toHaveURL(/#\/captures/);
+  await expect(page.getByTestId('capture.filter-count')).toHaveText(new RegExp(`^${inSpan.rows[0][0].toLocaleString('en-US')} of `), { timeout: 60_000 });
 });
 
 test('a directory that is no analysis, or a damaged one, is refused with a code and the line; a run without windows opens its result', async ({ page }) => {

@@ -1,19 +1,13 @@
 import { useState } from 'react';
-import { MANIFEST_FILE, parseManifest, partOverlapsWindow, type DatasetManifest, type DatasetSource } from '../../../core/index.ts';
+import { MANIFEST_FILE, parseManifest, partOverlapsWindow, type DatasetSource } from '../../../core/index.ts';
 import { formatCount } from '../../components/format.ts';
 import { openDatasetWindow } from '../../lib/runtime/capture-import.ts';
+import { setPickedDataset, usePickedDataset } from '../../lib/runtime/picked-dataset.ts';
 import { filesUnderRoot } from '../../lib/runtime/picked-directory.ts';
 
 /** The most packets a window opened in the tab may hold (the tab holds captures of a few million packets well). */
 export const TAB_MAX_PACKETS = 5_000_000;
 const HOUR_MS = 3_600_000;
-
-interface PickedDataset {
-  name: string;
-  /** The directory's files by their path under the dataset root. */
-  files: Map<string, File>;
-  manifest: DatasetManifest;
-}
 
 /** UTC to the second, as the form shows and reads times: `2026-11-20T13:00:00Z`. */
 function isoSeconds(ms: number): string {
@@ -43,14 +37,16 @@ function defaultWindow(source: DatasetSource | undefined): { from: string; to: s
  * limit is for all the chosen captures together.
  */
 export function DatasetWindowPanel() {
-  const [picked, setPicked] = useState<PickedDataset | null>(null);
+  // The picked dataset outlives the page (a dataset analysis opens devices' packets from it); the form starts again from its first capture.
+  const picked = usePickedDataset();
+  const first = picked?.manifest.sources[0];
   const [problem, setProblem] = useState<{ code: string; message: string } | null>(null);
-  const [captureIds, setCaptureIds] = useState<string[]>([]);
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  const [captureIds, setCaptureIds] = useState<string[]>(first ? [first.capture_id] : []);
+  const [from, setFrom] = useState(() => defaultWindow(first).from);
+  const [to, setTo] = useState(() => defaultWindow(first).to);
 
   const pick = async (list: FileList | null) => {
-    setPicked(null);
+    setPickedDataset(null);
     setProblem(null);
     const { name, files } = filesUnderRoot([...(list ?? [])], MANIFEST_FILE);
     const manifestFile = files.get(MANIFEST_FILE);
@@ -63,10 +59,10 @@ export function DatasetWindowPanel() {
       setProblem({ code: manifest.error.code, message: manifest.error.message });
       return;
     }
-    const first = manifest.value.sources[0];
-    setPicked({ name, files, manifest: manifest.value });
-    setCaptureIds(first ? [first.capture_id] : []);
-    const window = defaultWindow(first);
+    const proposed = manifest.value.sources[0];
+    setPickedDataset({ name, files, manifest: manifest.value });
+    setCaptureIds(proposed ? [proposed.capture_id] : []);
+    const window = defaultWindow(proposed);
     setFrom(window.from);
     setTo(window.to);
   };

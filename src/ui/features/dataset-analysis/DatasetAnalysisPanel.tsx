@@ -148,7 +148,7 @@ function OpenedAnalysis({ analysis, shown, setShown }: { analysis: Open; shown: 
         </ul>
       )}
       {!oneWindow && <WindowsTable overview={overview} onOpen={showWindow} />}
-      {stitched && <StitchedDevicesBrowser api={api} counts={stitched} windowCount={overview.windows.length} dataset={overview.dataset} onOpenWindow={openWindow} />}
+      {stitched && <StitchedDevicesBrowser api={api} counts={stitched} windowCount={overview.windows.length} dataset={overview.dataset} analysed={overview.captures} onOpenWindow={openWindow} />}
       {shown && (
         <section className="dataset-analysis__window" aria-label={shown.title} data-testid="analysis.window">
           <h3>{shown.title}</h3>

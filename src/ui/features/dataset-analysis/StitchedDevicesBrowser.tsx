@@ -1,9 +1,10 @@
 import type { Remote } from 'comlink';
 import { useEffect, useState } from 'react';
-import type { DeviceDetail, DeviceFilter, DeviceOrder, DevicePage, DeviceRow } from '../../../core/index.ts';
+import type { DatasetAnalysisOverview, DeviceDetail, DeviceFilter, DeviceOrder, DevicePage, DeviceRow } from '../../../core/index.ts';
 import type { AnalysisWorkerApi } from '../../../../workers/analysis-api.ts';
 import { formatCount } from '../../components/format.ts';
 import { TRACKER_NAMES, type TrackerKind } from '../ble-analysis/ble-output.ts';
+import { DevicePacketsButton } from './DevicePacketsButton.tsx';
 import { devicePacketsCommand } from './packets-command.ts';
 import { utcSeconds } from './utc.ts';
 
@@ -31,6 +32,8 @@ interface Props {
   windowCount: number;
   /** The dataset's directory as analyze-dataset was given it, for the command that lists a device's packets. */
   dataset: string;
+  /** The captures the analysis read, for opening a device's packets from the picked dataset. */
+  analysed: DatasetAnalysisOverview['captures'];
   onOpenWindow: (index: number) => void;
 }
 
@@ -39,7 +42,7 @@ function trackerName(kind: string | null | undefined): string | null {
 }
 
 /** The stitched devices, a page at a time from the worker: search by address or id, filter, sort, and one device's detail. */
-export function StitchedDevicesBrowser({ api, counts, windowCount, dataset, onOpenWindow }: Props) {
+export function StitchedDevicesBrowser({ api, counts, windowCount, dataset, analysed, onOpenWindow }: Props) {
   const [text, setText] = useState('');
   const [filter, setFilter] = useState<DeviceFilter>('all');
   const [order, setOrder] = useState<DeviceOrder>('first_seen');
@@ -164,7 +167,7 @@ export function StitchedDevicesBrowser({ api, counts, windowCount, dataset, onOp
           </button>
         </div>
       )}
-      {selected && <DeviceDetailView detail={selected} dataset={dataset} onSelect={(id) => void select(id)} onOpenWindow={onOpenWindow} />}
+      {selected && <DeviceDetailView detail={selected} dataset={dataset} analysed={analysed} onSelect={(id) => void select(id)} onOpenWindow={onOpenWindow} />}
     </section>
   );
 }
@@ -201,11 +204,12 @@ function byWindow(entries: ReadonlyArray<{ window: number; cluster_id: string | 
 interface DetailProps {
   detail: DeviceDetail;
   dataset: string;
+  analysed: DatasetAnalysisOverview['captures'];
   onSelect: (id: string) => void;
   onOpenWindow: (index: number) => void;
 }
 
-function DeviceDetailView({ detail, dataset, onSelect, onOpenWindow }: DetailProps) {
+function DeviceDetailView({ detail, dataset, analysed, onSelect, onOpenWindow }: DetailProps) {
   const { device, relations, conflicts } = detail;
   const tracker = trackerName(device.tracker_kind);
   const command = devicePacketsCommand(dataset, device.addresses);
@@ -231,6 +235,7 @@ function DeviceDetailView({ detail, dataset, onSelect, onOpenWindow }: DetailPro
           </button>
         </div>
       )}
+      <DevicePacketsButton device={device} analysed={analysed} />
       <h5>In each window</h5>
       <ul className="small">
         {byWindow(device.window_clusters).map(({ window, clusters, singles }) => (
