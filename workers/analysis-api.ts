@@ -12,6 +12,7 @@ import {
   type StitchedDevices,
   type ToolResult,
 } from '../src/core/index.ts';
+import { blobChunks } from './blob-chunks.ts';
 
 export type AnalysisOpenOutcome =
   | {
@@ -39,15 +40,7 @@ function pickedFiles(files: ReadonlyMap<string, File>): AnalysisFiles {
     text: (path) => files.get(path)?.text(),
     bytes(path) {
       const file = files.get(path);
-      if (!file) return undefined;
-      return (async function* () {
-        const reader = file.stream().getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return;
-          yield value;
-        }
-      })();
+      return file ? blobChunks(file) : undefined;
     },
   };
 }

@@ -16,6 +16,7 @@ import {
   type JsonObject,
   type PartDecoder,
 } from '../src/core/index.ts';
+import { blobChunks } from './blob-chunks.ts';
 
 export type ImportOutcome =
   | { ok: true; kind: 'capture'; info: CaptureInfo; report: JsonObject; arrow: Blob }
@@ -46,14 +47,7 @@ export function fileCaptureSource(file: Blob, fileName: string): CaptureSource {
   return {
     fileName,
     byteLength: file.size,
-    async *stream() {
-      const reader = file.stream().getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        yield value;
-      }
-    },
+    stream: () => blobChunks(file),
     slice: (start, end) => file.slice(start, end).arrayBuffer(),
   };
 }

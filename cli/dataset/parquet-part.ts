@@ -29,6 +29,6 @@ export function parquetPart(table: Table): Uint8Array {
 }
 
 /** A part's bytes back as Arrow, with the types it was written with (what the app's import worker does with parquet-wasm's browser build). */
-export function decodeParquetPart(bytes: Uint8Array): Table {
-  return tableFromIPC(readParquet(bytes, { batchSize: PART_BATCH_ROWS }).intoIPCStream());
+export function decodeParquetPart(bytes: Uint8Array, batchRows = PART_BATCH_ROWS): Table {
+  return tableFromIPC(readParquet(bytes, { batchSize: batchRows }).intoIPCStream());
 }

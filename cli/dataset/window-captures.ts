@@ -10,9 +10,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Field, RecordBatch, Schema, Struct, Table, Utf8, makeData, tableFromIPC, vectorFromArray, type Data, type DataType, type Dictionary, type Int8, type Vector } from 'apache-arrow';
-import { readParquet } from 'parquet-wasm/node';
-import { BLE_RECORD_COLUMNS, CAPTURE_METADATA, batchesOfRuns, describeCapture, orderRuns, partOverlapsWindow, runsInWindow, type Capture, type DatasetSource, type DatasetTimeWindow, type RowRun, type TimeRange } from '../../src/core/index.ts';
+import { Field, RecordBatch, Schema, Struct, Table, Utf8, makeData, vectorFromArray, type Data, type DataType, type Dictionary, type Int8, type Vector } from 'apache-arrow';
+import { BLE_RECORD_COLUMNS, CAPTURE_METADATA, PART_BATCH_ROWS, batchesOfRuns, describeCapture, orderRuns, partOverlapsWindow, runsInWindow, type Capture, type DatasetSource, type DatasetTimeWindow, type RowRun, type TimeRange } from '../../src/core/index.ts';
+import { decodeParquetPart } from './parquet-part.ts';
 
 /** A time window (null bounds: the dataset's own) of some of the dataset's captures. */
 export interface DatasetWindow extends DatasetTimeWindow {
@@ -34,8 +34,8 @@ export interface WindowCapture {
   rows: number;
 }
 
-/** Rows per record batch of a window's capture: the importer's batch size. */
-export const WINDOW_BATCH_ROWS = 65_536;
+/** Rows per record batch of a window's capture: the importer's batch size, which parts are decoded in too. */
+export const WINDOW_BATCH_ROWS = PART_BATCH_ROWS;
 
 /**
  * The window's rows of each capture as a capture. `batchRows` sets the record batches parts are
@@ -55,7 +55,7 @@ export async function windowCaptures(dataset: DatasetFiles, window: DatasetWindo
     const runs: RowRun[] = [];
     for (const part of source.parts.filter((candidate) => partOverlapsWindow(candidate, window))) {
       const bytes = await readFile(join(dataset.root, part.path));
-      const table = tableFromIPC(readParquet(bytes, { batchSize: batchRows }).intoIPCStream());
+      const table = decodeParquetPart(bytes, batchRows);
       for (const batch of table.batches) runs.push(...runsInWindow(inCaptureSchema(schema, batch, captureId, idDictionary), window));
     }
     const capture = captureOf(source, schema, orderRuns(runs));
